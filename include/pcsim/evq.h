@@ -1,0 +1,40 @@
+/* evq.h - the event queue: a binary min-heap ordered by (time, sequence).
+ *
+ * Simulated time is integer nanoseconds.  Two events at the same time run in
+ * the order they were scheduled (the sequence number stamped by
+ * pcs_evq_push()), so runs are reproducible to the byte.  The heap is sized
+ * once for the bounded number of pending events a simulation can have and
+ * grows only if that bound is wrong: the hot path does not allocate.
+ */
+#ifndef PCSIM_EVQ_H
+#define PCSIM_EVQ_H
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef uint64_t PcsTime; /* simulated nanoseconds */
+
+typedef struct {
+  PcsTime time;
+  uint64_t seq;
+  uint32_t kind;
+  uint32_t arg;
+} PcsEvent;
+
+typedef struct {
+  PcsEvent *heap;
+  size_t len, cap;
+  uint64_t next_seq;
+  PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
+  uint64_t popped;  /* events handled so far */
+} PcsEvq;
+
+void pcs_evq_init(PcsEvq *q, size_t capacity);
+void pcs_evq_clear(PcsEvq *q);
+/* Schedule at absolute time T (>= now). */
+void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
+/* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
+gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out);
+static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len; }
+
+#endif

@@ -1,0 +1,151 @@
+/* params.h - every scenario parameter, from one list.
+ *
+ * PCS_PARAMS is the single source of truth: the struct fields, the INI keys,
+ * `pcsim params`, the README table and the provenance dump are all generated
+ * from it, so a key cannot be documented under one name and parsed under
+ * another.
+ */
+#ifndef PCSIM_PARAMS_H
+#define PCSIM_PARAMS_H
+
+#include <glib.h>
+#include <stdint.h>
+
+/* Value kinds: how a value is written and parsed. */
+#define PCS_PARAM_KINDS(X)                                                   \
+  X(COUNT, "count")      /* plain unsigned integer */                        \
+  X(SIZE, "bytes")       /* integer with optional k/M/G/T suffix, base 1024 */ \
+  X(TIME, "ns")          /* integer with ns/us/ms/s suffix, stored in ns */   \
+  X(RATE, "bytes/s")     /* a size per second, e.g. 250M */                  \
+  X(FRAC, "fraction")    /* decimal number in [0,1) */                       \
+  X(TEXT, "text")        /* free text */
+
+typedef enum {
+#define X(name, unit) PCS_KIND_##name,
+  PCS_PARAM_KINDS(X)
+#undef X
+} PcsParamKind;
+
+/* X(section, key, kind, default, min, max, meaning)
+ * min/max bound the parsed value (in the kind's base unit). */
+#define PCS_PARAMS(X)                                                                 \
+  X(scenario, name, TEXT, "unnamed", 0, 0,                                            \
+    "scenario name, used in titles and provenance")                                   \
+  X(scenario, seed, COUNT, "1", 0, UINT64_MAX,                                        \
+    "seed of every random stream (cost jitter); --seed overrides it")                 \
+  X(scenario, policies, TEXT, "immediate,pool:16", 0, 0,                              \
+    "default policy list when no --policy is given, comma separated")                 \
+  X(workload, threads, COUNT, "4", 1, 4096,                                           \
+    "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
+  X(workload, file_size, SIZE, "2000M", 4096, (UINT64_C(1) << 50),                   \
+    "size of the file every thread reads from offset 0 to the end")                   \
+  X(workload, block_size, SIZE, "32k", 4096, (UINT64_C(1) << 30),                    \
+    "size of one read() call (fio bs); a multiple of the 4 KiB page")                 \
+  X(readahead, max_window, SIZE, "128k", 4096, (UINT64_C(1) << 30),                  \
+    "maximum readahead window (read_ahead_kb); 128 KiB is the v3.x default")          \
+  X(bio, max_size, SIZE, "512k", 4096, (UINT64_C(1) << 30),                          \
+    "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
+  X(bio, stripe_size, SIZE, "0", 0, (UINT64_C(1) << 40),                             \
+    "a bio never crosses a multiple of this disk offset (btrfs_merge_bio_hook); 0 = none") \
+  X(block, max_sectors, COUNT, "1024", 8, (UINT64_C(1) << 31),                       \
+    "largest request in 512-byte sectors (max_sectors_kb * 2)")                       \
+  X(block, max_segments, COUNT, "128", 1, (UINT64_C(1) << 31),                       \
+    "most segments (pages) in one request")                                           \
+  X(block, plug_max, COUNT, "16", 1, 65536,                                           \
+    "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \
+  X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
+    "per-request access latency; overlaps across the queue depth")                    \
+  X(device, bandwidth, RATE, "250M", 1024, (UINT64_C(1) << 50),                      \
+    "media transfer rate; transfers of concurrent requests share it")                 \
+  X(device, queue_depth, COUNT, "32", 1, 65536,                                       \
+    "requests in service at once (NCQ depth)")                                        \
+  X(cpu, count, COUNT, "4", 1, 4096,                                                  \
+    "CPUs shared by reader threads and end-io workers")                               \
+  X(cpu, slice, TIME, "1ms", 1, (UINT64_C(1) << 50),                                 \
+    "a task keeps its CPU this long before yielding to a waiting task")               \
+  X(cpu, endio_workers, COUNT, "2", 1, 4096,                                          \
+    "btrfs endio worker threads that run bio completions")                            \
+  X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
+    "per read() call: entry, exit, fd lookup")                                        \
+  X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
+    "add_to_page_cache_lru() that inserts the page, outside tree_lock")               \
+  X(cost, insert_lost, TIME, "200ns", 0, (UINT64_C(1) << 40),                        \
+    "add_to_page_cache_lru() that gets -EEXIST, plus freeing the private page")       \
+  X(cost, tree_lock_hold, TIME, "100ns", 0, (UINT64_C(1) << 40),                     \
+    "time an insert holds mapping->tree_lock; serialises inserts of all threads")     \
+  X(cost, read_setup, TIME, "3us", 0, (UINT64_C(1) << 40),                           \
+    "per page read setup in __extent_read_full_page(): extent lock, extent map lookup") \
+  X(cost, bio_submit, TIME, "4us", 0, (UINT64_C(1) << 40),                           \
+    "per bio submit: end-io record, btrfs_lookup_bio_sums(), btrfs_map_bio(), block layer") \
+  X(cost, bio_complete, TIME, "4us", 0, (UINT64_C(1) << 40),                         \
+    "per bio completion in an endio worker: work item, checksum tree walk")           \
+  X(cost, page_complete, TIME, "1us", 0, (UINT64_C(1) << 40),                        \
+    "per page completion: checksum verify, extent unlock, SetPageUptodate, unlock_page") \
+  X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \
+    "per page lookup and copy_to_user of 4 KiB")                                      \
+  X(cost, jitter, FRAC, "0", 0, 0,                                                    \
+    "each CPU cost is scaled by a uniform factor in [1-j, 1+j] from seeded streams")  \
+  X(limits, max_memory, SIZE, "8G", 1, UINT64_MAX,                                    \
+    "refuse scenarios whose estimated memory exceeds this")                           \
+  X(limits, max_events, COUNT, "20000000000", 1, UINT64_MAX,                          \
+    "refuse scenarios whose estimated event count exceeds this")
+
+/* A resolved scenario.  TEXT values are owned strings. */
+typedef struct {
+#define X(sec, key, kind, def, lo, hi, doc) PCS_FIELD_##kind sec##_##key;
+#define PCS_FIELD_COUNT uint64_t
+#define PCS_FIELD_SIZE uint64_t
+#define PCS_FIELD_TIME uint64_t
+#define PCS_FIELD_RATE uint64_t
+#define PCS_FIELD_FRAC double
+#define PCS_FIELD_TEXT char *
+  PCS_PARAMS(X)
+#undef X
+  char *source; /* file the scenario came from, for messages and provenance */
+} PcsParams;
+
+typedef struct {
+  const char *section;
+  const char *key;
+  PcsParamKind kind;
+  const char *def;
+  uint64_t lo, hi;
+  const char *doc;
+  size_t offset;
+} PcsParamInfo;
+
+#define PCS_PAGE_SIZE 4096u
+#define PCS_SECTOR_SIZE 512u
+
+#define PCS_ERROR (pcs_error_quark())
+typedef enum { PCS_ERROR_INPUT, PCS_ERROR_LIMIT, PCS_ERROR_IO } PcsError;
+GQuark pcs_error_quark(void);
+
+const PcsParamInfo *pcs_params_table(size_t *n);
+const PcsParamInfo *pcs_params_find(const char *section, const char *key);
+const char *pcs_params_kind_unit(PcsParamKind kind);
+
+void pcs_params_init(PcsParams *p); /* defaults */
+void pcs_params_clear(PcsParams *p);
+void pcs_params_copy(PcsParams *dst, const PcsParams *src);
+
+/* Parse VALUE for INFO into P.  WHERE prefixes error messages ("file:12"). */
+gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *value,
+                        const char *where, GError **error);
+/* "section.key=value", as given to --set. */
+gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError **error);
+/* Load an INI scenario on top of the defaults. */
+gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
+/* Cross-key checks ("impossible combinations"). */
+gboolean pcs_params_validate(const PcsParams *p, GError **error);
+/* Value formatted back in its kind's unit (for provenance, `pcsim params`). */
+char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
+/* Nearest key to a misspelt one, or NULL. */
+const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
+
+/* Integer parsers shared with the fio and schedule readers. */
+gboolean pcs_parse_u64(const char *s, uint64_t *out);
+gboolean pcs_parse_size(const char *s, uint64_t *out);
+gboolean pcs_parse_time(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,61 @@
+/* report.h - results as a table, CSV or JSON.
+ *
+ * Column names come from PCS_COLUMNS: the CSV header, the JSON keys and the
+ * sweep/plot keys are the same strings.
+ */
+#ifndef PCSIM_REPORT_H
+#define PCSIM_REPORT_H
+
+#include "pcsim/sim.h"
+
+#define PCS_FORMATS(X) X(TABLE, "table") X(CSV, "csv") X(JSON, "json")
+
+typedef enum {
+#define X(name, text) PCS_FORMAT_##name,
+  PCS_FORMATS(X)
+#undef X
+} PcsFormat;
+
+/* X(name, kind, doc): kind is U (integer), F (derived decimal) or S (text). */
+#define PCS_COLUMNS(X)                                                        \
+  X(policy, S, "readpages policy")                                            \
+  X(threads, U, "reader threads")                                             \
+  X(file_mib, F, "file size in MiB")                                          \
+  X(bios, U, "bios submitted")                                                \
+  X(requests, U, "requests dispatched to the device")                         \
+  X(pages_read, U, "pages read from the device")                              \
+  X(bios_per_mib, F, "bios per MiB read from the device")                     \
+  X(requests_per_mib, F, "requests per MiB read from the device")             \
+  X(avg_bio_kib, F, "mean bio size in KiB")                                   \
+  X(avg_request_kib, F, "mean request size in KiB")                           \
+  X(eexist, U, "inserts lost to another thread (-EEXIST)")                    \
+  X(aggregate_mib_s, F, "bytes returned to all threads / elapsed (fio group_reporting)") \
+  X(device_mib_s, F, "bytes read from the device / elapsed")                  \
+  X(sim_time_ns, U, "simulated time until the last thread finished")          \
+  X(events, U, "events handled")                                              \
+  X(ra_sync, U, "synchronous readahead calls")                                \
+  X(ra_async, U, "asynchronous readahead calls")                              \
+  X(fallback_reads, U, "single-page ->readpage() fallbacks")                  \
+  X(waits, U, "times a thread slept on a locked page")
+
+gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error);
+
+/* Derived value of a numeric column (NAN for text columns). */
+double pcs_report_value(const PcsResult *r, const char *column);
+/* Column value as printed in CSV and JSON. */
+char *pcs_report_cell(const PcsResult *r, const char *column);
+const char *const *pcs_report_columns(size_t *n);
+
+void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
+void pcs_report_csv_header(GString *out);
+void pcs_report_csv_row(GString *out, const PcsResult *r);
+void pcs_report_json_result(GString *out, const PcsResult *r, const char *indent);
+/* Provenance: version, seed and every resolved parameter. */
+void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *indent);
+void pcs_report_csv_provenance(GString *out, const PcsParams *p);
+void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
+void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
+
+const char *pcs_version(void);
+
+#endif

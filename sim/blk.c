@@ -1,0 +1,200 @@
+/* blk.c - the block layer: per-task plug, elevator merging, requests.
+ *
+ * Mirrors blk_queue_bio() and blk_flush_plug_list() (block/blk-core.c,
+ * v3.1..v3.6) with a noop-style FIFO elevator:
+ *   - a bio first tries to back- or front-merge into a request on the
+ *     submitting task's plug list (attempt_plug_merge());
+ *   - then into a request still queued in the elevator, from any task
+ *     (elv_merge()); a merged request then tries to merge with its queued
+ *     neighbour (attempt_back_merge()/attempt_front_merge());
+ *   - otherwise it becomes a new request: on the plug list when plugged
+ *     (flushed first if it already holds block.plug_max requests), else
+ *     straight into the elevator;
+ *   - blk_finish_plug() flushes the plug list: each request is inserted with
+ *     one more merge attempt (ELEVATOR_INSERT_SORT_MERGE), then the queue
+ *     runs and dispatches up to the device's queue depth (device.c).
+ * No request grows past block.max_sectors or block.max_segments (a page is
+ * one segment: page frames are not assumed physically contiguous).
+ *
+ * Differs from the kernel: requests leave the elevator in insertion order
+ * (noop), not CFQ's per-process order; nr_requests is unbounded (readahead
+ * windows bound the queue anyway).
+ */
+#include "internal.h"
+
+static inline uint32_t bio_sectors(const PcsBio *b) { return b->npages * (PCS_PAGE_SIZE / PCS_SECTOR_SIZE); }
+static inline uint64_t bio_sector(const PcsBio *b) { return b->first * (PCS_PAGE_SIZE / PCS_SECTOR_SIZE); }
+static inline uint64_t rq_end(const PcsRequest *rq) { return rq->sector + rq->nsect; }
+
+static gboolean fits(PcsSim *s, const PcsRequest *rq, uint32_t nsect, uint32_t nseg) {
+  return rq->nsect + nsect <= s->p->block_max_sectors && rq->nseg + nseg <= s->p->block_max_segments;
+}
+
+/* ---- merging a bio into a request ---- */
+
+static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
+  PcsBio *b = pcs_bio_at(s, bio);
+  uint32_t ns = bio_sectors(b);
+  if (!fits(s, rq, ns, b->npages)) return FALSE;
+  if (rq_end(rq) == bio_sector(b)) { /* back merge */
+    pcs_bio_at(s, rq->bio_tail)->next = bio;
+    rq->bio_tail = bio;
+  } else if (bio_sector(b) + ns == rq->sector) { /* front merge */
+    b->next = rq->bio_head;
+    rq->bio_head = bio;
+    rq->sector = bio_sector(b);
+  } else {
+    return FALSE;
+  }
+  rq->nsect += ns;
+  rq->nseg += b->npages;
+  pcs_trace(s, b->thread + 1, PCS_TRACE_MERGE, b->first, b->npages);
+  return TRUE;
+}
+
+/* ---- the elevator queue (doubly linked, FIFO) ---- */
+
+static void elv_unlink(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = pcs_rq_at(s, id);
+  if (rq->prev != PCS_NONE) pcs_rq_at(s, rq->prev)->next = rq->next; else s->elv_head = rq->next;
+  if (rq->next != PCS_NONE) pcs_rq_at(s, rq->next)->prev = rq->prev; else s->elv_tail = rq->prev;
+  rq->prev = rq->next = PCS_NONE;
+  s->elv_len--;
+}
+
+static void elv_append(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = pcs_rq_at(s, id);
+  rq->prev = s->elv_tail;
+  rq->next = PCS_NONE;
+  if (s->elv_tail != PCS_NONE) pcs_rq_at(s, s->elv_tail)->next = id; else s->elv_head = id;
+  s->elv_tail = id;
+  s->elv_len++;
+}
+
+uint32_t pcs_blk_next_request(PcsSim *s) {
+  uint32_t id = s->elv_head;
+  if (id != PCS_NONE) elv_unlink(s, id);
+  return id;
+}
+
+/* Append SRC's bios to DST (SRC directly follows DST on disk) and free SRC. */
+static void rq_absorb(PcsSim *s, PcsRequest *dst, uint32_t src_id) {
+  PcsRequest *src = pcs_rq_at(s, src_id);
+  pcs_bio_at(s, dst->bio_tail)->next = src->bio_head;
+  dst->bio_tail = src->bio_tail;
+  dst->nsect += src->nsect;
+  dst->nseg += src->nseg;
+  pcs_pool_put(&s->requests, src_id);
+}
+
+/* A queued request whose end is SECTOR (back) or whose start is SECTOR (front). */
+static uint32_t elv_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip) {
+  for (uint32_t id = s->elv_head; id != PCS_NONE; id = pcs_rq_at(s, id)->next) {
+    if (id == skip) continue;
+    PcsRequest *rq = pcs_rq_at(s, id);
+    if ((by_end ? rq_end(rq) : rq->sector) == sector) return id;
+  }
+  return PCS_NONE;
+}
+
+/* attempt_back_merge()/attempt_front_merge() after RQ grew. */
+static void elv_merge_neighbours(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = pcs_rq_at(s, id);
+  uint32_t next = elv_find(s, rq_end(rq), FALSE, id);
+  if (next != PCS_NONE && fits(s, rq, pcs_rq_at(s, next)->nsect, pcs_rq_at(s, next)->nseg)) {
+    elv_unlink(s, next);
+    rq_absorb(s, rq, next);
+  }
+  uint32_t prev = elv_find(s, rq->sector, TRUE, id);
+  if (prev != PCS_NONE && fits(s, pcs_rq_at(s, prev), rq->nsect, rq->nseg)) {
+    elv_unlink(s, id);
+    rq_absorb(s, pcs_rq_at(s, prev), id);
+  }
+}
+
+/* elv_merge(): a queued request the bio can join. */
+static gboolean elv_merge_bio(PcsSim *s, uint32_t bio) {
+  for (uint32_t id = s->elv_head; id != PCS_NONE; id = pcs_rq_at(s, id)->next) {
+    if (try_merge_bio(s, pcs_rq_at(s, id), bio)) {
+      elv_merge_neighbours(s, id);
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/* ELEVATOR_INSERT_SORT_MERGE: a flushed request joins a queued one if it can. */
+static void elv_insert(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = pcs_rq_at(s, id);
+  uint32_t prev = elv_find(s, rq->sector, TRUE, PCS_NONE);
+  if (prev != PCS_NONE && fits(s, pcs_rq_at(s, prev), rq->nsect, rq->nseg)) {
+    rq_absorb(s, pcs_rq_at(s, prev), id);
+    elv_merge_neighbours(s, prev);
+    return;
+  }
+  uint32_t next = elv_find(s, rq_end(rq), FALSE, PCS_NONE);
+  if (next != PCS_NONE && fits(s, rq, pcs_rq_at(s, next)->nsect, pcs_rq_at(s, next)->nseg)) {
+    /* front merge: RQ takes NEXT's place in the queue */
+    PcsRequest *n = pcs_rq_at(s, next);
+    pcs_bio_at(s, rq->bio_tail)->next = n->bio_head;
+    n->bio_head = rq->bio_head;
+    n->sector = rq->sector;
+    n->nsect += rq->nsect;
+    n->nseg += rq->nseg;
+    pcs_pool_put(&s->requests, id);
+    elv_merge_neighbours(s, next);
+    return;
+  }
+  elv_append(s, id);
+}
+
+/* ---- plug ---- */
+
+void pcs_blk_start_plug(PcsSim *s, PcsReader *r) {
+  (void)s;
+  g_assert(!r->plugged && r->plug_n == 0);
+  r->plugged = TRUE;
+}
+
+static void flush_plug(PcsSim *s, PcsReader *r) {
+  for (uint32_t i = 0; i < r->plug_n; i++) elv_insert(s, r->plug[i]);
+  r->plug_n = 0;
+  pcs_dev_dispatch(s);
+}
+
+void pcs_blk_finish_plug(PcsSim *s, PcsReader *r) {
+  if (!r->plugged) return;
+  flush_plug(s, r);
+  r->plugged = FALSE;
+}
+
+/* ---- blk_queue_bio() ---- */
+
+void pcs_blk_submit(PcsSim *s, PcsReader *r, uint32_t bio) {
+  PcsBio *b = pcs_bio_at(s, bio);
+  b->next = PCS_NONE;
+  s->res->bios++;
+  s->res->bio_pages_hist[b->npages]++;
+  pcs_trace(s, r->id + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
+  if (r->plugged)
+    for (uint32_t i = 0; i < r->plug_n; i++)
+      if (try_merge_bio(s, pcs_rq_at(s, r->plug[i]), bio)) return;
+  if (elv_merge_bio(s, bio)) return;
+
+  uint32_t id = pcs_pool_get(&s->requests);
+  PcsRequest *rq = pcs_rq_at(s, id);
+  b = pcs_bio_at(s, bio);
+  rq->sector = bio_sector(b);
+  rq->nsect = bio_sectors(b);
+  rq->nseg = b->npages;
+  rq->bio_head = rq->bio_tail = bio;
+  rq->prev = rq->next = PCS_NONE;
+  pcs_trace(s, r->id + 1, PCS_TRACE_REQUEST, rq->sector, rq->nsect);
+  if (r->plugged) {
+    if (r->plug_n >= s->p->block_plug_max) flush_plug(s, r);
+    r->plug[r->plug_n++] = id;
+    return;
+  }
+  elv_append(s, id);
+  pcs_dev_dispatch(s);
+}

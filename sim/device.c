@@ -1,0 +1,44 @@
+/* device.c - the disk: dispatch up to the queue depth, serve, complete.
+ *
+ * Mirrors __blk_run_queue() dispatching to a device with NCQ.  A request
+ * costs device.latency (seek/flash access; overlaps across the requests in
+ * service) and then size / device.bandwidth of transfer.  Transfers share
+ * the device's one data channel: a request alone takes exactly latency +
+ * size / bandwidth, and the device as a whole never moves more than
+ * device.bandwidth, however deep the queue.  Requests complete in the order
+ * their transfers end; each completed request hands its bios to the btrfs
+ * end-io workers (endio.c).
+ */
+#include "internal.h"
+
+static PcsTime transfer_ns(PcsSim *s, uint64_t bytes) {
+  return (PcsTime)((bytes * UINT64_C(1000000000) + s->p->device_bandwidth - 1) / s->p->device_bandwidth);
+}
+
+void pcs_dev_dispatch(PcsSim *s) {
+  while (s->in_service < s->p->device_queue_depth && s->elv_head != PCS_NONE) {
+    uint32_t id = pcs_blk_next_request(s);
+    PcsRequest *rq = pcs_rq_at(s, id);
+    PcsTime ready = s->evq.now + s->p->device_latency;
+    PcsTime start = MAX(ready, s->channel_free);
+    s->channel_free = start + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
+    s->in_service++;
+    s->res->requests++;
+    pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
+    pcs_evq_push(&s->evq, s->channel_free, PCS_EV_DEVICE_DONE, id);
+  }
+}
+
+void pcs_dev_complete(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = pcs_rq_at(s, id);
+  pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_COMPLETE, rq->sector, rq->nsect);
+  s->in_service--;
+  s->res->pages_read += rq->nsect / (PCS_PAGE_SIZE / PCS_SECTOR_SIZE);
+  for (uint32_t bio = rq->bio_head; bio != PCS_NONE;) {
+    uint32_t next = pcs_bio_at(s, bio)->next;
+    pcs_endio_queue(s, bio);
+    bio = next;
+  }
+  pcs_pool_put(&s->requests, id);
+  pcs_dev_dispatch(s);
+}

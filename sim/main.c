@@ -1,0 +1,288 @@
+/* main.c - the pcsim command line: `pcsim COMMAND [OPTIONS]`.
+ *
+ * Each command parses its options with GOption, does its work into memory,
+ * and only then writes: bad input exits 2 with one FILE:LINE: message and
+ * leaves stdout empty.
+ */
+#include "pcsim/params.h"
+#include "pcsim/policy.h"
+#include "pcsim/report.h"
+#include "pcsim/sim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define EXIT_INPUT 2
+
+static int fail(GError *error) {
+  fprintf(stderr, "pcsim: %s\n", error->message);
+  int code = error->domain == PCS_ERROR ? EXIT_INPUT : 1;
+  g_error_free(error);
+  return code;
+}
+
+static gboolean write_stdout(const GString *s) {
+  return fwrite(s->str, 1, s->len, stdout) == s->len && fflush(stdout) == 0;
+}
+
+/* ---- scenario + --set + --seed + --policy, shared by commands ---- */
+
+typedef struct {
+  char **policies;
+  char **sets;
+  char *seed;
+  char *format;
+  gboolean stats;
+  char *trace;
+} RunOpts;
+
+/* --trace FILE: every model action as TSV, written to FILE.tmp then renamed. */
+typedef struct {
+  FILE *f;
+  const char *policy;
+} TraceSink;
+
+static void trace_tsv(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  TraceSink *sink = user;
+  if (thread == PCS_NO_THREAD)
+    fprintf(sink->f, "%s\t%" G_GUINT64_FORMAT "\t-\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\n",
+            sink->policy, t, pcs_trace_kind_name(kind), a, b);
+  else
+    fprintf(sink->f, "%s\t%" G_GUINT64_FORMAT "\t%u\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\n",
+            sink->policy, t, thread, pcs_trace_kind_name(kind), a, b);
+}
+
+static gboolean load_scenario(const char *path, char **sets, const char *seed, PcsParams *p,
+                              GError **error) {
+  pcs_params_init(p);
+  if (path && !pcs_params_load(p, path, error)) return FALSE;
+  for (char **s = sets; s && *s; s++)
+    if (!pcs_params_set_assignment(p, *s, error)) return FALSE;
+  if (seed && !pcs_params_set(p, pcs_params_find("scenario", "seed"), seed, "--seed", error))
+    return FALSE;
+  return pcs_params_validate(p, error);
+}
+
+static gboolean resolve_policies(const PcsParams *p, char **given, GArray *out, GError **error) {
+  if (given && *given) {
+    for (char **s = given; *s; s++)
+      if (!pcs_policy_parse_list(*s, out, error)) return FALSE;
+    return TRUE;
+  }
+  if (!pcs_policy_parse_list(p->scenario_policies, out, error)) {
+    g_prefix_error(error, "%s: scenario.policies: ", p->source ? p->source : "scenario");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- pcsim run ---- */
+
+static const char run_description[] =
+    "Runs SCENARIO (an INI file, see `pcsim params`) once per policy and prints\n"
+    "throughput, bios and requests.  With two or more policies the table shows\n"
+    "each policy's change in aggregate throughput against the first.\n"
+    "\n"
+    "Policies: immediate | pool:N | pool-contig:N | window  (default: scenario.policies)\n"
+    "Output is byte-identical for the same scenario, options and seed.\n"
+    "Exit status: 0 ok, 2 bad input (the message names file, line and key).";
+
+/* Runs every policy, then writes the report (and --trace) in one go. */
+static int run_policies(const PcsParams *pp, GArray *policies, const RunOpts *po, PcsFormat format,
+                        GArray *results) {
+  const PcsParams *p_ = pp;
+  GError *error = NULL;
+  int rc = 0;
+  g_autoptr(GString) s = g_string_new(NULL);
+  g_autofree char *trace_tmp = po->trace ? g_strdup_printf("%s.tmp", po->trace) : NULL;
+  TraceSink sink = {0};
+  PcsRunOptions ropt = {0};
+  if (po->trace) {
+    sink.f = fopen(trace_tmp, "w");
+    if (!sink.f) {
+      fprintf(stderr, "pcsim: %s: cannot write: %s\n", trace_tmp, g_strerror(errno));
+      rc = EXIT_INPUT;
+      return rc;
+    }
+    fputs("policy\ttime_ns\tthread\tkind\ta\tb\n", sink.f);
+    ropt.trace = trace_tsv;
+    ropt.trace_user = &sink;
+  }
+  gint64 t0 = g_get_monotonic_time();
+  uint64_t events = 0;
+  for (guint i = 0; i < policies->len; i++) {
+    PcsResult r;
+    sink.policy = g_array_index(policies, PcsPolicy, i).name;
+    if (!pcs_sim_run(p_, &g_array_index(policies, PcsPolicy, i), &ropt, &r, &error)) {
+      if (sink.f) fclose(sink.f), unlink(trace_tmp);
+      rc = fail(error);
+      return rc;
+    }
+    events += r.events;
+    g_array_append_val(results, r);
+  }
+  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  if (sink.f && (fclose(sink.f) != 0 || rename(trace_tmp, po->trace) != 0)) {
+    fprintf(stderr, "pcsim: %s: cannot write: %s\n", po->trace, g_strerror(errno));
+    unlink(trace_tmp);
+    rc = 1;
+    return rc;
+  }
+
+  PcsResult *res = (PcsResult *)results->data;
+  switch (format) {
+  case PCS_FORMAT_TABLE: pcs_report_table(s, p_, res, results->len); break;
+  case PCS_FORMAT_CSV: pcs_report_csv(s, p_, res, results->len); break;
+  case PCS_FORMAT_JSON: pcs_report_json(s, p_, res, results->len); break;
+  }
+  if (!write_stdout(s)) rc = 1;
+  if (po->stats) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld\n",
+            wall, events, wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss);
+  }
+  return rc;
+}
+
+static int cmd_run(int argc, char **argv) {
+  RunOpts o = {0};
+  GOptionEntry entries[] = {
+    {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.policies,
+     "Readpages policy to run (repeatable, or comma separated): immediate, pool:N, pool-contig:N, window", "P"},
+    {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets,
+     "Override one scenario key, e.g. --set workload.threads=8 (repeatable)", "SECTION.KEY=VALUE"},
+    {"seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random streams (overrides scenario.seed)", "N"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv or json", "FMT"},
+    {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
+     "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
+    {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
+     "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - simulate one scenario under each policy");
+  g_option_context_set_description(ctx, run_description);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *error = NULL;
+  int rc = 0;
+  PcsParams p;
+  pcs_params_init(&p);
+  g_autoptr(GArray) policies = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
+  g_autoptr(GArray) results = g_array_new(FALSE, TRUE, sizeof(PcsResult));
+  PcsFormat format = PCS_FORMAT_TABLE;
+
+  if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+    g_prefix_error(&error, "run: ");
+    error->domain = PCS_ERROR;
+    rc = fail(error);
+    goto out;
+  }
+  if (argc != 2) {
+    fprintf(stderr, "pcsim: run: expected one SCENARIO file (see pcsim run --help)\n");
+    rc = EXIT_INPUT;
+    goto out;
+  }
+  pcs_params_clear(&p);
+  if ((o.format && !pcs_format_parse(o.format, &format, &error)) ||
+      !load_scenario(argv[1], o.sets, o.seed, &p, &error) ||
+      !resolve_policies(&p, o.policies, policies, &error)) {
+    rc = fail(error);
+    goto out;
+  }
+  for (guint i = 0; i < policies->len; i++)
+    if (!pcs_sim_check_limits(&p, &g_array_index(policies, PcsPolicy, i), &error)) {
+      rc = fail(error);
+      goto out;
+    }
+
+  rc = run_policies(&p, policies, &o, format, results);
+out:
+  for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
+  pcs_params_clear(&p);
+  g_strfreev(o.policies);
+  g_strfreev(o.sets);
+  g_free(o.seed);
+  g_free(o.format);
+  g_free(o.trace);
+  return rc;
+}
+
+/* ---- pcsim params ---- */
+
+static int cmd_params(int argc, char **argv) {
+  gboolean markdown = FALSE;
+  GOptionEntry entries[] = {
+    {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print a Markdown table (as in the README)", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  g_autoptr(GOptionContext) ctx = g_option_context_new("- list every scenario key with its default, unit and meaning");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *error = NULL;
+  if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+    error->domain = PCS_ERROR;
+    return fail(error);
+  }
+  size_t n;
+  const PcsParamInfo *t = pcs_params_table(&n);
+  g_autoptr(GString) s = g_string_new(NULL);
+  if (markdown) g_string_append(s, "| key | default | unit | meaning |\n|---|---|---|---|\n");
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
+    if (markdown)
+      g_string_append_printf(s, "| `%s` | `%s` | %s | %s |\n", key, t[i].def, pcs_params_kind_unit(t[i].kind), t[i].doc);
+    else
+      g_string_append_printf(s, "%-24s %-18s %-9s %s\n", key, t[i].def, pcs_params_kind_unit(t[i].kind), t[i].doc);
+  }
+  return write_stdout(s) ? 0 : 1;
+}
+
+/* ---- dispatch ---- */
+
+typedef struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  {"run", cmd_run, "simulate a scenario under one or more policies"},
+  {"params", cmd_params, "list every scenario key with default, unit and meaning"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: pcsim COMMAND [OPTIONS]\n\n"
+          "pcsim simulates Linux page-cache inserts and bio submission for N threads\n"
+          "reading one file, and counts bios, requests and throughput per readpages policy.\n\n"
+          "Commands:\n");
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\n`pcsim COMMAND --help` explains each command's options.\n"
+             "Example: pcsim run workloads/liubo-2011.ini --policy immediate --policy pool:16\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_INPUT;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version")) {
+    printf("pcsim %s\n", pcs_version());
+    return 0;
+  }
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+    if (strcmp(argv[1], commands[i].name) != 0) continue;
+    g_autofree char *prg = g_strdup_printf("pcsim %s", commands[i].name);
+    g_set_prgname(prg);
+    argv[1] = prg;
+    return commands[i].fn(argc - 1, argv + 1);
+  }
+  fprintf(stderr, "pcsim: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return EXIT_INPUT;
+}

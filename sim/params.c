@@ -1,0 +1,371 @@
+/* params.c - scenario parameters: defaults, parsing, INI loading.
+ *
+ * Models nothing in the kernel; it is the user-facing contract.  Every key
+ * comes from PCS_PARAMS in include/pcsim/params.h.  Scenario files are read
+ * with GKeyFile (its syntax, comments and escapes) and then scanned once more
+ * line by line, because GKeyFile keeps no line numbers and silently takes the
+ * last of two duplicate keys: every message must say FILE:LINE and a
+ * duplicate must be an error.
+ */
+#include "pcsim/params.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK(pcsim-error-quark, pcs_error)
+
+static const PcsParamInfo param_table[] = {
+#define X(sec, key, kind, def, lo, hi, doc) \
+  {#sec, #key, PCS_KIND_##kind, def, lo, hi, doc, offsetof(PcsParams, sec##_##key)},
+  PCS_PARAMS(X)
+#undef X
+};
+
+static const char *const kind_units[] = {
+#define X(name, unit) unit,
+  PCS_PARAM_KINDS(X)
+#undef X
+};
+
+const PcsParamInfo *pcs_params_table(size_t *n) {
+  *n = G_N_ELEMENTS(param_table);
+  return param_table;
+}
+
+const char *pcs_params_kind_unit(PcsParamKind kind) { return kind_units[kind]; }
+
+const PcsParamInfo *pcs_params_find(const char *section, const char *key) {
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++)
+    if (strcmp(param_table[i].section, section) == 0 && strcmp(param_table[i].key, key) == 0)
+      return &param_table[i];
+  return NULL;
+}
+
+/* Levenshtein distance, small strings only. */
+static unsigned edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return 99;
+  unsigned row[64];
+  for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
+  for (size_t i = 1; i <= la; i++) {
+    unsigned diag = row[0];
+    row[0] = (unsigned)i;
+    for (size_t j = 1; j <= lb; j++) {
+      unsigned up = row[j];
+      unsigned best = MIN(row[j] + 1, row[j - 1] + 1);
+      row[j] = MIN(best, diag + (a[i - 1] != b[j - 1]));
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+const PcsParamInfo *pcs_params_suggest(const char *section, const char *key) {
+  const PcsParamInfo *best = NULL;
+  unsigned best_d = 4;
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) {
+    g_autofree char *want = g_strdup_printf("%s.%s", section ? section : "", key);
+    g_autofree char *have = g_strdup_printf("%s.%s", param_table[i].section, param_table[i].key);
+    unsigned d = edit_distance(want, have);
+    if (strcmp(key, param_table[i].key) == 0) d = MIN(d, 1u);
+    if (d < best_d) best_d = d, best = &param_table[i];
+  }
+  return best;
+}
+
+/* ---- value parsing ------------------------------------------------------ */
+
+gboolean pcs_parse_u64(const char *s, uint64_t *out) {
+  if (!s || !g_ascii_isdigit(*s)) return FALSE;
+  errno = 0;
+  char *end;
+  guint64 v = g_ascii_strtoull(s, &end, 10);
+  if (errno || *end) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* NUMBER followed by a suffix from TABLE; returns FALSE on overflow. */
+typedef struct { const char *suffix; uint64_t mult; } Suffix;
+
+static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) {
+  if (!s || !g_ascii_isdigit(*s)) return FALSE;
+  errno = 0;
+  char *end;
+  guint64 v = g_ascii_strtoull(s, &end, 10);
+  if (errno) return FALSE;
+  for (const Suffix *x = table; x->suffix; x++) {
+    if (g_ascii_strcasecmp(end, x->suffix) != 0) continue;
+    if (x->mult && v > UINT64_MAX / x->mult) return FALSE;
+    *out = v * x->mult;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+static const Suffix size_suffixes[] = {
+  {"", 1}, {"b", 1}, {"k", 1024}, {"kb", 1024}, {"kib", 1024},
+  {"m", 1024 * 1024}, {"mb", 1024 * 1024}, {"mib", 1024 * 1024},
+  {"g", UINT64_C(1) << 30}, {"gb", UINT64_C(1) << 30}, {"gib", UINT64_C(1) << 30},
+  {"t", UINT64_C(1) << 40}, {"tb", UINT64_C(1) << 40}, {"tib", UINT64_C(1) << 40},
+  {NULL, 0}};
+
+static const Suffix time_suffixes[] = {
+  {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {NULL, 0}};
+
+gboolean pcs_parse_size(const char *s, uint64_t *out) { return parse_scaled(s, size_suffixes, out); }
+gboolean pcs_parse_time(const char *s, uint64_t *out) { return parse_scaled(s, time_suffixes, out); }
+
+static gboolean parse_rate(const char *s, uint64_t *out) {
+  g_autofree char *copy = g_strdup(s);
+  size_t n = strlen(copy);
+  if (n > 2 && g_ascii_strcasecmp(copy + n - 2, "/s") == 0) copy[n - 2] = 0;
+  return pcs_parse_size(copy, out);
+}
+
+static gboolean parse_frac(const char *s, double *out) {
+  if (!s || !*s) return FALSE;
+  char *end;
+  double v = g_ascii_strtod(s, &end);
+  if (*end || !(v >= 0.0 && v < 1.0)) return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static const char *kind_expectation(PcsParamKind kind) {
+  switch (kind) {
+  case PCS_KIND_COUNT: return "an unsigned integer";
+  case PCS_KIND_SIZE: return "a size such as 4096, 32k, 128K, 2000M or 1G (base 1024)";
+  case PCS_KIND_TIME: return "a time with unit ns, us, ms or s, such as 100us";
+  case PCS_KIND_RATE: return "a rate in bytes per second such as 250M or 3G";
+  case PCS_KIND_FRAC: return "a fraction in [0, 1), such as 0.1";
+  case PCS_KIND_TEXT: return "text";
+  }
+  g_assert_not_reached();
+}
+
+gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *value,
+                        const char *where, GError **error) {
+  void *field = (char *)p + info->offset;
+  g_autofree char *v = g_strstrip(g_strdup(value));
+  uint64_t u = 0;
+  gboolean ok = TRUE;
+  switch (info->kind) {
+  case PCS_KIND_COUNT: ok = pcs_parse_u64(v, &u); break;
+  case PCS_KIND_SIZE: ok = pcs_parse_size(v, &u); break;
+  case PCS_KIND_TIME: ok = pcs_parse_time(v, &u); break;
+  case PCS_KIND_RATE: ok = parse_rate(v, &u); break;
+  case PCS_KIND_FRAC: {
+    double d;
+    ok = parse_frac(v, &d);
+    if (ok) *(double *)field = d;
+    break;
+  }
+  case PCS_KIND_TEXT:
+    g_free(*(char **)field);
+    *(char **)field = g_strdup(v);
+    return TRUE;
+  }
+  if (!ok) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s.%s = '%s': expected %s", where,
+                info->section, info->key, v, kind_expectation(info->kind));
+    return FALSE;
+  }
+  if (info->kind == PCS_KIND_FRAC) return TRUE;
+  if (u < info->lo || u > info->hi) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "%s: %s.%s = '%s' is out of range: expected %" G_GUINT64_FORMAT
+                " to %" G_GUINT64_FORMAT " %s",
+                where, info->section, info->key, v, info->lo, info->hi,
+                pcs_params_kind_unit(info->kind));
+    return FALSE;
+  }
+  *(uint64_t *)field = u;
+  return TRUE;
+}
+
+void pcs_params_init(PcsParams *p) {
+  memset(p, 0, sizeof *p);
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) {
+    gboolean ok = pcs_params_set(p, &param_table[i], param_table[i].def, "default", NULL);
+    g_assert(ok);
+  }
+}
+
+void pcs_params_clear(PcsParams *p) {
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++)
+    if (param_table[i].kind == PCS_KIND_TEXT) g_clear_pointer((char **)((char *)p + param_table[i].offset), g_free);
+  g_clear_pointer(&p->source, g_free);
+}
+
+void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
+  *dst = *src;
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++)
+    if (param_table[i].kind == PCS_KIND_TEXT) {
+      char **f = (char **)((char *)dst + param_table[i].offset);
+      *f = g_strdup(*f);
+    }
+  dst->source = g_strdup(src->source);
+}
+
+static void set_unknown_key_error(GError **error, const char *where, const char *section,
+                                  const char *key) {
+  const PcsParamInfo *s = pcs_params_suggest(section, key);
+  if (s)
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: unknown key '%s.%s' (did you mean '%s.%s'?)",
+                where, section, key, s->section, s->key);
+  else
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "%s: unknown key '%s.%s' (`pcsim params` lists every key)", where, section, key);
+}
+
+gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError **error) {
+  const char *eq = strchr(assignment, '=');
+  const char *dot = strchr(assignment, '.');
+  if (!eq || !dot || dot > eq) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "--set: '%s': expected SECTION.KEY=VALUE, e.g. workload.threads=8", assignment);
+    return FALSE;
+  }
+  g_autofree char *section = g_strndup(assignment, (gsize)(dot - assignment));
+  g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
+  const PcsParamInfo *info = pcs_params_find(section, key);
+  if (!info) {
+    set_unknown_key_error(error, "--set", section, key);
+    return FALSE;
+  }
+  return pcs_params_set(p, info, eq + 1, "--set", error);
+}
+
+/* ---- scenario files ------------------------------------------------------ */
+
+static gboolean read_text_file(const char *path, char **text, GError **error) {
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected a file", path);
+    return FALSE;
+  }
+  gsize len = 0;
+  GError *e = NULL;
+  if (!g_file_get_contents(path, text, &len, &e)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", path, e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  if (memchr(*text, 0, len) || !g_utf8_validate(*text, (gssize)len, NULL)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text file (binary data)", path);
+    g_clear_pointer(text, g_free);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* One pass over the lines: the section and key of each assignment with its
+ * line number.  Syntax errors were already reported by GKeyFile. */
+static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GKeyFile *kf,
+                            GError **error) {
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *section = NULL;
+  for (guint i = 0; lines[i]; i++) {
+    g_autofree char *where = g_strdup_printf("%s:%u", path, i + 1);
+    char *line = g_strstrip(lines[i]);
+    if (!*line || *line == '#' || *line == ';') continue;
+    if (*line == '[') {
+      char *close = strchr(line, ']');
+      g_free(section);
+      section = g_strndup(line + 1, close ? (gsize)(close - line - 1) : strlen(line + 1));
+      continue;
+    }
+    char *eq = strchr(line, '=');
+    if (!eq) continue;
+    g_autofree char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
+    const PcsParamInfo *info = pcs_params_find(section, key);
+    if (!info) {
+      set_unknown_key_error(error, where, section, key);
+      return FALSE;
+    }
+    g_autofree char *full = g_strdup_printf("%s.%s", section, key);
+    if (g_hash_table_contains(seen, full)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: duplicate key '%s' (line %u set it first)",
+                  where, full, GPOINTER_TO_UINT(g_hash_table_lookup(seen, full)));
+      return FALSE;
+    }
+    g_hash_table_insert(seen, g_steal_pointer(&full), GUINT_TO_POINTER(i + 1));
+    g_autofree char *value = g_key_file_get_string(kf, section, key, NULL);
+    if (!pcs_params_set(p, info, value ? value : "", where, error)) return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
+  g_autofree char *text = NULL;
+  if (!read_text_file(path, &text, error)) return FALSE;
+  g_autofree char *trimmed = g_strstrip(g_strdup(text));
+  if (!*trimmed) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "%s:1: empty scenario: expected sections such as [workload] with keys", path);
+    return FALSE;
+  }
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *e = NULL;
+  if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
+    /* GKeyFile names the offending line by content; find its number. */
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a valid scenario (INI) file: %s",
+                path, e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  if (!apply_lines(p, path, text, kf, error)) return FALSE;
+  g_free(p->source);
+  p->source = g_strdup(path);
+  return TRUE;
+}
+
+/* ---- cross-key checks ---------------------------------------------------- */
+
+#define CHECK(cond, ...)                                                      \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, __VA_ARGS__);            \
+      return FALSE;                                                           \
+    }                                                                         \
+  } while (0)
+
+gboolean pcs_params_validate(const PcsParams *p, GError **error) {
+  const char *src = p->source ? p->source : "scenario";
+  CHECK(p->workload_file_size % PCS_PAGE_SIZE == 0,
+        "%s: workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
+        src, p->workload_file_size);
+  CHECK(p->workload_block_size % PCS_PAGE_SIZE == 0,
+        "%s: workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
+        src, p->workload_block_size);
+  CHECK(p->readahead_max_window % PCS_PAGE_SIZE == 0,
+        "%s: readahead.max_window: expected a multiple of the 4096-byte page", src);
+  CHECK(p->readahead_max_window <= p->workload_file_size,
+        "%s: readahead.max_window (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size "
+        "(%" G_GUINT64_FORMAT ")", src, p->readahead_max_window, p->workload_file_size);
+  CHECK(p->workload_block_size <= p->workload_file_size,
+        "%s: workload.block_size is larger than workload.file_size", src);
+  CHECK(p->bio_max_size % PCS_PAGE_SIZE == 0,
+        "%s: bio.max_size: expected a multiple of the 4096-byte page", src);
+  CHECK(p->bio_stripe_size % PCS_PAGE_SIZE == 0,
+        "%s: bio.stripe_size: expected 0 or a multiple of the 4096-byte page", src);
+  CHECK(p->block_max_sectors >= PCS_PAGE_SIZE / PCS_SECTOR_SIZE,
+        "%s: block.max_sectors: expected at least 8 (one page)", src);
+  return TRUE;
+}
+
+char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info) {
+  const void *field = (const char *)p + info->offset;
+  switch (info->kind) {
+  case PCS_KIND_TEXT: return g_strdup(*(char *const *)field);
+  case PCS_KIND_FRAC: {
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    return g_strdup(g_ascii_dtostr(buf, sizeof buf, *(const double *)field));
+  }
+  case PCS_KIND_TIME: return g_strdup_printf("%" G_GUINT64_FORMAT "ns", *(const uint64_t *)field);
+  default: return g_strdup_printf("%" G_GUINT64_FORMAT, *(const uint64_t *)field);
+  }
+}

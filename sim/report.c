@@ -1,0 +1,211 @@
+/* report.c - printing results: the seed-style table, CSV and JSON.
+ *
+ * Models nothing; derives every metric from the counters of PcsResult so
+ * the three formats cannot disagree.  Numbers are printed with fixed
+ * precision and no locale, so output is byte-identical run to run.
+ */
+#include "pcsim/report.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifndef PCSIM_VERSION
+#define PCSIM_VERSION "unknown"
+#endif
+
+const char *pcs_version(void) { return PCSIM_VERSION; }
+
+static const char *const format_names[] = {
+#define X(name, text) text,
+  PCS_FORMATS(X)
+#undef X
+};
+
+gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error) {
+  for (size_t i = 0; i < G_N_ELEMENTS(format_names); i++)
+    if (strcmp(text, format_names[i]) == 0) {
+      *out = (PcsFormat)i;
+      return TRUE;
+    }
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--format: '%s': expected table, csv or json", text);
+  return FALSE;
+}
+
+static const char *const column_names[] = {
+#define X(name, kind, doc) #name,
+  PCS_COLUMNS(X)
+#undef X
+};
+static const char column_kinds[] = {
+#define X(name, kind, doc) #kind[0],
+  PCS_COLUMNS(X)
+#undef X
+};
+
+const char *const *pcs_report_columns(size_t *n) {
+  *n = G_N_ELEMENTS(column_names);
+  return column_names;
+}
+
+#define MIB (1024.0 * 1024.0)
+
+static double mib_read(const PcsResult *r) { return (double)r->pages_read * PCS_PAGE_SIZE / MIB; }
+static double per(double a, double b) { return b > 0 ? a / b : 0.0; }
+static double secs(const PcsResult *r) { return (double)r->sim_time_ns / 1e9; }
+
+double pcs_report_value(const PcsResult *r, const char *c) {
+  if (!strcmp(c, "threads")) return r->threads;
+  if (!strcmp(c, "file_mib")) return (double)r->file_bytes / MIB;
+  if (!strcmp(c, "bios_per_mib")) return per((double)r->bios, mib_read(r));
+  if (!strcmp(c, "requests_per_mib")) return per((double)r->requests, mib_read(r));
+  if (!strcmp(c, "avg_bio_kib")) return per((double)r->pages_read * 4.0, (double)r->bios);
+  if (!strcmp(c, "avg_request_kib")) return per((double)r->pages_read * 4.0, (double)r->requests);
+  if (!strcmp(c, "aggregate_mib_s")) return per((double)r->bytes_returned / MIB, secs(r));
+  if (!strcmp(c, "device_mib_s")) return per(mib_read(r), secs(r));
+#define X(name, doc) if (!strcmp(c, #name)) return (double)r->name;
+  PCS_COUNTERS(X)
+#undef X
+  return NAN;
+}
+
+static uint64_t counter(const PcsResult *r, const char *c) {
+#define X(name, doc) if (!strcmp(c, #name)) return r->name;
+  PCS_COUNTERS(X)
+#undef X
+  if (!strcmp(c, "threads")) return r->threads;
+  g_assert_not_reached();
+}
+
+char *pcs_report_cell(const PcsResult *r, const char *c) {
+  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
+    if (strcmp(column_names[i], c) != 0) continue;
+    switch (column_kinds[i]) {
+    case 'S': return g_strdup(r->policy.name);
+    case 'U': return g_strdup_printf("%" G_GUINT64_FORMAT, counter(r, c));
+    default: return g_strdup_printf("%.4f", pcs_report_value(r, c));
+    }
+  }
+  g_assert_not_reached();
+}
+
+/* ---- table ---- */
+
+void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
+  g_string_append_printf(out,
+      "scenario %s: %" G_GUINT64_FORMAT " threads, %.0f MiB file, bs %" G_GUINT64_FORMAT
+      " KiB, readahead %" G_GUINT64_FORMAT " KiB, seed %" G_GUINT64_FORMAT "\n\n",
+      p->scenario_name, p->workload_threads, (double)p->workload_file_size / MIB,
+      p->workload_block_size / 1024, p->readahead_max_window / 1024, p->scenario_seed);
+  g_string_append_printf(out, "%-16s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", "aggr MiB/s",
+                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist",
+                         "change");
+  double base = n ? pcs_report_value(&res[0], "aggregate_mib_s") : 0;
+  for (size_t i = 0; i < n; i++) {
+    const PcsResult *r = &res[i];
+    double aggr = pcs_report_value(r, "aggregate_mib_s");
+    g_autofree char *change = i == 0 ? g_strdup("-") : g_strdup_printf("%+.1f%%", 100.0 * (aggr / base - 1.0));
+    g_string_append_printf(out, "%-16s %12.1f %12.1f %9" G_GUINT64_FORMAT " %9.2f %9.2f %10" G_GUINT64_FORMAT
+                           " %9" G_GUINT64_FORMAT " %8s\n",
+                           r->policy.name, aggr, pcs_report_value(r, "device_mib_s"), r->bios,
+                           pcs_report_value(r, "bios_per_mib"), pcs_report_value(r, "avg_bio_kib"),
+                           r->requests, r->eexist, change);
+  }
+}
+
+/* ---- CSV ---- */
+
+void pcs_report_csv_header(GString *out) {
+  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++)
+    g_string_append_printf(out, "%s%s", i ? "," : "", column_names[i]);
+  g_string_append_c(out, '\n');
+}
+
+void pcs_report_csv_row(GString *out, const PcsResult *r) {
+  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
+    g_autofree char *cell = pcs_report_cell(r, column_names[i]);
+    g_string_append_printf(out, "%s%s", i ? "," : "", cell);
+  }
+  g_string_append_c(out, '\n');
+}
+
+void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
+  g_string_append_printf(out, "# pcsim %s\n", pcs_version());
+  g_string_append_printf(out, "# source %s\n", p->source ? p->source : "(defaults)");
+  size_t n;
+  const PcsParamInfo *t = pcs_params_table(&n);
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *v = pcs_params_format(p, &t[i]);
+    g_string_append_printf(out, "# %s.%s=%s\n", t[i].section, t[i].key, v);
+  }
+}
+
+void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
+  pcs_report_csv_provenance(out, p);
+  pcs_report_csv_header(out);
+  for (size_t i = 0; i < n; i++) pcs_report_csv_row(out, &res[i]);
+}
+
+/* ---- JSON ---- */
+
+static void json_string(GString *out, const char *s) {
+  g_string_append_c(out, '"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') g_string_append_c(out, '\\');
+    if ((unsigned char)*s < 0x20)
+      g_string_append_printf(out, "\\u%04x", *s);
+    else
+      g_string_append_c(out, *s);
+  }
+  g_string_append_c(out, '"');
+}
+
+void pcs_report_json_result(GString *out, const PcsResult *r, const char *ind) {
+  g_string_append_printf(out, "%s{\n", ind);
+  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
+    g_autofree char *cell = pcs_report_cell(r, column_names[i]);
+    g_string_append_printf(out, "%s  \"%s\": ", ind, column_names[i]);
+    if (column_kinds[i] == 'S')
+      json_string(out, cell);
+    else
+      g_string_append(out, cell);
+    g_string_append(out, ",\n");
+  }
+  g_string_append_printf(out, "%s  \"bio_pages_hist\": {", ind);
+  gboolean first = TRUE;
+  for (uint32_t k = 0; k < r->hist_len; k++) {
+    if (!r->bio_pages_hist[k]) continue;
+    g_string_append_printf(out, "%s\"%u\": %" G_GUINT64_FORMAT, first ? "" : ", ", k, r->bio_pages_hist[k]);
+    first = FALSE;
+  }
+  g_string_append_printf(out, "}\n%s}", ind);
+}
+
+void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *ind) {
+  g_string_append_printf(out, "%s\"pcsim_version\": ", ind);
+  json_string(out, pcs_version());
+  g_string_append_printf(out, ",\n%s\"seed\": %" G_GUINT64_FORMAT ",\n%s\"source\": ", ind, p->scenario_seed, ind);
+  json_string(out, p->source ? p->source : "");
+  g_string_append_printf(out, ",\n%s\"scenario\": {", ind);
+  size_t n;
+  const PcsParamInfo *t = pcs_params_table(&n);
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
+    g_autofree char *v = pcs_params_format(p, &t[i]);
+    g_string_append_printf(out, "%s\n%s  ", i ? "," : "", ind);
+    json_string(out, key);
+    g_string_append(out, ": ");
+    json_string(out, v);
+  }
+  g_string_append_printf(out, "\n%s}", ind);
+}
+
+void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
+  g_string_append(out, "{\n");
+  pcs_report_json_provenance(out, p, "  ");
+  g_string_append(out, ",\n  \"results\": [\n");
+  for (size_t i = 0; i < n; i++) {
+    pcs_report_json_result(out, &res[i], "    ");
+    g_string_append(out, i + 1 < n ? ",\n" : "\n");
+  }
+  g_string_append(out, "  ]\n}\n");
+}

@@ -1,0 +1,183 @@
+/* sim.c - one run: build the model, run the event loop, tear it down.
+ *
+ * The event loop is the only place that pops events (and so moves the
+ * clock).  Two kinds exist: a task's CPU step has run (reader.c or
+ * endio.c decides what it meant), and the device finished a request
+ * (device.c).  Everything else happens at the instant of one of these.
+ * At the end every reader must have finished, and no event, bio, request,
+ * sleeper or queued work may be left: teardown asserts it, as libuv's
+ * uv_loop_close() refuses to close a loop with live handles.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const char *const trace_names[] = {
+#define X(name, text, doc) text,
+  PCS_TRACE_KINDS(X)
+#undef X
+};
+
+const char *pcs_trace_kind_name(PcsTraceKind kind) { return trace_names[kind]; }
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
+  (void)policy;
+  uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
+  uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
+  uint64_t window = p->readahead_max_window / PCS_PAGE_SIZE;
+  PcsEstimate e;
+  /* one byte per page, per-thread lists and pools, the event heap */
+  e.memory_bytes = npages + p->workload_threads * (4 * window + 64) * 2 * sizeof(uint64_t) +
+                   p->workload_threads * 256 + (UINT64_C(1) << 20);
+  /* per thread: a copy per page and a syscall per call; per page read: an
+   * insert, a read, a completion share, lost inserts by the other threads */
+  e.events = p->workload_threads * (npages + calls) + npages * (2 + p->workload_threads);
+  return e;
+}
+
+gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GError **error) {
+  PcsEstimate e = pcs_sim_estimate(p, policy);
+  const char *src = p->source ? p->source : "scenario";
+  if (e.memory_bytes > p->limits_max_memory) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
+                "%s: needs about %" G_GUINT64_FORMAT " MiB of memory, over limits.max_memory (%"
+                G_GUINT64_FORMAT " MiB); raise it with --set limits.max_memory=SIZE",
+                src, e.memory_bytes >> 20, p->limits_max_memory >> 20);
+    return FALSE;
+  }
+  if (e.events > p->limits_max_events) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
+                "%s: needs about %" G_GUINT64_FORMAT " events, over limits.max_events (%"
+                G_GUINT64_FORMAT "); raise it with --set limits.max_events=N",
+                src, e.events, p->limits_max_events);
+    return FALSE;
+  }
+  if (policy->pool > p->workload_file_size / PCS_PAGE_SIZE) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "%s: policy %s pools more pages (%u) than the file has (%" G_GUINT64_FORMAT ")",
+                src, policy->name, policy->pool, p->workload_file_size / PCS_PAGE_SIZE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
+                     PcsResult *res) {
+  memset(s, 0, sizeof *s);
+  s->p = p;
+  s->policy = *policy;
+  if (opt) s->opt = *opt;
+  s->res = res;
+  s->npages = p->workload_file_size / PCS_PAGE_SIZE;
+  s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
+  s->window_pages = p->readahead_max_window / PCS_PAGE_SIZE;
+  s->bio_max_pages = p->bio_max_size / PCS_PAGE_SIZE;
+  s->stripe_pages = p->bio_stripe_size / PCS_PAGE_SIZE;
+  s->jitter = p->cost_jitter;
+  s->pages = g_new0(uint8_t, s->npages);
+
+  s->nreaders = (uint32_t)p->workload_threads;
+  s->nworkers = (uint32_t)p->cpu_endio_workers;
+  s->ntasks = s->nreaders + s->nworkers;
+  s->tasks = g_new0(PcsTask, s->ntasks);
+  s->runq = g_new(uint32_t, s->ntasks);
+  s->cpus_free = (uint32_t)p->cpu_count;
+  s->sleepers = g_new(uint32_t, s->nreaders);
+  s->wake_scratch = g_new(uint32_t, s->nreaders);
+  for (uint32_t t = 0; s->jitter > 0 && t < s->ntasks; t++) {
+    /* one stream per task, from (seed, stream id); seed arrays are not
+     * affected by G_RANDOM_VERSION */
+    guint32 seed[3] = {(guint32)p->scenario_seed, (guint32)(p->scenario_seed >> 32), t + 1};
+    s->tasks[t].rng = g_rand_new_with_seed_array(seed, 3);
+  }
+  s->readers = g_new(PcsReader, s->nreaders);
+  for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
+  s->workers = g_new(PcsWorker, s->nworkers);
+  for (uint32_t i = 0; i < s->nworkers; i++)
+    s->workers[i] = (PcsWorker){.task = s->nreaders + i, .bio = PCS_NONE, .busy = FALSE};
+
+  pcs_pool_init(&s->bios, sizeof(PcsBio), offsetof(PcsBio, next), 256);
+  pcs_pool_init(&s->requests, sizeof(PcsRequest), offsetof(PcsRequest, next), 256);
+  s->elv_head = s->elv_tail = PCS_NONE;
+  s->endio_head = s->endio_tail = PCS_NONE;
+  pcs_evq_init(&s->evq, s->ntasks + p->device_queue_depth + 16);
+
+  res->policy = *policy;
+  res->threads = s->nreaders;
+  res->file_bytes = p->workload_file_size;
+  res->hist_len = (uint32_t)s->bio_max_pages + 1;
+  res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
+  res->thread_bytes = g_new0(uint64_t, s->nreaders);
+  if (s->opt.count_page_reads) res->page_reads = g_new0(uint64_t, s->npages);
+}
+
+/* Teardown checks: nothing may be left behind. */
+static void sim_check_drained(PcsSim *s) {
+  g_assert(s->readers_done == s->nreaders);
+  g_assert(pcs_evq_pending(&s->evq) == 0);
+  g_assert(s->bios.live == 0 && s->requests.live == 0);
+  g_assert(s->n_sleepers == 0 && s->elv_len == 0 && s->in_service == 0);
+  g_assert(s->endio_head == PCS_NONE && s->runq_len == 0);
+  g_assert(s->cpus_free == s->p->cpu_count);
+}
+
+static void sim_clear(PcsSim *s) {
+  for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
+  for (uint32_t t = 0; t < s->ntasks; t++)
+    if (s->tasks[t].rng) g_rand_free(s->tasks[t].rng);
+  g_free(s->readers);
+  g_free(s->workers);
+  g_free(s->tasks);
+  g_free(s->runq);
+  g_free(s->sleepers);
+  g_free(s->wake_scratch);
+  g_free(s->pages);
+  pcs_pool_clear(&s->bios);
+  pcs_pool_clear(&s->requests);
+  pcs_evq_clear(&s->evq);
+}
+
+static void sim_loop(PcsSim *s) {
+  for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_start(s, &s->readers[i]);
+  PcsEvent ev;
+  while (pcs_evq_pop(&s->evq, &ev)) {
+    switch (ev.kind) {
+    case PCS_EV_TASK_STEP:
+      if (ev.arg < s->nreaders)
+        pcs_reader_step(s, &s->readers[ev.arg]);
+      else
+        pcs_endio_step(s, &s->workers[ev.arg - s->nreaders]);
+      break;
+    case PCS_EV_DEVICE_DONE:
+      pcs_dev_complete(s, ev.arg);
+      break;
+    default:
+      g_assert_not_reached();
+    }
+  }
+}
+
+gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
+                     PcsResult *out, GError **error) {
+  memset(out, 0, sizeof *out);
+  if (!pcs_params_validate(p, error) || !pcs_sim_check_limits(p, policy, error)) return FALSE;
+  PcsSim s;
+  sim_init(&s, p, policy, opt, out);
+  sim_loop(&s);
+  sim_check_drained(&s);
+  for (uint32_t i = 0; i < s.nreaders; i++) {
+    out->sim_time_ns = MAX(out->sim_time_ns, s.readers[i].done_at);
+    out->bytes_returned += out->thread_bytes[i];
+  }
+  out->events = s.evq.popped;
+  sim_clear(&s);
+  return TRUE;
+}
+
+void pcs_result_clear(PcsResult *r) {
+  g_clear_pointer(&r->bio_pages_hist, g_free);
+  g_clear_pointer(&r->thread_bytes, g_free);
+  g_clear_pointer(&r->page_reads, g_free);
+}
