@@ -116,7 +116,13 @@ static const Suffix time_suffixes[] = {
   {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {NULL, 0}};
 
 gboolean pcs_parse_size(const char *s, uint64_t *out) { return parse_scaled(s, size_suffixes, out); }
-gboolean pcs_parse_time(const char *s, uint64_t *out) { return parse_scaled(s, time_suffixes, out); }
+gboolean pcs_parse_time(const char *s, uint64_t *out) {
+  if (s && strcmp(s, "0") == 0) { /* zero needs no unit */
+    *out = 0;
+    return TRUE;
+  }
+  return parse_scaled(s, time_suffixes, out);
+}
 
 static gboolean parse_rate(const char *s, uint64_t *out) {
   g_autofree char *copy = g_strdup(s);

@@ -92,7 +92,7 @@ char *pcs_report_cell(const PcsResult *r, const char *c) {
 
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
   g_string_append_printf(out,
-      "scenario %s: %" G_GUINT64_FORMAT " threads, %.0f MiB file, bs %" G_GUINT64_FORMAT
+      "scenario %s: %" G_GUINT64_FORMAT " thread(s), %.0f MiB file, bs %" G_GUINT64_FORMAT
       " KiB, readahead %" G_GUINT64_FORMAT " KiB, seed %" G_GUINT64_FORMAT "\n\n",
       p->scenario_name, p->workload_threads, (double)p->workload_file_size / MIB,
       p->workload_block_size / 1024, p->readahead_max_window / 1024, p->scenario_seed);

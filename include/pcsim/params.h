@@ -55,7 +55,7 @@ typedef enum {
     "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \
   X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
     "per-request access latency; overlaps across the queue depth")                    \
-  X(device, bandwidth, RATE, "250M", 1024, (UINT64_C(1) << 50),                      \
+  X(device, bandwidth, RATE, "1G", 1024, (UINT64_C(1) << 50),                      \
     "media transfer rate; transfers of concurrent requests share it")                 \
   X(device, queue_depth, COUNT, "32", 1, 65536,                                       \
     "requests in service at once (NCQ depth)")                                        \
@@ -73,13 +73,13 @@ typedef enum {
     "add_to_page_cache_lru() that gets -EEXIST, plus freeing the private page")       \
   X(cost, tree_lock_hold, TIME, "100ns", 0, (UINT64_C(1) << 40),                     \
     "time an insert holds mapping->tree_lock; serialises inserts of all threads")     \
-  X(cost, read_setup, TIME, "3us", 0, (UINT64_C(1) << 40),                           \
+  X(cost, read_setup, TIME, "21us", 0, (UINT64_C(1) << 40),                           \
     "per page read setup in __extent_read_full_page(): extent lock, extent map lookup") \
-  X(cost, bio_submit, TIME, "4us", 0, (UINT64_C(1) << 40),                           \
+  X(cost, bio_submit, TIME, "20us", 0, (UINT64_C(1) << 40),                           \
     "per bio submit: end-io record, btrfs_lookup_bio_sums(), btrfs_map_bio(), block layer") \
-  X(cost, bio_complete, TIME, "4us", 0, (UINT64_C(1) << 40),                         \
+  X(cost, bio_complete, TIME, "20us", 0, (UINT64_C(1) << 40),                         \
     "per bio completion in an endio worker: work item, checksum tree walk")           \
-  X(cost, page_complete, TIME, "1us", 0, (UINT64_C(1) << 40),                        \
+  X(cost, page_complete, TIME, "2us", 0, (UINT64_C(1) << 40),                        \
     "per page completion: checksum verify, extent unlock, SetPageUptodate, unlock_page") \
   X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \
     "per page lookup and copy_to_user of 4 KiB")                                      \

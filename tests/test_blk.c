@@ -1,0 +1,80 @@
+/* test_blk.c - bio building, plug and elevator limits, seen through the trace. */
+#include "support.h"
+
+typedef struct {
+  uint64_t max_bio_pages, max_rq_sectors, stripe_crossings, stripe_pages;
+  uint64_t dispatched_sectors;
+} Seen;
+
+static void watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Seen *s = user;
+  if (kind == PCS_TRACE_SUBMIT) {
+    s->max_bio_pages = MAX(s->max_bio_pages, b);
+    if (s->stripe_pages && a / s->stripe_pages != (a + b - 1) / s->stripe_pages) s->stripe_crossings++;
+  }
+  if (kind == PCS_TRACE_DISPATCH) {
+    s->max_rq_sectors = MAX(s->max_rq_sectors, b);
+    s->dispatched_sectors += b;
+  }
+}
+
+static void run_watched(PcsParams *p, const char *policy, Seen *seen, PcsResult *r) {
+  PcsPolicy pol;
+  assert_true(pcs_policy_parse(policy, &pol, NULL));
+  PcsRunOptions opt = {.trace = watch, .trace_user = seen};
+  GError *error = NULL;
+  if (!pcs_sim_run(p, &pol, &opt, r, &error)) fail_msg("%s", error->message);
+}
+
+static void bios_respect_size_and_stripe_limits(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  assert_true(pcs_params_set_assignment(&p, "workload.threads=1", NULL));
+  assert_true(pcs_params_set_assignment(&p, "workload.file_size=8M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "readahead.max_window=1M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "bio.max_size=128k", NULL));
+  Seen seen = {0};
+  PcsResult r;
+  run_watched(&p, "pool:16", &seen, &r);
+  assert_int_equal(seen.max_bio_pages, 32); /* 128 KiB */
+  pcs_result_clear(&r);
+
+  assert_true(pcs_params_set_assignment(&p, "bio.max_size=512k", NULL));
+  assert_true(pcs_params_set_assignment(&p, "bio.stripe_size=64k", NULL));
+  seen = (Seen){.stripe_pages = 16};
+  run_watched(&p, "pool:16", &seen, &r);
+  assert_int_equal(seen.max_bio_pages, 16);
+  assert_int_equal(seen.stripe_crossings, 0);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* A slow device with queue depth 1 keeps requests queued, so bios from
+ * different threads meet in the elevator and merge. */
+static void elevator_merges_queued_bios_up_to_max_sectors(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  assert_true(pcs_params_set_assignment(&p, "workload.file_size=16M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "device.queue_depth=1", NULL));
+  assert_true(pcs_params_set_assignment(&p, "device.latency=200us", NULL));
+  assert_true(pcs_params_set_assignment(&p, "device.bandwidth=4G", NULL));
+  assert_true(pcs_params_set_assignment(&p, "cost.read_setup=40us", NULL)); /* a hot race */
+  assert_true(pcs_params_set_assignment(&p, "block.max_sectors=64", NULL));
+  Seen seen = {0};
+  PcsResult r;
+  run_watched(&p, "immediate", &seen, &r);
+  assert_true(r.bio_pages_hist[1] * 2 > r.bios);
+  assert_true(r.requests < r.bios * 3 / 4);
+  assert_true(seen.max_rq_sectors <= 64);
+  assert_int_equal(seen.dispatched_sectors, r.pages_read * 8);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(bios_respect_size_and_stripe_limits),
+    cmocka_unit_test(elevator_merges_queued_bios_up_to_max_sectors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
