@@ -1,0 +1,48 @@
+/* steps.h - the step model: policies as atomic INSERT/READ steps.
+ *
+ * Every thread is handed the same page list 0..P-1, all absent.  A thread
+ * runs its policy's program as atomic steps (INSERT p, READ p); a schedule
+ * says which thread takes the next step.  replay runs one schedule; explore
+ * counts the bios of every complete schedule, memoised on the state.
+ */
+#ifndef PCSIM_STEPS_H
+#define PCSIM_STEPS_H
+
+#include "pcsim/policy.h"
+
+#define PCS_STEPS_MAX_THREADS 8
+#define PCS_STEPS_MAX_PAGES 16
+
+typedef struct {
+  uint32_t thread; /* 1-based */
+  uint32_t first_page, pages;
+} PcsStepBio;
+
+typedef struct {
+  uint32_t threads, pages;
+  GArray *steps;      /* uint32_t thread ids, 1-based */
+  GArray *step_lines; /* guint line of each step */
+} PcsSchedule;
+
+gboolean pcs_schedule_load(PcsSchedule *s, const char *path, GError **error);
+void pcs_schedule_clear(PcsSchedule *s);
+
+/* Runs SCHED under POLICY; bios (PcsStepBio) in submission order into BIOS.
+ * Errors name PATH:LINE of the offending step. */
+gboolean pcs_steps_replay(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios,
+                          const char *path, GError **error);
+
+typedef struct {
+  uint64_t schedules;
+  uint32_t min_bios, max_bios;
+  double mean_bios;
+  double random_expected_bios;
+  uint64_t *histogram; /* [bios] -> schedules, hist_len entries */
+  uint32_t hist_len;
+} PcsExplore;
+
+gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *policy,
+                           PcsExplore *out, GError **error);
+void pcs_explore_clear(PcsExplore *e);
+
+#endif
