@@ -38,6 +38,8 @@ typedef struct {
   char *format;
   gboolean stats;
   char *trace;
+  gboolean timeline;
+  char *pages;
 } RunOpts;
 
 /* --trace FILE: every model action as TSV, written to FILE.tmp then renamed. */
@@ -55,6 +57,74 @@ static void trace_tsv(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
     fprintf(sink->f, "%s\t%" G_GUINT64_FORMAT "\t%u\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\n",
             sink->policy, t, thread, pcs_trace_kind_name(kind), a, b);
 }
+
+/* --timeline: the seed's diagram for one page range, one column per thread. */
+typedef struct {
+  PcsTime t;
+  uint32_t thread;
+  PcsTraceKind kind;
+  uint64_t a, b;
+} TimelineRow;
+
+typedef struct {
+  uint64_t first, last; /* page range, inclusive */
+  GArray *rows;
+  TraceSink *tsv;       /* also --trace, if given */
+} Timeline;
+
+static void timeline_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Timeline *tl = user;
+  if (tl->tsv) trace_tsv(tl->tsv, t, thread, kind, a, b);
+  uint64_t lo = a, hi = kind == PCS_TRACE_SUBMIT ? a + b - 1 : a;
+  gboolean shown = kind == PCS_TRACE_INSERT || kind == PCS_TRACE_READ || kind == PCS_TRACE_SUBMIT;
+  if (!shown || thread == PCS_NO_THREAD || hi < tl->first || lo > tl->last) return;
+  TimelineRow r = {t, thread, kind, a, b};
+  g_array_append_val(tl->rows, r);
+}
+
+static void timeline_print(GString *out, const Timeline *tl, const char *policy, uint32_t threads) {
+  g_string_append_printf(out, "\ntimeline %s, pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "\n%12s",
+                         policy, tl->first, tl->last, "time_us");
+  for (uint32_t t = 1; t <= threads; t++) {
+    g_autofree char *h = g_strdup_printf("thread %u", t);
+    g_string_append_printf(out, "  %-20s", h);
+  }
+  while (out->len && out->str[out->len - 1] == ' ') g_string_truncate(out, out->len - 1);
+  g_string_append_c(out, '\n');
+  for (guint i = 0; i < tl->rows->len; i++) {
+    TimelineRow *r = &g_array_index(tl->rows, TimelineRow, i);
+    g_autofree char *cell = r->kind == PCS_TRACE_INSERT ? g_strdup_printf("add Page %" G_GUINT64_FORMAT, r->a)
+                          : r->kind == PCS_TRACE_READ   ? g_strdup_printf("read Page %" G_GUINT64_FORMAT, r->a)
+                          : g_strdup_printf("submit bio %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, r->a, r->a + r->b - 1);
+    g_string_append_printf(out, "%12.3f", (double)r->t / 1000.0);
+    for (uint32_t t = 1; t <= threads; t++) g_string_append_printf(out, "  %-20s", t == r->thread ? cell : "");
+    while (out->len && out->str[out->len - 1] == ' ') g_string_truncate(out, out->len - 1);
+    g_string_append_c(out, '\n');
+  }
+}
+
+static gboolean timeline_range(const PcsParams *p, const char *spec, Timeline *tl, GError **error) {
+  uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
+  if (!spec) {
+    tl->first = pcs_sim_first_window_pages(p);
+    tl->last = tl->first + 31;
+  } else {
+    g_auto(GStrv) ab = g_strsplit(spec, "-", 2);
+    if (!ab[0] || !ab[1] || !pcs_parse_u64(ab[0], &tl->first) || !pcs_parse_u64(ab[1], &tl->last) ||
+        tl->first > tl->last) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--pages '%s': expected A-B with A <= B, e.g. 16-47", spec);
+      return FALSE;
+    }
+  }
+  if (tl->first >= npages) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--pages: page %" G_GUINT64_FORMAT
+                " is past the end of the file (%" G_GUINT64_FORMAT " pages)", tl->first, npages);
+    return FALSE;
+  }
+  tl->last = MIN(tl->last, npages - 1);
+  return TRUE;
+}
+
 
 static gboolean load_scenario(const char *path, char **sets, const char *seed, PcsParams *p,
                               GError **error) {
@@ -112,6 +182,22 @@ static int run_policies(const PcsParams *pp, GArray *policies, const RunOpts *po
     ropt.trace = trace_tsv;
     ropt.trace_user = &sink;
   }
+  Timeline tl = {0};
+  if (po->timeline) {
+    if (format != PCS_FORMAT_TABLE) {
+      g_set_error(&error, PCS_ERROR, PCS_ERROR_INPUT, "--timeline draws a table: use it with --format table");
+    } else if (timeline_range(p_, po->pages, &tl, &error)) {
+      tl.rows = g_array_new(FALSE, FALSE, sizeof(TimelineRow));
+      tl.tsv = sink.f ? &sink : NULL;
+      ropt.trace = timeline_watch;
+      ropt.trace_user = &tl;
+    }
+    if (error) {
+      if (sink.f) fclose(sink.f), unlink(trace_tmp);
+      return fail(error);
+    }
+  }
+  g_autoptr(GString) timelines = g_string_new(NULL);
   gint64 t0 = g_get_monotonic_time();
   uint64_t events = 0;
   for (guint i = 0; i < policies->len; i++) {
@@ -124,7 +210,12 @@ static int run_policies(const PcsParams *pp, GArray *policies, const RunOpts *po
     }
     events += r.events;
     g_array_append_val(results, r);
+    if (tl.rows) {
+      timeline_print(timelines, &tl, sink.policy, r.threads);
+      g_array_set_size(tl.rows, 0);
+    }
   }
+  if (tl.rows) g_array_free(tl.rows, TRUE);
   double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
   if (sink.f && (fclose(sink.f) != 0 || rename(trace_tmp, po->trace) != 0)) {
     fprintf(stderr, "pcsim: %s: cannot write: %s\n", po->trace, g_strerror(errno));
@@ -139,6 +230,7 @@ static int run_policies(const PcsParams *pp, GArray *policies, const RunOpts *po
   case PCS_FORMAT_CSV: pcs_report_csv(s, p_, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, p_, res, results->len); break;
   }
+  g_string_append_len(s, timelines->str, (gssize)timelines->len);
   if (!write_stdout(s)) rc = 1;
   if (po->stats) {
     struct rusage ru;
@@ -160,6 +252,10 @@ static int cmd_run(int argc, char **argv) {
     {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv or json", "FMT"},
     {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
+    {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
+     "After the table, draw each policy's interleaving (add/read/submit per thread) for a page range", NULL},
+    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages,
+     "Page range A-B for --timeline (default: the 32 pages after the first readahead window)", "A-B"},
     {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
      "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
@@ -207,6 +303,7 @@ out:
   g_free(o.seed);
   g_free(o.format);
   g_free(o.trace);
+  g_free(o.pages);
   return rc;
 }
 

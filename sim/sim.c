@@ -184,3 +184,7 @@ void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->thread_bytes, g_free);
   g_clear_pointer(&r->page_reads, g_free);
 }
+
+uint64_t pcs_sim_first_window_pages(const PcsParams *p) {
+  return pcs_ra_init_size(p->workload_block_size / PCS_PAGE_SIZE, p->readahead_max_window / PCS_PAGE_SIZE);
+}

@@ -95,6 +95,34 @@ static void trace_is_written_whole(void **state) {
   assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
 }
 
+static void timeline_draws_one_column_per_thread(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=8M",
+                              "--policy", "immediate", "--timeline", NULL), 0);
+  assert_non_null(strstr(out, "timeline immediate, pages 16-47")); /* past the first 16-page window */
+  assert_non_null(strstr(out, "thread 4"));
+  assert_non_null(strstr(out, "add Page 16"));
+  assert_non_null(strstr(out, "read Page "));
+  assert_non_null(strstr(out, "submit bio "));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--timeline", "--pages", "9-3", NULL), 2);
+  assert_non_null(strstr(err, "--pages"));
+}
+
+static void replay_and_explore_from_the_command_line(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "replay", "workloads/liubo-diagram.sched", "--format", "json", NULL), 0);
+  assert_non_null(strstr(out, "\"policy\": \"immediate\", \"total_bios\": 4"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "explore", "--threads", "2", "--pages", "3", "--format", "json", NULL), 0);
+  const char *keys[] = {"\"schedules\"", "\"min_bios\"", "\"max_bios\"", "\"mean_bios\"", "\"histogram\"",
+                        "\"random_expected_bios\"", "\"results\""};
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) assert_non_null(strstr(out, keys[i]));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "explore", "--threads", "7", "--pages", "16", NULL), 2);
+  assert_non_null(strstr(err, "too large"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(run_prints_the_seed_table),
@@ -103,6 +131,8 @@ int main(void) {
     cmocka_unit_test(bad_input_exits_2_with_file_line_and_key),
     cmocka_unit_test(help_and_params_explain_everything),
     cmocka_unit_test(trace_is_written_whole),
+    cmocka_unit_test(timeline_draws_one_column_per_thread),
+    cmocka_unit_test(replay_and_explore_from_the_command_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

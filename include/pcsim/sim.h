@@ -92,5 +92,7 @@ gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GErro
 gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
                      PcsResult *out, GError **error);
 void pcs_result_clear(PcsResult *r);
+/* Pages of the first readahead window a reader opens (get_init_ra_size of one read). */
+uint64_t pcs_sim_first_window_pages(const PcsParams *p);
 
 #endif
