@@ -94,7 +94,7 @@ typedef struct {
   uint64_t marker; /* page to carry PG_readahead, UINT64_MAX for none */
   uint64_t *pool;  /* inserted pages waiting to be read */
   uint32_t pool_n, pool_i;
-  gboolean flushing, batch_submit, open_after_submit;
+  gboolean flushing, open_after_submit;
   uint64_t cur_page;
   gboolean insert_won;
   uint32_t open_bio;

@@ -60,7 +60,7 @@ static void readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gb
   r->in_readpages = TRUE;
   r->rp_policy = *policy;
   r->pool_n = r->pool_i = 0;
-  r->flushing = r->batch_submit = r->open_after_submit = FALSE;
+  r->flushing = r->open_after_submit = FALSE;
   if (plugged) pcs_blk_start_plug(s, r);
 }
 
