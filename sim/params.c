@@ -227,6 +227,15 @@ static void set_unknown_key_error(GError **error, const char *where, const char 
                 "%s: unknown key '%s.%s' (`pcsim params` lists every key)", where, section, key);
 }
 
+const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GError **error) {
+  const char *dot = strchr(dotted, '.');
+  g_autofree char *section = dot ? g_strndup(dotted, (gsize)(dot - dotted)) : g_strdup(dotted);
+  const char *key = dot ? dot + 1 : "";
+  const PcsParamInfo *info = pcs_params_find(section, key);
+  if (!info) set_unknown_key_error(error, where, section, key);
+  return info;
+}
+
 gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError **error) {
   const char *eq = strchr(assignment, '=');
   const char *dot = strchr(assignment, '.');
@@ -247,7 +256,7 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
 
 /* ---- scenario files ------------------------------------------------------ */
 
-static gboolean read_text_file(const char *path, char **text, GError **error) {
+gboolean pcs_text_file_read(const char *path, char **text, GError **error) {
   if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected a file", path);
     return FALSE;
@@ -307,7 +316,7 @@ static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GK
 
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
   g_autofree char *text = NULL;
-  if (!read_text_file(path, &text, error)) return FALSE;
+  if (!pcs_text_file_read(path, &text, error)) return FALSE;
   g_autofree char *trimmed = g_strstrip(g_strdup(text));
   if (!*trimmed) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,

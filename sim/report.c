@@ -32,15 +32,27 @@ gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error) {
 }
 
 static const char *const column_names[] = {
-#define X(name, kind, doc) #name,
+#define X(name, kind, doc, label) #name,
   PCS_COLUMNS(X)
 #undef X
 };
 static const char column_kinds[] = {
-#define X(name, kind, doc) #kind[0],
+#define X(name, kind, doc, label) #kind[0],
   PCS_COLUMNS(X)
 #undef X
 };
+
+static const char *const column_labels[] = {
+#define X(name, kind, doc, label) label,
+  PCS_COLUMNS(X)
+#undef X
+};
+
+const char *pcs_report_column_label(const char *column) {
+  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++)
+    if (!strcmp(column_names[i], column)) return column_labels[i];
+  return NULL;
+}
 
 const char *const *pcs_report_columns(size_t *n) {
   *n = G_N_ELEMENTS(column_names);
@@ -147,7 +159,7 @@ void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *res, size
 
 /* ---- JSON ---- */
 
-static void json_string(GString *out, const char *s) {
+void pcs_json_string(GString *out, const char *s) {
   g_string_append_c(out, '"');
   for (; *s; s++) {
     if (*s == '"' || *s == '\\') g_string_append_c(out, '\\');
@@ -165,7 +177,7 @@ void pcs_report_json_result(GString *out, const PcsResult *r, const char *ind) {
     g_autofree char *cell = pcs_report_cell(r, column_names[i]);
     g_string_append_printf(out, "%s  \"%s\": ", ind, column_names[i]);
     if (column_kinds[i] == 'S')
-      json_string(out, cell);
+      pcs_json_string(out, cell);
     else
       g_string_append(out, cell);
     g_string_append(out, ",\n");
@@ -180,11 +192,22 @@ void pcs_report_json_result(GString *out, const PcsResult *r, const char *ind) {
   g_string_append_printf(out, "}\n%s}", ind);
 }
 
+void pcs_report_json_inline(GString *out, const PcsResult *r) {
+  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
+    g_autofree char *cell = pcs_report_cell(r, column_names[i]);
+    g_string_append_printf(out, "%s\"%s\": ", i ? ", " : "", column_names[i]);
+    if (column_kinds[i] == 'S')
+      pcs_json_string(out, cell);
+    else
+      g_string_append(out, cell);
+  }
+}
+
 void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *ind) {
   g_string_append_printf(out, "%s\"pcsim_version\": ", ind);
-  json_string(out, pcs_version());
+  pcs_json_string(out, pcs_version());
   g_string_append_printf(out, ",\n%s\"seed\": %" G_GUINT64_FORMAT ",\n%s\"source\": ", ind, p->scenario_seed, ind);
-  json_string(out, p->source ? p->source : "");
+  pcs_json_string(out, p->source ? p->source : "");
   g_string_append_printf(out, ",\n%s\"scenario\": {", ind);
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
@@ -192,9 +215,9 @@ void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *in
     g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
     g_autofree char *v = pcs_params_format(p, &t[i]);
     g_string_append_printf(out, "%s\n%s  ", i ? "," : "", ind);
-    json_string(out, key);
+    pcs_json_string(out, key);
     g_string_append(out, ": ");
-    json_string(out, v);
+    pcs_json_string(out, v);
   }
   g_string_append_printf(out, "\n%s}", ind);
 }

@@ -142,10 +142,13 @@ static void sim_clear(PcsSim *s) {
   pcs_evq_clear(&s->evq);
 }
 
-static void sim_loop(PcsSim *s) {
+/* Returns FALSE when opt.cancel stopped the run early. */
+static gboolean sim_loop(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_start(s, &s->readers[i]);
   PcsEvent ev;
+  const volatile int *cancel = s->opt.cancel;
   while (pcs_evq_pop(&s->evq, &ev)) {
+    if (G_UNLIKELY(cancel && (s->evq.popped & 0xfff) == 0 && *cancel)) return FALSE;
     switch (ev.kind) {
     case PCS_EV_TASK_STEP:
       if (ev.arg < s->nreaders)
@@ -160,6 +163,7 @@ static void sim_loop(PcsSim *s) {
       g_assert_not_reached();
     }
   }
+  return TRUE;
 }
 
 gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
@@ -168,7 +172,12 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
   if (!pcs_params_validate(p, error) || !pcs_sim_check_limits(p, policy, error)) return FALSE;
   PcsSim s;
   sim_init(&s, p, policy, opt, out);
-  sim_loop(&s);
+  if (!sim_loop(&s)) {
+    sim_clear(&s);
+    pcs_result_clear(out);
+    g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
+    return FALSE;
+  }
   sim_check_drained(&s);
   for (uint32_t i = 0; i < s.nreaders; i++) {
     out->sim_time_ns = MAX(out->sim_time_ns, s.readers[i].done_at);

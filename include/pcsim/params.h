@@ -118,7 +118,7 @@ typedef struct {
 #define PCS_SECTOR_SIZE 512u
 
 #define PCS_ERROR (pcs_error_quark())
-typedef enum { PCS_ERROR_INPUT, PCS_ERROR_LIMIT, PCS_ERROR_IO } PcsError;
+typedef enum { PCS_ERROR_INPUT, PCS_ERROR_LIMIT, PCS_ERROR_IO, PCS_ERROR_CANCELLED } PcsError;
 GQuark pcs_error_quark(void);
 
 const PcsParamInfo *pcs_params_table(size_t *n);
@@ -132,8 +132,12 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src);
 /* Parse VALUE for INFO into P.  WHERE prefixes error messages ("file:12"). */
 gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *value,
                         const char *where, GError **error);
+/* "section.key": the key's info, or an input error (with the nearest valid key). */
+const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GError **error);
 /* "section.key=value", as given to --set. */
 gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError **error);
+/* Whole text file; an input error for directories, unreadable or binary files. */
+gboolean pcs_text_file_read(const char *path, char **text, GError **error);
 /* Load an INI scenario on top of the defaults. */
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
 /* Cross-key checks ("impossible combinations"). */

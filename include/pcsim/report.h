@@ -16,27 +16,29 @@ typedef enum {
 #undef X
 } PcsFormat;
 
-/* X(name, kind, doc): kind is U (integer), F (derived decimal) or S (text). */
-#define PCS_COLUMNS(X)                                                        \
-  X(policy, S, "readpages policy")                                            \
-  X(threads, U, "reader threads")                                             \
-  X(file_mib, F, "file size in MiB")                                          \
-  X(bios, U, "bios submitted")                                                \
-  X(requests, U, "requests dispatched to the device")                         \
-  X(pages_read, U, "pages read from the device")                              \
-  X(bios_per_mib, F, "bios per MiB read from the device")                     \
-  X(requests_per_mib, F, "requests per MiB read from the device")             \
-  X(avg_bio_kib, F, "mean bio size in KiB")                                   \
-  X(avg_request_kib, F, "mean request size in KiB")                           \
-  X(eexist, U, "inserts lost to another thread (-EEXIST)")                    \
-  X(aggregate_mib_s, F, "bytes returned to all threads / elapsed (fio group_reporting)") \
-  X(device_mib_s, F, "bytes read from the device / elapsed")                  \
-  X(sim_time_ns, U, "simulated time until the last thread finished")          \
-  X(events, U, "events handled")                                              \
-  X(ra_sync, U, "synchronous readahead calls")                                \
-  X(ra_async, U, "asynchronous readahead calls")                              \
-  X(fallback_reads, U, "single-page ->readpage() fallbacks")                  \
-  X(waits, U, "times a thread slept on a locked page")
+/* X(name, kind, doc, label): kind is U (integer), F (derived decimal) or
+ * S (text); label (with unit) names the column on plot axes. */
+#define PCS_COLUMNS(X)                                                                               \
+  X(policy, S, "readpages policy", "policy")                                                         \
+  X(threads, U, "reader threads", "reader threads")                                                  \
+  X(file_mib, F, "file size in MiB", "file size (MiB)")                                              \
+  X(bios, U, "bios submitted", "bios")                                                               \
+  X(requests, U, "requests dispatched to the device", "requests")                                    \
+  X(pages_read, U, "pages read from the device", "pages read")                                       \
+  X(bios_per_mib, F, "bios per MiB read from the device", "bios per MiB read")                       \
+  X(requests_per_mib, F, "requests per MiB read from the device", "requests per MiB read")           \
+  X(avg_bio_kib, F, "mean bio size in KiB", "mean bio size (KiB)")                                   \
+  X(avg_request_kib, F, "mean request size in KiB", "mean request size (KiB)")                       \
+  X(eexist, U, "inserts lost to another thread (-EEXIST)", "inserts lost (-EEXIST)")                 \
+  X(aggregate_mib_s, F, "bytes returned to all threads / elapsed (fio group_reporting)",             \
+    "aggregate throughput (MiB/s)")                                                                  \
+  X(device_mib_s, F, "bytes read from the device / elapsed", "device throughput (MiB/s)")            \
+  X(sim_time_ns, U, "simulated time until the last thread finished", "simulated time (ns)")          \
+  X(events, U, "events handled", "events")                                                           \
+  X(ra_sync, U, "synchronous readahead calls", "synchronous readahead calls")                        \
+  X(ra_async, U, "asynchronous readahead calls", "asynchronous readahead calls")                     \
+  X(fallback_reads, U, "single-page ->readpage() fallbacks", "->readpage() fallbacks")               \
+  X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages")
 
 gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error);
 
@@ -45,10 +47,16 @@ double pcs_report_value(const PcsResult *r, const char *column);
 /* Column value as printed in CSV and JSON. */
 char *pcs_report_cell(const PcsResult *r, const char *column);
 const char *const *pcs_report_columns(size_t *n);
+/* Axis label of an output column, or NULL. */
+const char *pcs_report_column_label(const char *column);
 
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_csv_header(GString *out);
 void pcs_report_csv_row(GString *out, const PcsResult *r);
+/* Every column as "key": value pairs on one line, no braces (sweep rows). */
+void pcs_report_json_inline(GString *out, const PcsResult *r);
+/* S as a JSON string literal, escaped. */
+void pcs_json_string(GString *out, const char *s);
 void pcs_report_json_result(GString *out, const PcsResult *r, const char *indent);
 /* Provenance: version, seed and every resolved parameter. */
 void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *indent);

@@ -78,6 +78,9 @@ typedef struct {
   PcsTraceFn trace;
   void *trace_user;
   gboolean count_page_reads; /* fill PcsResult.page_reads */
+  /* Polled every few thousand events; when it becomes non-zero the run stops
+   * and pcs_sim_run() fails with PCS_ERROR_CANCELLED (SIGINT, SIGTERM). */
+  const volatile int *cancel;
 } PcsRunOptions;
 
 /* Estimated cost, for refusing scenarios over limits before running. */

@@ -1,0 +1,38 @@
+/* plot.h - gnuplot scripts from result files (results.h).
+ *
+ * A line plot draws column Y against column X, one line per value of the
+ * --by column (rows sorted by X within a line).  A histogram draws the bio
+ * size distribution (bio_pages_hist of a JSON `pcsim run` file) per policy
+ * in power-of-two size classes.
+ */
+#ifndef PCSIM_PLOT_H
+#define PCSIM_PLOT_H
+
+#include "pcsim/results.h"
+
+#define PCS_PLOT_TERMINALS(X) X(PNG, "png") X(SVG, "svg") X(DUMB, "dumb")
+
+typedef enum {
+#define X(name, text) PCS_PLOT_##name,
+  PCS_PLOT_TERMINALS(X)
+#undef X
+} PcsPlotTerminal;
+
+typedef struct {
+  const char *x, *y, *by; /* columns; by may be NULL */
+  char **where;           /* "KEY=VALUE" filters on rows, NULL-terminated or NULL */
+  gboolean logx, logy;
+  gboolean histogram;
+  const char *title;      /* NULL: from the scenario name */
+  PcsPlotTerminal terminal;
+  const char *output;     /* file gnuplot writes; NULL for stdout (dumb) */
+} PcsPlotSpec;
+
+gboolean pcs_plot_terminal_parse(const char *text, PcsPlotTerminal *out, GError **error);
+/* The whole gnuplot script, data inline. */
+gboolean pcs_plot_script(const PcsResults *r, const PcsPlotSpec *spec, GString *out, GError **error);
+/* Runs gnuplot on SCRIPT; its stdout is appended to OUT.  Without gnuplot:
+ * an input error saying how to install it. */
+gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error);
+
+#endif

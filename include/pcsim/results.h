@@ -1,0 +1,34 @@
+/* results.h - pcsim result files read back: CSV or JSON, from `pcsim run`
+ * or `pcsim sweep`.
+ *
+ * Used by `pcsim plot` (columns and rows), `pcsim run --scenario-from`
+ * (the recorded scenario of a row) and tests.  Every cell is kept as text.
+ */
+#ifndef PCSIM_RESULTS_H
+#define PCSIM_RESULTS_H
+
+#include "pcsim/params.h"
+#include "pcsim/report.h"
+
+typedef struct {
+  char *path;
+  PcsFormat format;
+  char *version;        /* pcsim_version that wrote it */
+  char *source;         /* scenario file it came from */
+  GPtrArray *scenario;  /* "section.key=value" strings, in file order */
+  GArray *scenario_line;/* line of each (CSV), 0 for JSON */
+  GPtrArray *varied;    /* sweep axes: the leading columns (char *), empty for run files */
+  GPtrArray *columns;   /* char * */
+  GPtrArray *rows;      /* GStrv per row, one cell per column */
+  GPtrArray *hists;     /* per row: GArray of guint64 bio_pages_hist (JSON run files), or NULL */
+} PcsResults;
+
+gboolean pcs_results_load(PcsResults *r, const char *path, GError **error);
+void pcs_results_clear(PcsResults *r);
+/* Index of COLUMN, or -1. */
+int pcs_results_column(const PcsResults *r, const char *column);
+/* The scenario of ROW (0-based): recorded parameters, then the row's varied
+ * columns.  ROW may be G_MAXUINT for the recorded scenario alone. */
+gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError **error);
+
+#endif

@@ -1,0 +1,37 @@
+/* sweep.h - run a parameter grid (grid.h) in parallel, print it in order.
+ *
+ * Output rows are ordered by (point, policy) whatever the number of worker
+ * threads, so `--jobs 1` and `--jobs 8` print the same bytes.  A sharded
+ * sweep prints the same header plus a shard line, and only its rows;
+ * merge.h puts shards back together into the unsharded bytes.
+ *
+ * CSV: `#` provenance lines (version, source, every parameter, the --vary
+ * options, varied columns, policies, "grid points=N rows=M"), the header,
+ * one line per row.  JSON: the same provenance as fields, then "results"
+ * with one row object per line.
+ */
+#ifndef PCSIM_SWEEP_H
+#define PCSIM_SWEEP_H
+
+#include "pcsim/grid.h"
+#include "pcsim/report.h"
+
+typedef void (*PcsSweepProgress)(void *user, uint64_t done, uint64_t total);
+
+typedef struct {
+  const PcsParams *base;     /* scenario after --set and --seed */
+  const PcsGrid *grid;
+  PcsShard shard;            /* {1, 1}: the whole grid */
+  PcsFormat format;          /* CSV or JSON */
+  guint jobs;                /* worker threads, >= 1 */
+  const volatile int *cancel;
+  PcsSweepProgress progress; /* called from the calling thread, about 10 times a second */
+  void *progress_user;
+} PcsSweep;
+
+/* Checks every point of the shard (keys, cross-key rules, limits) before
+ * running any. */
+gboolean pcs_sweep_check(const PcsSweep *sw, GError **error);
+gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, GError **error);
+
+#endif

@@ -1,0 +1,154 @@
+/* cli.c - helpers shared by the pcsim commands.
+ *
+ * Models nothing.  It holds the command line's contract with users: bad
+ * input exits 2 with one "pcsim: FILE:LINE: ..." line, an interrupted
+ * command exits 128+signal and leaves no output file, and every output file
+ * appears under its final name only when it is complete.
+ */
+#include "cli.h"
+
+#include "pcsim/policy.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile int pcs_cli_signal;
+
+static void on_signal(int sig) {
+  pcs_cli_signal = sig;
+}
+
+void pcs_cli_signals_install(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+int pcs_cli_fail(GError *error) {
+  int code = 1;
+  if (error->domain == PCS_ERROR && error->code == PCS_ERROR_CANCELLED) {
+    int sig = pcs_cli_signal ? pcs_cli_signal : SIGINT;
+    fprintf(stderr, "pcsim: interrupted by %s; no output written\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    code = 128 + sig;
+  } else {
+    fprintf(stderr, "pcsim: %s\n", error->message);
+    if (error->domain == PCS_ERROR) code = PCS_EXIT_INPUT;
+  }
+  g_error_free(error);
+  return code;
+}
+
+gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error) {
+  if (g_option_context_parse(ctx, argc, argv, error)) return TRUE;
+  g_prefix_error(error, "%s: ", g_get_prgname());
+  (*error)->domain = PCS_ERROR;
+  (*error)->code = PCS_ERROR_INPUT;
+  return FALSE;
+}
+
+int pcs_cli_usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "pcsim: %s: %s (see %s --help)\n", g_get_prgname(), msg, g_get_prgname());
+  return PCS_EXIT_INPUT;
+}
+
+gboolean pcs_cli_write_stdout(const GString *s) {
+  return fwrite(s->str, 1, s->len, stdout) == s->len && fflush(stdout) == 0;
+}
+
+gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error) {
+  memset(o, 0, sizeof *o);
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected an output file name", path);
+    return FALSE;
+  }
+  o->path = g_strdup(path);
+  o->tmp = g_strdup_printf("%s.tmp", path);
+  o->f = fopen(o->tmp, "wb");
+  if (!o->f) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot write: %s", o->tmp, g_strerror(errno));
+    g_clear_pointer(&o->path, g_free);
+    g_clear_pointer(&o->tmp, g_free);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean pcs_cli_output_commit(PcsCliOutput *o, GError **error) {
+  gboolean ok = !ferror(o->f);
+  ok = fclose(o->f) == 0 && ok;
+  o->f = NULL;
+  if (!ok || rename(o->tmp, o->path) != 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->path, g_strerror(errno));
+    pcs_cli_output_abort(o);
+    return FALSE;
+  }
+  g_clear_pointer(&o->path, g_free);
+  g_clear_pointer(&o->tmp, g_free);
+  return TRUE;
+}
+
+void pcs_cli_output_abort(PcsCliOutput *o) {
+  if (o->f) fclose(o->f);
+  if (o->tmp) unlink(o->tmp);
+  g_clear_pointer(&o->path, g_free);
+  g_clear_pointer(&o->tmp, g_free);
+  o->f = NULL;
+}
+
+gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error) {
+  if (!path || strcmp(path, "-") == 0) {
+    if (pcs_cli_write_stdout(s)) return TRUE;
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "standard output: %s", g_strerror(errno));
+    return FALSE;
+  }
+  PcsCliOutput o;
+  if (!pcs_cli_output_open(&o, path, error)) return FALSE;
+  fwrite(s->str, 1, s->len, o.f);
+  return pcs_cli_output_commit(&o, error);
+}
+
+gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error) {
+  if (path && !pcs_params_load(p, path, error)) return FALSE;
+  for (char **s = sets; s && *s; s++)
+    if (!pcs_params_set_assignment(p, *s, error)) return FALSE;
+  if (seed && !pcs_params_set(p, pcs_params_find("scenario", "seed"), seed, "--seed", error)) return FALSE;
+  return pcs_params_validate(p, error);
+}
+
+gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error) {
+  if (given && *given) {
+    for (char **s = given; *s; s++)
+      if (!pcs_policy_parse_list(*s, out, error)) {
+        g_prefix_error(error, "--policy: ");
+        return FALSE;
+      }
+    return TRUE;
+  }
+  if (!pcs_policy_parse_list(p->scenario_policies, out, error)) {
+    g_prefix_error(error, "%s: scenario.policies: ", p->source ? p->source : "scenario");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean pcs_cli_check_file(const char *path, GError **error) {
+  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected a file", path);
+    return FALSE;
+  }
+  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no such file", path);
+    return FALSE;
+  }
+  return TRUE;
+}

@@ -1,0 +1,56 @@
+/* cli.h - what every `pcsim` command shares: exit codes, error printing,
+ * atomic output files, signal handling and scenario loading.
+ *
+ * Internal to the pcsim binary (sim/main.c and sim/cmd_*.c).
+ */
+#ifndef PCSIM_CLI_H
+#define PCSIM_CLI_H
+
+#include "pcsim/params.h"
+
+#include <stdio.h>
+
+#define PCS_EXIT_INPUT 2
+
+/* Set by SIGINT/SIGTERM to the signal number; polled by long work. */
+extern volatile int pcs_cli_signal;
+void pcs_cli_signals_install(void);
+
+/* Prints "pcsim: MESSAGE" and returns the exit status for ERROR: 2 for
+ * input errors, 128+signal when interrupted, 1 otherwise. */
+int pcs_cli_fail(GError *error);
+/* g_option_context_parse() whose errors are input errors ("pcsim CMD: ..."). */
+gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
+/* "-h" style usage error: prints "pcsim CMD: MESSAGE" and returns 2. */
+int pcs_cli_usage_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+gboolean pcs_cli_write_stdout(const GString *s);
+/* Writes S to PATH.tmp and renames it to PATH; PATH "-" or NULL is stdout.
+ * On failure nothing is left behind. */
+gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error);
+/* An output file that exists only under its temporary name until
+ * pcs_cli_output_commit(); pcs_cli_output_abort() removes it. */
+typedef struct {
+  char *path, *tmp;
+  FILE *f;
+} PcsCliOutput;
+gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error);
+gboolean pcs_cli_output_commit(PcsCliOutput *o, GError **error);
+void pcs_cli_output_abort(PcsCliOutput *o);
+
+/* Defaults, then PATH (if any), then each --set, then --seed; validated. */
+gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error);
+/* --policy values (each may be a comma list), or scenario.policies. */
+gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
+/* An existing regular file, or an input error naming it. */
+gboolean pcs_cli_check_file(const char *path, GError **error);
+
+int pcs_cmd_run(int argc, char **argv);
+int pcs_cmd_params(int argc, char **argv);
+int pcs_cmd_replay(int argc, char **argv);
+int pcs_cmd_explore(int argc, char **argv);
+int pcs_cmd_sweep(int argc, char **argv);
+int pcs_cmd_merge(int argc, char **argv);
+int pcs_cmd_plot(int argc, char **argv);
+
+#endif

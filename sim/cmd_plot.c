@@ -1,0 +1,115 @@
+/* cmd_plot.c - `pcsim plot`: a result file drawn by gnuplot.
+ *
+ * Builds the gnuplot script (plot.c), runs gnuplot with its output going to
+ * FILE.tmp, and renames it to FILE when gnuplot succeeded.  --terminal dumb
+ * (the default without --out) draws in the terminal.
+ */
+#include "cli.h"
+
+#include "pcsim/plot.h"
+#include "pcsim/results.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+  char *x, *y, *by, *out, *terminal, *title, *script;
+  char **where;
+  gboolean logx, logy, histogram;
+} PlotOpts;
+
+static void plot_opts_clear(PlotOpts *o) {
+  g_free(o->x), g_free(o->y), g_free(o->by), g_free(o->out);
+  g_free(o->terminal), g_free(o->title), g_free(o->script);
+  g_strfreev(o->where);
+}
+
+static gboolean plot_terminal(const PlotOpts *o, PcsPlotTerminal *t, GError **error) {
+  if (o->terminal) return pcs_plot_terminal_parse(o->terminal, t, error);
+  if (!o->out) {
+    *t = PCS_PLOT_DUMB;
+  } else if (g_str_has_suffix(o->out, ".png")) {
+    *t = PCS_PLOT_PNG;
+  } else if (g_str_has_suffix(o->out, ".svg")) {
+    *t = PCS_PLOT_SVG;
+  } else {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: expected a .png or .svg file (or --terminal)", o->out);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Script into a temporary file, gnuplot writing OUT.tmp, then rename. */
+static gboolean plot_render(const PcsResults *r, const PlotOpts *o, PcsPlotSpec *spec, GError **error) {
+  g_autofree char *tmp_out = o->out ? g_strdup_printf("%s.tmp", o->out) : NULL;
+  spec->output = tmp_out;
+  g_autoptr(GString) script = g_string_new(NULL);
+  g_autoptr(GString) drawn = g_string_new(NULL);
+  if (!pcs_plot_script(r, spec, script, error)) return FALSE;
+  if (o->script && !pcs_cli_write_file(o->script, script, error)) return FALSE;
+  g_autofree char *script_path = NULL;
+  int fd = g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error);
+  if (fd < 0) return FALSE;
+  gboolean ok = write(fd, script->str, script->len) == (ssize_t)script->len;
+  close(fd);
+  if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write the gnuplot script", script_path);
+  if (ok) ok = pcs_plot_gnuplot(script_path, drawn, error);
+  g_unlink(script_path);
+  if (ok && o->out && g_rename(tmp_out, o->out) != 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->out, g_strerror(errno));
+    ok = FALSE;
+  }
+  if (!ok && tmp_out) g_unlink(tmp_out);
+  if (ok && !o->out) ok = pcs_cli_write_file(NULL, drawn, error);
+  return ok;
+}
+
+int pcs_cmd_plot(int argc, char **argv) {
+  PlotOpts o = {0};
+  GOptionEntry entries[] = {
+    {"x", 'x', 0, G_OPTION_ARG_STRING, &o.x, "Column on the x axis, e.g. pool, workload.threads, device.latency", "KEY"},
+    {"y", 'y', 0, G_OPTION_ARG_STRING, &o.y, "Column on the y axis, e.g. bios_per_mib, aggregate_mib_s", "KEY"},
+    {"by", 'b', 0, G_OPTION_ARG_STRING, &o.by, "One line per value of this column, e.g. policy", "KEY"},
+    {"where", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &o.where,
+     "Only rows whose column equals VALUE, e.g. --where workload.threads=4 (repeatable)", "KEY=VALUE"},
+    {"logx", 0, 0, G_OPTION_ARG_NONE, &o.logx, "Logarithmic x axis", NULL},
+    {"logy", 0, 0, G_OPTION_ARG_NONE, &o.logy, "Logarithmic y axis", NULL},
+    {"histogram", 0, 0, G_OPTION_ARG_NONE, &o.histogram,
+     "Bio size histogram per policy, from the JSON of `pcsim run --format json` (no --x/--y)", NULL},
+    {"title", 't', 0, G_OPTION_ARG_STRING, &o.title, "Plot title (default: scenario name and axes)", "TEXT"},
+    {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "Write FILE.png (pngcairo) or FILE.svg (svg), atomically", "FILE"},
+    {"terminal", 0, 0, G_OPTION_ARG_STRING, &o.terminal, "png, svg or dumb (text in the terminal; the default without --out)", "T"},
+    {"script", 0, 0, G_OPTION_ARG_FILENAME, &o.script, "Also save the gnuplot script (data inline) to FILE", "FILE"},
+    {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  g_autoptr(GOptionContext) ctx = g_option_context_new("RESULTS - plot a pcsim CSV or JSON result file with gnuplot");
+  g_option_context_set_description(ctx,
+      "Examples:\n"
+      "  pcsim sweep workloads/liubo-2011.ini --vary workload.threads=1,2,4,8 --vary pool=1..64*2 --out pool.csv\n"
+      "  pcsim plot pool.csv --x pool --y bios_per_mib --by workload.threads --logx --out pool.png\n"
+      "  pcsim run workloads/liubo-2011.ini --format json > seed.json\n"
+      "  pcsim plot seed.json --histogram --out hist.svg\n"
+      "Needs gnuplot (Debian: apt-get install gnuplot-nox).  Exit status 2 for bad\n"
+      "input or a missing gnuplot.");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *error = NULL;
+  int rc = 0;
+  PcsResults r = {0};
+  PcsPlotSpec spec = {0};
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error)) {
+    rc = pcs_cli_fail(error);
+  } else if (argc != 2) {
+    rc = pcs_cli_usage_error("expected one RESULTS file");
+  } else if (!o.histogram && (!o.x || !o.y)) {
+    rc = pcs_cli_usage_error("--x KEY and --y KEY are required (or --histogram)");
+  } else if (!plot_terminal(&o, &spec.terminal, &error) || !pcs_results_load(&r, argv[1], &error)) {
+    rc = pcs_cli_fail(error);
+  } else {
+    spec.x = o.x, spec.y = o.y, spec.by = o.by, spec.where = o.where, spec.logx = o.logx, spec.logy = o.logy;
+    spec.histogram = o.histogram, spec.title = o.title;
+    if (!plot_render(&r, &o, &spec, &error)) rc = pcs_cli_fail(error);
+  }
+  if (r.path) pcs_results_clear(&r);
+  plot_opts_clear(&o);
+  return rc;
+}

@@ -1,0 +1,331 @@
+/* cmd_run.c - `pcsim run` and `pcsim params`.
+ *
+ * `run` simulates one scenario under each policy and prints the seed's
+ * before/after table (or CSV, JSON), optionally a --timeline of the
+ * interleaving and a --trace of every model action.  The scenario comes
+ * from an INI file or, with --scenario-from, from the provenance of a
+ * result file.  Everything is computed into memory first and written at
+ * the end, so an error or a signal leaves no partial output.
+ */
+#include "cli.h"
+
+#include "pcsim/policy.h"
+#include "pcsim/report.h"
+#include "pcsim/results.h"
+#include "pcsim/sim.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+typedef struct {
+  char **policies;
+  char **sets;
+  char *seed;
+  char *format;
+  gboolean stats;
+  char *trace;
+  gboolean timeline;
+  char *pages;
+  char *scenario_from;
+  gint row;
+} RunOpts;
+
+static void run_opts_clear(RunOpts *o) {
+  g_strfreev(o->policies);
+  g_strfreev(o->sets);
+  g_free(o->seed);
+  g_free(o->format);
+  g_free(o->trace);
+  g_free(o->pages);
+  g_free(o->scenario_from);
+}
+
+/* ---- --trace FILE: every model action as TSV ---- */
+
+typedef struct {
+  FILE *f;
+  const char *policy;
+} TraceSink;
+
+static void trace_tsv(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  TraceSink *sink = user;
+  if (thread == PCS_NO_THREAD)
+    fprintf(sink->f, "%s\t%" G_GUINT64_FORMAT "\t-\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\n",
+            sink->policy, t, pcs_trace_kind_name(kind), a, b);
+  else
+    fprintf(sink->f, "%s\t%" G_GUINT64_FORMAT "\t%u\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT "\n",
+            sink->policy, t, thread, pcs_trace_kind_name(kind), a, b);
+}
+
+/* ---- --timeline: the seed's diagram for one page range ---- */
+
+typedef struct {
+  PcsTime t;
+  uint32_t thread;
+  PcsTraceKind kind;
+  uint64_t a, b;
+} TimelineRow;
+
+typedef struct {
+  uint64_t first, last; /* page range, inclusive */
+  GArray *rows;
+  TraceSink *tsv;       /* also --trace, if given */
+} Timeline;
+
+static void timeline_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Timeline *tl = user;
+  if (tl->tsv) trace_tsv(tl->tsv, t, thread, kind, a, b);
+  uint64_t lo = a, hi = kind == PCS_TRACE_SUBMIT ? a + b - 1 : a;
+  gboolean shown = kind == PCS_TRACE_INSERT || kind == PCS_TRACE_READ || kind == PCS_TRACE_SUBMIT;
+  if (!shown || thread == PCS_NO_THREAD || hi < tl->first || lo > tl->last) return;
+  TimelineRow r = {t, thread, kind, a, b};
+  g_array_append_val(tl->rows, r);
+}
+
+static void trim_line(GString *out) {
+  while (out->len && out->str[out->len - 1] == ' ') g_string_truncate(out, out->len - 1);
+  g_string_append_c(out, '\n');
+}
+
+static void timeline_print(GString *out, const Timeline *tl, const char *policy, uint32_t threads) {
+  g_string_append_printf(out, "\ntimeline %s, pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "\n%12s", policy,
+                         tl->first, tl->last, "time_us");
+  for (uint32_t t = 1; t <= threads; t++) {
+    g_autofree char *h = g_strdup_printf("thread %u", t);
+    g_string_append_printf(out, "  %-20s", h);
+  }
+  trim_line(out);
+  for (guint i = 0; i < tl->rows->len; i++) {
+    TimelineRow *r = &g_array_index(tl->rows, TimelineRow, i);
+    g_autofree char *cell = r->kind == PCS_TRACE_INSERT ? g_strdup_printf("add Page %" G_GUINT64_FORMAT, r->a)
+                          : r->kind == PCS_TRACE_READ   ? g_strdup_printf("read Page %" G_GUINT64_FORMAT, r->a)
+                          : g_strdup_printf("submit bio %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, r->a, r->a + r->b - 1);
+    g_string_append_printf(out, "%12.3f", (double)r->t / 1000.0);
+    for (uint32_t t = 1; t <= threads; t++) g_string_append_printf(out, "  %-20s", t == r->thread ? cell : "");
+    trim_line(out);
+  }
+}
+
+static gboolean timeline_range(const PcsParams *p, const char *spec, Timeline *tl, GError **error) {
+  uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
+  if (!spec) {
+    tl->first = pcs_sim_first_window_pages(p);
+    tl->last = tl->first + 31;
+  } else {
+    g_auto(GStrv) ab = g_strsplit(spec, "-", 2);
+    if (!ab[0] || !ab[1] || !pcs_parse_u64(ab[0], &tl->first) || !pcs_parse_u64(ab[1], &tl->last) ||
+        tl->first > tl->last) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--pages '%s': expected A-B with A <= B, e.g. 16-47", spec);
+      return FALSE;
+    }
+  }
+  if (tl->first >= npages) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "--pages: page %" G_GUINT64_FORMAT " is past the end of the file (%" G_GUINT64_FORMAT " pages)",
+                tl->first, npages);
+    return FALSE;
+  }
+  tl->last = MIN(tl->last, npages - 1);
+  return TRUE;
+}
+
+/* ---- running ---- */
+
+typedef struct {
+  PcsParams p;
+  GArray *policies; /* PcsPolicy */
+  PcsFormat format;
+  PcsCliOutput trace;
+  TraceSink sink;
+  Timeline tl;
+  PcsRunOptions ropt;
+} RunJob;
+
+static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
+  if (o->timeline) {
+    if (j->format != PCS_FORMAT_TABLE) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--timeline draws a table: use it with --format table");
+      return FALSE;
+    }
+    if (!timeline_range(&j->p, o->pages, &j->tl, error)) return FALSE;
+  }
+  if (o->trace) {
+    if (!pcs_cli_output_open(&j->trace, o->trace, error)) return FALSE;
+    j->sink.f = j->trace.f;
+    fputs("policy\ttime_ns\tthread\tkind\ta\tb\n", j->sink.f);
+    j->ropt.trace = trace_tsv;
+    j->ropt.trace_user = &j->sink;
+  }
+  if (o->timeline) {
+    j->tl.rows = g_array_new(FALSE, FALSE, sizeof(TimelineRow));
+    j->tl.tsv = j->sink.f ? &j->sink : NULL;
+    j->ropt.trace = timeline_watch;
+    j->ropt.trace_user = &j->tl;
+  }
+  return TRUE;
+}
+
+static void print_stats(double wall, uint64_t events) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld\n", wall, events,
+          wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss);
+}
+
+/* Runs every policy into memory, then writes the report and the trace. */
+static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
+  g_autoptr(GArray) results = g_array_new(FALSE, TRUE, sizeof(PcsResult));
+  g_autoptr(GString) timelines = g_string_new(NULL);
+  g_autoptr(GString) s = g_string_new(NULL);
+  gint64 t0 = g_get_monotonic_time();
+  uint64_t events = 0;
+  gboolean ok = TRUE;
+  j->ropt.cancel = &pcs_cli_signal;
+  for (guint i = 0; ok && i < j->policies->len; i++) {
+    PcsResult r;
+    j->sink.policy = g_array_index(j->policies, PcsPolicy, i).name;
+    ok = pcs_sim_run(&j->p, &g_array_index(j->policies, PcsPolicy, i), &j->ropt, &r, error);
+    if (!ok) break;
+    events += r.events;
+    g_array_append_val(results, r);
+    if (j->tl.rows) {
+      timeline_print(timelines, &j->tl, j->sink.policy, r.threads);
+      g_array_set_size(j->tl.rows, 0);
+    }
+  }
+  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  PcsResult *res = (PcsResult *)results->data;
+  switch (j->format) {
+  case PCS_FORMAT_TABLE: pcs_report_table(s, &j->p, res, results->len); break;
+  case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
+  case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
+  }
+  g_string_append_len(s, timelines->str, (gssize)timelines->len);
+  for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
+  if (ok && j->trace.f) ok = pcs_cli_output_commit(&j->trace, error);
+  if (ok) ok = pcs_cli_write_file(NULL, s, error);
+  if (ok && o->stats) print_stats(wall, events);
+  return ok;
+}
+
+/* --scenario-from RESULTS [--row N]: the recorded scenario and policies. */
+static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
+  PcsResults r;
+  gboolean ok = pcs_results_load(&r, o->scenario_from, error);
+  guint row = G_MAXUINT;
+  if (ok && o->row > 0) {
+    row = (guint)o->row - 1;
+    if (row >= r.rows->len) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--row %d: %s holds %u rows", o->row, o->scenario_from, r.rows->len);
+      ok = FALSE;
+    }
+  } else if (ok && r.varied->len && r.rows->len > 1) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s is a sweep of %u rows: pick one with --row N",
+                o->scenario_from, r.rows->len);
+    ok = FALSE;
+  }
+  int pc = ok ? pcs_results_column(&r, "policy") : -1;
+  if (ok) ok = pcs_results_params(&r, row, &j->p, error);
+  for (guint i = 0; ok && !(o->policies && *o->policies) && pc >= 0 && i < r.rows->len; i++) {
+    if (row != G_MAXUINT && i != row) continue;
+    ok = pcs_policy_parse_list(((char **)g_ptr_array_index(r.rows, i))[pc], j->policies, error);
+  }
+  if (ok && r.version && strcmp(r.version, pcs_version()) != 0)
+    fprintf(stderr, "pcsim: note: %s was written by pcsim %s; this is pcsim %s\n", o->scenario_from, r.version,
+            pcs_version());
+  pcs_results_clear(&r);
+  return ok;
+}
+
+static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GError **error) {
+  if (o->format && !pcs_format_parse(o->format, &j->format, error)) return FALSE;
+  if (o->scenario_from && !scenario_from(j, o, error)) return FALSE;
+  if (!pcs_cli_load_scenario(path, o->sets, o->seed, &j->p, error)) return FALSE;
+  if (!j->policies->len && !pcs_cli_policies(&j->p, o->policies, j->policies, error)) return FALSE;
+  for (guint i = 0; i < j->policies->len; i++)
+    if (!pcs_sim_check_limits(&j->p, &g_array_index(j->policies, PcsPolicy, i), error)) return FALSE;
+  return run_job_outputs(j, o, error);
+}
+
+static const char run_description[] =
+    "Runs SCENARIO (an INI file, see `pcsim params`) once per policy and prints\n"
+    "throughput, bios and requests.  With two or more policies the table shows\n"
+    "each policy's change in aggregate throughput against the first.\n"
+    "\n"
+    "Policies: immediate | pool:N | pool-contig:N | window  (default: scenario.policies)\n"
+    "--scenario-from RESULTS reruns the scenario recorded in a CSV or JSON result\n"
+    "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row).\n"
+    "Output is byte-identical for the same scenario, options and seed.\n"
+    "Exit status: 0 ok, 2 bad input (the message names file, line and key),\n"
+    "130/143 interrupted by SIGINT/SIGTERM (nothing written).";
+
+int pcs_cmd_run(int argc, char **argv) {
+  RunOpts o = {0};
+  GOptionEntry entries[] = {
+    {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.policies,
+     "Readpages policy to run (repeatable, or comma separated): immediate, pool:N, pool-contig:N, window", "P"},
+    {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets,
+     "Override one scenario key, e.g. --set workload.threads=8 (repeatable)", "SECTION.KEY=VALUE"},
+    {"seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random streams (overrides scenario.seed)", "N"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv or json", "FMT"},
+    {"scenario-from", 0, 0, G_OPTION_ARG_FILENAME, &o.scenario_from,
+     "Rerun the scenario recorded in a pcsim CSV/JSON result file instead of SCENARIO", "RESULTS"},
+    {"row", 0, 0, G_OPTION_ARG_INT, &o.row, "With --scenario-from: the sweep row to rerun (1 = first data row)", "N"},
+    {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
+     "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
+    {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
+     "After the table, draw each policy's interleaving (add/read/submit per thread) for a page range", NULL},
+    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages,
+     "Page range A-B for --timeline (default: the 32 pages after the first readahead window)", "A-B"},
+    {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
+     "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - simulate one scenario under each policy");
+  g_option_context_set_description(ctx, run_description);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *error = NULL;
+  int rc = 0;
+  RunJob j = {.format = PCS_FORMAT_TABLE};
+  pcs_params_init(&j.p);
+  j.policies = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error)) {
+    rc = pcs_cli_fail(error);
+  } else if (argc != (o.scenario_from ? 1 : 2)) {
+    rc = pcs_cli_usage_error(o.scenario_from ? "--scenario-from replaces SCENARIO: give one or the other"
+                                             : "expected one SCENARIO file");
+  } else if (!run_prepare(&j, &o, o.scenario_from ? NULL : argv[1], &error) || !run_job(&j, &o, &error)) {
+    pcs_cli_output_abort(&j.trace);
+    rc = pcs_cli_fail(error);
+  }
+  if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
+  g_array_free(j.policies, TRUE);
+  pcs_params_clear(&j.p);
+  run_opts_clear(&o);
+  return rc;
+}
+
+/* ---- pcsim params ---- */
+
+int pcs_cmd_params(int argc, char **argv) {
+  gboolean markdown = FALSE;
+  GOptionEntry entries[] = {
+    {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print a Markdown table (as in the README)", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  g_autoptr(GOptionContext) ctx = g_option_context_new("- list every scenario key with its default, unit and meaning");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *error = NULL;
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error)) return pcs_cli_fail(error);
+  size_t n;
+  const PcsParamInfo *t = pcs_params_table(&n);
+  g_autoptr(GString) s = g_string_new(NULL);
+  if (markdown) g_string_append(s, "| key | default | unit | meaning |\n|---|---|---|---|\n");
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
+    if (markdown)
+      g_string_append_printf(s, "| `%s` | `%s` | %s | %s |\n", key, t[i].def, pcs_params_kind_unit(t[i].kind), t[i].doc);
+    else
+      g_string_append_printf(s, "%-24s %-18s %-9s %s\n", key, t[i].def, pcs_params_kind_unit(t[i].kind), t[i].doc);
+  }
+  return pcs_cli_write_stdout(s) ? 0 : 1;
+}

@@ -1,0 +1,272 @@
+/* grid.c - expanding `--vary KEY=LIST` options into a sweep grid.
+ *
+ * Models nothing; it decides which scenarios a sweep runs and in what
+ * order.  Every value is parsed and range-checked here, before anything
+ * runs, so a typo in the last --vary fails at once and not an hour in.
+ * Values are kept in the key's base unit (bytes, ns) so the sweep's columns
+ * are plain numbers a plot can use.
+ */
+#include "pcsim/grid.h"
+
+#include <string.h>
+
+#define MAX_AXIS_VALUES 100000u
+
+static void axis_free(PcsAxis *a) {
+  if (!a) return;
+  g_free(a->key);
+  g_ptr_array_unref(a->assign);
+  g_ptr_array_unref(a->column);
+  g_free(a);
+}
+
+static PcsAxis *axis_new(const char *key, const PcsParamInfo *info) {
+  PcsAxis *a = g_new0(PcsAxis, 1);
+  a->key = g_strdup(key);
+  a->info = info;
+  a->assign = g_ptr_array_new_with_free_func(g_free);
+  a->column = g_ptr_array_new_with_free_func(g_free);
+  return a;
+}
+
+void pcs_grid_init(PcsGrid *g) {
+  memset(g, 0, sizeof *g);
+  g->axes = g_ptr_array_new_with_free_func((GDestroyNotify)axis_free);
+  g->policies = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
+  g->specs = g_ptr_array_new_with_free_func(g_free);
+}
+
+void pcs_grid_clear(PcsGrid *g) {
+  g_clear_pointer(&g->axes, g_ptr_array_unref);
+  g_clear_pointer(&g->policy_axis, axis_free);
+  g_clear_pointer(&g->policies, g_array_unref);
+  g_clear_pointer(&g->specs, g_ptr_array_unref);
+}
+
+/* ---- values ---- */
+
+static gboolean parse_number(const PcsParamInfo *info, const char *s, uint64_t *out) {
+  switch (info ? info->kind : PCS_KIND_COUNT) {
+  case PCS_KIND_COUNT: return pcs_parse_u64(s, out);
+  case PCS_KIND_SIZE:
+  case PCS_KIND_RATE: return pcs_parse_size(s, out);
+  case PCS_KIND_TIME: return pcs_parse_time(s, out);
+  default: return FALSE;
+  }
+}
+
+static gboolean add_number(const PcsParamInfo *info, uint64_t v, GPtrArray *assign, GPtrArray *column,
+                           GError **error) {
+  if (column->len >= MAX_AXIS_VALUES) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "more than %u values", MAX_AXIS_VALUES);
+    return FALSE;
+  }
+  g_ptr_array_add(column, g_strdup_printf("%" G_GUINT64_FORMAT, v));
+  gboolean time = info && info->kind == PCS_KIND_TIME;
+  g_ptr_array_add(assign, g_strdup_printf("%" G_GUINT64_FORMAT "%s", v, time ? "ns" : ""));
+  return TRUE;
+}
+
+/* "A..B", "A..B+STEP" or "A..B*FACTOR". */
+static gboolean expand_range(const PcsParamInfo *info, const char *item, GPtrArray *assign, GPtrArray *column,
+                             GError **error) {
+  const char *dots = strstr(item, "..");
+  g_autofree char *a = g_strndup(item, (gsize)(dots - item));
+  g_autofree char *b = g_strdup(dots + 2);
+  char *op = strpbrk(b, "*+");
+  uint64_t lo, hi, by = 1;
+  char how = op ? *op : '+';
+  if (op) *op = 0;
+  if (!parse_number(info, a, &lo) || !parse_number(info, b, &hi) || (op && !pcs_parse_u64(op + 1, &by)) ||
+      lo > hi || (how == '*' && (by < 2 || lo == 0)) || by == 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "range '%s': expected A..B, A..B+STEP or A..B*FACTOR with A <= B, STEP >= 1, FACTOR >= 2 and A >= 1",
+                item);
+    return FALSE;
+  }
+  for (uint64_t v = lo; v <= hi;) {
+    if (!add_number(info, v, assign, column, error)) return FALSE;
+    uint64_t next = how == '*' ? v * by : v + by;
+    if ((how == '*' && next / by != v) || next <= v) break; /* overflow */
+    v = next;
+  }
+  return TRUE;
+}
+
+gboolean pcs_grid_expand(const PcsParamInfo *info, const char *list, GPtrArray *assign, GPtrArray *column,
+                         GError **error) {
+  g_auto(GStrv) items = g_strsplit(list, ",", -1);
+  gboolean numeric = !info || (info->kind != PCS_KIND_FRAC && info->kind != PCS_KIND_TEXT);
+  for (char **it = items; *it; it++) {
+    char *item = g_strstrip(*it);
+    uint64_t v;
+    if (!*item) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "empty value in list '%s'", list);
+      return FALSE;
+    }
+    if (numeric && strstr(item, "..")) {
+      if (!expand_range(info, item, assign, column, error)) return FALSE;
+    } else if (numeric && parse_number(info, item, &v)) {
+      if (!add_number(info, v, assign, column, error)) return FALSE;
+    } else if (numeric && !info) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "'%s': expected an integer or a range such as 1..64*2", item);
+      return FALSE;
+    } else {
+      g_ptr_array_add(assign, g_strdup(item)); /* checked by pcs_params_set() below */
+      g_ptr_array_add(column, g_strdup(item));
+    }
+  }
+  return TRUE;
+}
+
+/* ---- axes ---- */
+
+static gboolean check_values(const PcsAxis *a, GError **error) {
+  PcsParams scratch;
+  pcs_params_init(&scratch);
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && i < a->assign->len; i++)
+    ok = pcs_params_set(&scratch, a->info, g_ptr_array_index(a->assign, i), "--vary", error);
+  pcs_params_clear(&scratch);
+  return ok;
+}
+
+static gboolean add_policy_axis(PcsGrid *g, const char *key, const char *list, GError **error) {
+  if (g->policy_axis) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--vary %s: policies are already varied by --vary %s", key,
+                g->policy_axis->key);
+    return FALSE;
+  }
+  PcsAxis *a = axis_new(key, NULL);
+  g->policy_axis = a;
+  if (!strcmp(key, "policy")) return pcs_policy_parse_list(list, g->policies, error);
+  if (!pcs_grid_expand(NULL, list, a->assign, a->column, error)) return FALSE;
+  for (guint i = 0; i < a->column->len; i++) {
+    g_autofree char *name = g_strdup_printf("pool:%s", (char *)g_ptr_array_index(a->column, i));
+    PcsPolicy pol;
+    if (!pcs_policy_parse(name, &pol, error)) return FALSE;
+    g_array_append_val(g->policies, pol);
+  }
+  return TRUE;
+}
+
+gboolean pcs_grid_add(PcsGrid *g, const char *spec, GError **error) {
+  const char *eq = strchr(spec, '=');
+  g_autofree char *key = eq ? g_strstrip(g_strndup(spec, (gsize)(eq - spec))) : NULL;
+  gboolean ok;
+  if (!eq || !*key || !eq[1]) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "'%s': expected KEY=LIST, e.g. workload.threads=1..8", spec);
+    return FALSE;
+  }
+  g_ptr_array_add(g->specs, g_strdup(spec));
+  if (!strcmp(key, "policy") || !strcmp(key, "pool")) {
+    ok = add_policy_axis(g, key, eq + 1, error);
+  } else {
+    const PcsParamInfo *info = pcs_params_lookup(key, "--vary", error);
+    if (!info) return FALSE;
+    for (guint i = 0; i < g->axes->len; i++)
+      if (((PcsAxis *)g_ptr_array_index(g->axes, i))->info == info) {
+        g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--vary %s: the key is varied twice", key);
+        return FALSE;
+      }
+    PcsAxis *a = axis_new(key, info);
+    g_ptr_array_add(g->axes, a);
+    ok = pcs_grid_expand(info, eq + 1, a->assign, a->column, error) && check_values(a, error);
+  }
+  if (!ok) g_prefix_error(error, "--vary %s: ", spec);
+  return ok;
+}
+
+gboolean pcs_grid_finish(PcsGrid *g, const PcsParams *base, char **policies, GError **error) {
+  if (g->policy_axis && policies && *policies) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--policy and --vary %s both set the policies: use one",
+                g->policy_axis->key);
+    return FALSE;
+  }
+  if (!g->policy_axis) {
+    for (char **s = policies; s && *s; s++)
+      if (!pcs_policy_parse_list(*s, g->policies, error)) {
+        g_prefix_error(error, "--policy: ");
+        return FALSE;
+      }
+    if (!g->policies->len && !pcs_policy_parse_list(base->scenario_policies, g->policies, error)) {
+      g_prefix_error(error, "%s: scenario.policies: ", base->source ? base->source : "scenario");
+      return FALSE;
+    }
+  }
+  g->points = 1;
+  for (guint i = 0; i < g->axes->len; i++) {
+    guint len = ((PcsAxis *)g_ptr_array_index(g->axes, i))->assign->len;
+    if (g->points * len / len != g->points || g->points * len * g->policies->len > PCS_GRID_MAX_ROWS) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT, "--vary: the grid has more than %" G_GUINT64_FORMAT " rows",
+                  PCS_GRID_MAX_ROWS);
+      return FALSE;
+    }
+    g->points *= len;
+  }
+  return TRUE;
+}
+
+/* ---- points ---- */
+
+guint pcs_grid_coord(const PcsGrid *g, guint axis, uint64_t point) {
+  uint64_t inner = 1;
+  for (guint i = axis + 1; i < g->axes->len; i++) inner *= ((PcsAxis *)g_ptr_array_index(g->axes, i))->assign->len;
+  PcsAxis *a = g_ptr_array_index(g->axes, axis);
+  return (guint)((point / inner) % a->assign->len);
+}
+
+gboolean pcs_grid_apply(const PcsGrid *g, uint64_t point, PcsParams *p, GError **error) {
+  for (guint i = 0; i < g->axes->len; i++) {
+    PcsAxis *a = g_ptr_array_index(g->axes, i);
+    if (!pcs_params_set(p, a->info, g_ptr_array_index(a->assign, pcs_grid_coord(g, i, point)), "--vary", error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* The policy axis' column sits where its --vary was given. */
+static guint policy_axis_slot(const PcsGrid *g) {
+  guint slot = 0;
+  for (guint i = 0; i < g->specs->len; i++) {
+    const char *s = g_ptr_array_index(g->specs, i);
+    if (g_str_has_prefix(s, "pool=") || g_str_has_prefix(s, "policy=")) return slot;
+    slot++;
+  }
+  return slot;
+}
+
+void pcs_grid_columns(const PcsGrid *g, GPtrArray *out) {
+  guint slot = policy_axis_slot(g);
+  for (guint i = 0; i <= g->axes->len; i++) {
+    if (i == slot && g->policy_axis && !strcmp(g->policy_axis->key, "pool")) g_ptr_array_add(out, "pool");
+    if (i < g->axes->len) g_ptr_array_add(out, ((PcsAxis *)g_ptr_array_index(g->axes, i))->key);
+  }
+}
+
+void pcs_grid_cells(const PcsGrid *g, uint64_t point, guint policy, GPtrArray *out) {
+  guint slot = policy_axis_slot(g);
+  for (guint i = 0; i <= g->axes->len; i++) {
+    if (i == slot && g->policy_axis && !strcmp(g->policy_axis->key, "pool"))
+      g_ptr_array_add(out, g_ptr_array_index(g->policy_axis->column, policy));
+    if (i < g->axes->len) {
+      PcsAxis *a = g_ptr_array_index(g->axes, i);
+      g_ptr_array_add(out, g_ptr_array_index(a->column, pcs_grid_coord(g, i, point)));
+    }
+  }
+}
+
+/* ---- shards ---- */
+
+gboolean pcs_shard_parse(const char *text, PcsShard *out, GError **error) {
+  g_auto(GStrv) kn = g_strsplit(text, "/", 2);
+  uint64_t k, n;
+  if (!kn[0] || !kn[1] || !pcs_parse_u64(kn[0], &k) || !pcs_parse_u64(kn[1], &n) || k < 1 || k > n ||
+      n > 1000000) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--shard '%s': expected K/N with 1 <= K <= N, e.g. 2/8", text);
+    return FALSE;
+  }
+  out->k = (uint32_t)k;
+  out->n = (uint32_t)n;
+  return TRUE;
+}

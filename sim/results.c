@@ -1,0 +1,263 @@
+/* results.c - reading pcsim's own CSV and JSON result files.
+ *
+ * Models nothing.  It is the other half of report.c and sweep.c: the
+ * provenance those write (`# key=value` lines in CSV, "scenario" and "sweep"
+ * in JSON) is what lets a published point be rerun.  JSON is read with
+ * json-glib, so files reformatted by jq still load.
+ */
+#include "pcsim/results.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+static void hist_free(gpointer a) {
+  if (a) g_array_unref(a);
+}
+
+static void results_init(PcsResults *r, const char *path) {
+  memset(r, 0, sizeof *r);
+  r->path = g_strdup(path);
+  r->scenario = g_ptr_array_new_with_free_func(g_free);
+  r->scenario_line = g_array_new(FALSE, FALSE, sizeof(guint));
+  r->varied = g_ptr_array_new_with_free_func(g_free);
+  r->columns = g_ptr_array_new_with_free_func(g_free);
+  r->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+  r->hists = g_ptr_array_new_with_free_func(hist_free);
+}
+
+void pcs_results_clear(PcsResults *r) {
+  g_clear_pointer(&r->path, g_free);
+  g_clear_pointer(&r->version, g_free);
+  g_clear_pointer(&r->source, g_free);
+  g_clear_pointer(&r->scenario, g_ptr_array_unref);
+  g_clear_pointer(&r->scenario_line, g_array_unref);
+  g_clear_pointer(&r->varied, g_ptr_array_unref);
+  g_clear_pointer(&r->columns, g_ptr_array_unref);
+  g_clear_pointer(&r->rows, g_ptr_array_unref);
+  g_clear_pointer(&r->hists, g_ptr_array_unref);
+}
+
+int pcs_results_column(const PcsResults *r, const char *column) {
+  for (guint i = 0; i < r->columns->len; i++)
+    if (strcmp(g_ptr_array_index(r->columns, i), column) == 0) return (int)i;
+  return -1;
+}
+
+static void add_scenario(PcsResults *r, const char *assignment, guint line) {
+  g_ptr_array_add(r->scenario, g_strdup(assignment));
+  g_array_append_val(r->scenario_line, line);
+}
+
+static void split_into(GPtrArray *out, const char *list) {
+  g_auto(GStrv) v = g_strsplit(list, ",", -1);
+  for (char **s = v; *s; s++)
+    if (**s) g_ptr_array_add(out, g_strdup(*s));
+}
+
+/* ---- CSV ---- */
+
+static void csv_comment(PcsResults *r, const char *c, guint line) {
+  if (g_str_has_prefix(c, "pcsim ")) {
+    g_free(r->version);
+    r->version = g_strdup(c + 6);
+  } else if (g_str_has_prefix(c, "source ")) {
+    g_free(r->source);
+    r->source = g_strdup(c + 7);
+  } else if (g_str_has_prefix(c, "varied ")) {
+    split_into(r->varied, c + 7);
+  } else if (strchr(c, '=') && strchr(c, '.') && strchr(c, '.') < strchr(c, '=') && !strchr(c, ' ')) {
+    add_scenario(r, c, line);
+  }
+}
+
+static gboolean load_csv(PcsResults *r, const char *text, GError **error) {
+  r->format = PCS_FORMAT_CSV;
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    char *l = lines[i];
+    size_t n = strlen(l);
+    if (n && l[n - 1] == '\r') l[n - 1] = 0;
+    if (!*l) continue;
+    if (l[0] == '#') {
+      csv_comment(r, g_strstrip(l + 1), i + 1);
+      continue;
+    }
+    if (r->columns->len == 0) {
+      split_into(r->columns, l);
+      continue;
+    }
+    char **cells = g_strsplit(l, ",", -1);
+    if (g_strv_length(cells) != r->columns->len) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: expected %u cells as in the header, found %u", r->path,
+                  i + 1, r->columns->len, g_strv_length(cells));
+      g_strfreev(cells);
+      return FALSE;
+    }
+    g_ptr_array_add(r->rows, cells);
+    g_ptr_array_add(r->hists, NULL);
+  }
+  if (r->columns->len == 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: no CSV header: not a pcsim result file", r->path);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- JSON ---- */
+
+static char *json_cell(JsonNode *n) {
+  if (JSON_NODE_HOLDS_VALUE(n)) {
+    GType t = json_node_get_value_type(n);
+    if (t == G_TYPE_STRING) return g_strdup(json_node_get_string(n));
+    if (t == G_TYPE_INT64) return g_strdup_printf("%" G_GINT64_FORMAT, json_node_get_int(n));
+    if (t == G_TYPE_DOUBLE) {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      return g_strdup(g_ascii_dtostr(buf, sizeof buf, json_node_get_double(n)));
+    }
+    if (t == G_TYPE_BOOLEAN) return g_strdup(json_node_get_boolean(n) ? "true" : "false");
+  }
+  return NULL;
+}
+
+static const char *json_str(JsonObject *o, const char *key) {
+  JsonNode *n = json_object_get_member(o, key);
+  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n)
+                                                                                      : NULL;
+}
+
+static GArray *json_hist(JsonObject *o) {
+  JsonNode *n = json_object_get_member(o, "bio_pages_hist");
+  if (!n || !JSON_NODE_HOLDS_OBJECT(n)) return NULL;
+  JsonObject *h = json_node_get_object(n);
+  GArray *a = g_array_new(FALSE, TRUE, sizeof(guint64));
+  g_autoptr(GList) members = json_object_get_members(h);
+  for (GList *m = members; m; m = m->next) {
+    guint64 k = g_ascii_strtoull(m->data, NULL, 10);
+    if (k > 1u << 20) continue;
+    if (a->len <= k) g_array_set_size(a, (guint)k + 1);
+    g_array_index(a, guint64, k) = (guint64)json_object_get_int_member(h, m->data);
+  }
+  return a;
+}
+
+static gboolean json_row(PcsResults *r, JsonObject *o, guint index, GError **error) {
+  g_autoptr(GList) members = json_object_get_members(o);
+  if (r->columns->len == 0)
+    for (GList *m = members; m; m = m->next)
+      if (strcmp(m->data, "bio_pages_hist") != 0) g_ptr_array_add(r->columns, g_strdup(m->data));
+  char **cells = g_new0(char *, r->columns->len + 1);
+  g_ptr_array_add(r->rows, cells);
+  g_ptr_array_add(r->hists, json_hist(o));
+  for (guint c = 0; c < r->columns->len; c++) {
+    JsonNode *n = json_object_get_member(o, g_ptr_array_index(r->columns, c));
+    cells[c] = n ? json_cell(n) : NULL;
+    if (!cells[c]) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: results[%u]: '%s' missing or not a number or string",
+                  r->path, index, (char *)g_ptr_array_index(r->columns, c));
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean load_json(PcsResults *r, const char *text, GError **error) {
+  r->format = PCS_FORMAT_JSON;
+  g_autoptr(JsonParser) parser = json_parser_new();
+  GError *e = NULL;
+  if (!json_parser_load_from_data(parser, text, -1, &e)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", r->path, e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  JsonNode *root = json_parser_get_root(parser);
+  JsonNode *res = root && JSON_NODE_HOLDS_OBJECT(root) ? json_object_get_member(json_node_get_object(root), "results")
+                                                       : NULL;
+  if (!res || !JSON_NODE_HOLDS_ARRAY(res)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: no \"results\" array: not a pcsim result file", r->path);
+    return FALSE;
+  }
+  JsonObject *top = json_node_get_object(root);
+  r->version = g_strdup(json_str(top, "pcsim_version"));
+  r->source = g_strdup(json_str(top, "source"));
+  JsonNode *sc = json_object_get_member(top, "scenario");
+  if (sc && JSON_NODE_HOLDS_OBJECT(sc)) {
+    g_autoptr(GList) keys = json_object_get_members(json_node_get_object(sc));
+    for (GList *k = keys; k; k = k->next) {
+      g_autofree char *v = json_cell(json_object_get_member(json_node_get_object(sc), k->data));
+      g_autofree char *a = g_strdup_printf("%s=%s", (char *)k->data, v ? v : "");
+      add_scenario(r, a, 0);
+    }
+  }
+  JsonNode *sw = json_object_get_member(top, "sweep");
+  JsonNode *varied = sw && JSON_NODE_HOLDS_OBJECT(sw) ? json_object_get_member(json_node_get_object(sw), "varied") : NULL;
+  if (varied && JSON_NODE_HOLDS_ARRAY(varied)) {
+    JsonArray *a = json_node_get_array(varied);
+    for (guint i = 0; i < json_array_get_length(a); i++)
+      g_ptr_array_add(r->varied, g_strdup(json_array_get_string_element(a, i)));
+  }
+  JsonArray *rows = json_node_get_array(res);
+  for (guint i = 0; i < json_array_get_length(rows); i++) {
+    JsonNode *n = json_array_get_element(rows, i);
+    if (!JSON_NODE_HOLDS_OBJECT(n)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: results[%u] is not an object", r->path, i);
+      return FALSE;
+    }
+    if (!json_row(r, json_node_get_object(n), i, error)) return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean pcs_results_load(PcsResults *r, const char *path, GError **error) {
+  results_init(r, path);
+  g_autofree char *text = NULL;
+  if (!pcs_text_file_read(path, &text, error)) return FALSE;
+  const char *p = text;
+  while (g_ascii_isspace(*p)) p++;
+  return *p == '{' ? load_json(r, text, error) : load_csv(r, text, error);
+}
+
+/* A recorded value for KEY: TIME columns hold bare nanoseconds. */
+static gboolean set_recorded(PcsParams *p, const char *key, const char *value, const char *where, GError **error) {
+  g_autofree char *assignment = g_strdup_printf("%s=%s", key, value);
+  const char *dot = strchr(key, '.');
+  g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
+  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  if (!info) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: '%s' is not a scenario key of this pcsim (%s)", where, key,
+                pcs_version());
+    return FALSE;
+  }
+  g_autofree char *v = info->kind == PCS_KIND_TIME && value[0] && !g_ascii_isalpha(value[strlen(value) - 1])
+                           ? g_strdup_printf("%sns", value)
+                           : g_strdup(value);
+  return pcs_params_set(p, info, v, where, error);
+}
+
+gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError **error) {
+  if (r->scenario->len == 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no recorded scenario (no provenance)", r->path);
+    return FALSE;
+  }
+  for (guint i = 0; i < r->scenario->len; i++) {
+    const char *a = g_ptr_array_index(r->scenario, i);
+    g_autofree char *key = g_strndup(a, (gsize)(strchr(a, '=') - a));
+    g_autofree char *where = g_strdup_printf("%s:%u", r->path, g_array_index(r->scenario_line, guint, i));
+    if (!set_recorded(p, key, strchr(a, '=') + 1, where, error)) return FALSE;
+  }
+  g_free(p->source);
+  p->source = g_strdup(r->source ? r->source : r->path);
+  if (row == G_MAXUINT) return TRUE;
+  char **cells = g_ptr_array_index(r->rows, row);
+  for (guint i = 0; i < r->varied->len; i++) {
+    const char *key = g_ptr_array_index(r->varied, i);
+    if (!strcmp(key, "pool") || !strcmp(key, "policy")) continue; /* the row's policy column */
+    int c = pcs_results_column(r, key);
+    g_autofree char *where = g_strdup_printf("%s: row %u", r->path, row + 1);
+    if (c < 0) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: varied key '%s' has no column", where, key);
+      return FALSE;
+    }
+    if (!set_recorded(p, key, cells[c], where, error)) return FALSE;
+  }
+  return TRUE;
+}

@@ -1,0 +1,215 @@
+/* sweep.c - running a grid of scenarios on worker threads.
+ *
+ * Models nothing; it runs pcs_sim_run() once per (point, policy).  Workers
+ * take the next point from an atomic counter and write its formatted rows
+ * into that point's slot; the calling thread prints the slots in order, so
+ * the output depends on the grid alone and never on scheduling.  Each run
+ * owns all of its state, so runs share nothing but the read-only base
+ * scenario and grid.
+ */
+#include "pcsim/sweep.h"
+
+#include "pcsim/sim.h"
+
+#include <string.h>
+
+typedef struct {
+  const PcsSweep *sw;
+  uint64_t *points;  /* the shard's points */
+  guint npoints;
+  char **slots;      /* formatted rows of each point */
+  gint next, done;   /* atomics */
+  gint failed;
+  GMutex lock;       /* guards error */
+  GError *error;
+} SweepRun;
+
+/* ---- header ---- */
+
+static void csv_header(GString *out, const PcsSweep *sw, GPtrArray *cols) {
+  const PcsGrid *g = sw->grid;
+  pcs_report_csv_provenance(out, sw->base);
+  g_string_append(out, "# sweep");
+  for (guint i = 0; i < g->specs->len; i++) g_string_append_printf(out, " --vary %s", (char *)g_ptr_array_index(g->specs, i));
+  g_string_append(out, "\n# varied ");
+  for (guint i = 0; i < cols->len; i++) g_string_append_printf(out, "%s%s", i ? "," : "", (char *)g_ptr_array_index(cols, i));
+  g_string_append(out, "\n# policies ");
+  for (guint i = 0; i < g->policies->len; i++)
+    g_string_append_printf(out, "%s%s", i ? "," : "", g_array_index(g->policies, PcsPolicy, i).name);
+  g_string_append_printf(out, "\n# grid points=%" G_GUINT64_FORMAT " rows=%" G_GUINT64_FORMAT "\n", g->points,
+                         g->points * g->policies->len);
+  if (sw->shard.n > 1) g_string_append_printf(out, "# shard %u/%u\n", sw->shard.k, sw->shard.n);
+  for (guint i = 0; i < cols->len; i++) g_string_append_printf(out, "%s,", (char *)g_ptr_array_index(cols, i));
+  pcs_report_csv_header(out);
+}
+
+static void json_strings(GString *out, GPtrArray *a, const char *(*get)(GPtrArray *, guint)) {
+  g_string_append_c(out, '[');
+  for (guint i = 0; i < a->len; i++) {
+    if (i) g_string_append(out, ", ");
+    pcs_json_string(out, get(a, i));
+  }
+  g_string_append_c(out, ']');
+}
+
+static const char *ptr_at(GPtrArray *a, guint i) { return g_ptr_array_index(a, i); }
+
+static void json_header(GString *out, const PcsSweep *sw, GPtrArray *cols) {
+  const PcsGrid *g = sw->grid;
+  g_string_append(out, "{\n");
+  pcs_report_json_provenance(out, sw->base, "  ");
+  g_string_append(out, ",\n  \"sweep\": {\"vary\": ");
+  json_strings(out, g->specs, ptr_at);
+  g_string_append(out, ", \"varied\": ");
+  json_strings(out, cols, ptr_at);
+  g_string_append(out, ", \"policies\": [");
+  for (guint i = 0; i < g->policies->len; i++) {
+    if (i) g_string_append(out, ", ");
+    pcs_json_string(out, g_array_index(g->policies, PcsPolicy, i).name);
+  }
+  g_string_append_printf(out, "], \"points\": %" G_GUINT64_FORMAT ", \"rows\": %" G_GUINT64_FORMAT "},\n", g->points,
+                         g->points * g->policies->len);
+  if (sw->shard.n > 1) g_string_append_printf(out, "  \"shard\": \"%u/%u\",\n", sw->shard.k, sw->shard.n);
+  g_string_append(out, "  \"results\": [\n");
+}
+
+/* ---- rows ---- */
+
+static gboolean axis_is_text(const PcsGrid *g, const char *column) {
+  for (guint i = 0; i < g->axes->len; i++) {
+    PcsAxis *a = g_ptr_array_index(g->axes, i);
+    if (!strcmp(a->key, column)) return a->info->kind == PCS_KIND_TEXT;
+  }
+  return FALSE;
+}
+
+static void format_row(GString *out, const PcsSweep *sw, uint64_t point, guint policy, const PcsResult *r) {
+  g_autoptr(GPtrArray) cols = g_ptr_array_new();
+  g_autoptr(GPtrArray) cells = g_ptr_array_new();
+  pcs_grid_columns(sw->grid, cols);
+  pcs_grid_cells(sw->grid, point, policy, cells);
+  if (sw->format == PCS_FORMAT_CSV) {
+    for (guint i = 0; i < cells->len; i++) g_string_append_printf(out, "%s,", (char *)g_ptr_array_index(cells, i));
+    pcs_report_csv_row(out, r);
+    return;
+  }
+  g_string_append(out, "    {");
+  for (guint i = 0; i < cells->len; i++) {
+    const char *col = g_ptr_array_index(cols, i), *cell = g_ptr_array_index(cells, i);
+    pcs_json_string(out, col);
+    g_string_append(out, ": ");
+    if (axis_is_text(sw->grid, col))
+      pcs_json_string(out, cell);
+    else
+      g_string_append(out, cell);
+    g_string_append(out, ", ");
+  }
+  pcs_report_json_inline(out, r);
+  g_string_append(out, "},\n"); /* the last row loses its comma when printed */
+}
+
+static gboolean point_params(const PcsSweep *sw, uint64_t point, PcsParams *p, GError **error) {
+  pcs_params_copy(p, sw->base);
+  if (pcs_grid_apply(sw->grid, point, p, error) && pcs_params_validate(p, error)) return TRUE;
+  g_prefix_error(error, "grid point %" G_GUINT64_FORMAT ": ", point + 1);
+  return FALSE;
+}
+
+static char *run_point(const PcsSweep *sw, uint64_t point, GError **error) {
+  PcsParams p;
+  if (!point_params(sw, point, &p, error)) {
+    pcs_params_clear(&p);
+    return NULL;
+  }
+  GString *rows = g_string_new(NULL);
+  PcsRunOptions opt = {.cancel = sw->cancel};
+  for (guint j = 0; j < sw->grid->policies->len; j++) {
+    PcsResult r;
+    if (!pcs_sim_run(&p, &g_array_index(sw->grid->policies, PcsPolicy, j), &opt, &r, error)) {
+      g_string_free(rows, TRUE);
+      pcs_params_clear(&p);
+      return NULL;
+    }
+    format_row(rows, sw, point, j, &r);
+    pcs_result_clear(&r);
+  }
+  pcs_params_clear(&p);
+  return g_string_free(rows, FALSE);
+}
+
+static gpointer worker(gpointer data) {
+  SweepRun *run = data;
+  for (;;) {
+    guint i = (guint)g_atomic_int_add(&run->next, 1);
+    if (i >= run->npoints || g_atomic_int_get(&run->failed)) break;
+    GError *e = NULL;
+    run->slots[i] = run_point(run->sw, run->points[i], &e);
+    if (!run->slots[i]) {
+      g_mutex_lock(&run->lock);
+      if (!run->error) run->error = e; else g_error_free(e);
+      g_mutex_unlock(&run->lock);
+      g_atomic_int_set(&run->failed, 1);
+      break;
+    }
+    g_atomic_int_inc(&run->done);
+  }
+  return NULL;
+}
+
+static GArray *shard_points(const PcsSweep *sw) {
+  GArray *a = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  for (uint64_t i = sw->shard.k - 1; i < sw->grid->points; i += sw->shard.n) g_array_append_val(a, i);
+  return a;
+}
+
+gboolean pcs_sweep_check(const PcsSweep *sw, GError **error) {
+  g_autoptr(GArray) pts = shard_points(sw);
+  for (guint i = 0; i < pts->len; i++) {
+    PcsParams p;
+    gboolean ok = point_params(sw, g_array_index(pts, uint64_t, i), &p, error);
+    for (guint j = 0; ok && j < sw->grid->policies->len; j++)
+      ok = pcs_sim_check_limits(&p, &g_array_index(sw->grid->policies, PcsPolicy, j), error);
+    pcs_params_clear(&p);
+    if (!ok) return FALSE;
+  }
+  return TRUE;
+}
+
+static void wait_workers(SweepRun *run, GThread **threads, guint n) {
+  const PcsSweep *sw = run->sw;
+  while (sw->progress) {
+    guint done = (guint)g_atomic_int_get(&run->done);
+    sw->progress(sw->progress_user, done, run->npoints);
+    if (done >= run->npoints || g_atomic_int_get(&run->failed)) break;
+    g_usleep(100000);
+  }
+  for (guint t = 0; t < n; t++) g_thread_join(threads[t]);
+}
+
+gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, GError **error) {
+  g_autoptr(GArray) pts = shard_points(sw);
+  SweepRun run = {.sw = sw, .points = (uint64_t *)pts->data, .npoints = pts->len};
+  run.slots = g_new0(char *, pts->len + 1);
+  g_mutex_init(&run.lock);
+  guint n = MAX(1u, MIN(sw->jobs, pts->len));
+  GThread **threads = g_new(GThread *, n);
+  for (guint t = 0; t < n; t++) threads[t] = g_thread_new("pcsim-sweep", worker, &run);
+  wait_workers(&run, threads, n);
+  g_free(threads);
+  g_mutex_clear(&run.lock);
+  if (run.error) {
+    g_propagate_error(error, run.error);
+    g_strfreev(run.slots);
+    return FALSE;
+  }
+  g_autoptr(GPtrArray) cols = g_ptr_array_new();
+  pcs_grid_columns(sw->grid, cols);
+  if (sw->format == PCS_FORMAT_JSON) json_header(out, sw, cols); else csv_header(out, sw, cols);
+  for (guint i = 0; i < pts->len; i++) g_string_append(out, run.slots[i]);
+  if (sw->format == PCS_FORMAT_JSON) {
+    if (pts->len) g_string_truncate(out, out->len - 2), g_string_append_c(out, '\n');
+    g_string_append(out, "  ]\n}\n");
+  }
+  g_strfreev(run.slots);
+  return TRUE;
+}

@@ -1,0 +1,260 @@
+/* test_sweep.c - pcsim sweep, merge, plot and --scenario-from as a user runs them. */
+#include "support.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SCEN "workloads/liubo-2011.ini"
+#define SMALL "--set", "workload.file_size=8M"
+#define GRID "--vary", "workload.threads=1..3", "--vary", "pool=1..16*2"
+
+static char *slurp(const char *path) {
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) fail_msg("cannot read %s", path);
+  return text;
+}
+
+static void sweep_to(const char *dir, const char *name, const char *format, const char *shard) {
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *path = g_build_filename(dir, name, NULL);
+  int rc = shard ? test_pcsim(&out, &err, "sweep", SCEN, SMALL, GRID, "--format", format, "--shard", shard, "--out",
+                              path, NULL)
+                 : test_pcsim(&out, &err, "sweep", SCEN, SMALL, GRID, "--format", format, "--out", path, NULL);
+  if (rc != 0) fail_msg("sweep: %s", err);
+  assert_string_equal(out, "");
+}
+
+static void merged_shards_equal_the_unsharded_sweep(void **state) {
+  const char *formats[] = {"csv", "json"};
+  for (size_t f = 0; f < 2; f++) {
+    g_autofree char *dir = test_tempdir();
+    sweep_to(dir, "all", formats[f], NULL);
+    char *files[4];
+    for (int k = 1; k <= 4; k++) {
+      g_autofree char *name = g_strdup_printf("s%d", k), *shard = g_strdup_printf("%d/4", k);
+      sweep_to(dir, name, formats[f], shard);
+      files[k - 1] = g_build_filename(dir, name, NULL);
+    }
+    g_autofree char *out = NULL, *err = NULL;
+    /* any order */
+    assert_int_equal(test_pcsim(&out, &err, "merge", files[2], files[0], files[3], files[1], NULL), 0);
+    g_autofree char *all_path = g_build_filename(dir, "all", NULL);
+    g_autofree char *all = slurp(all_path);
+    assert_string_equal(out, all);
+    for (int k = 0; k < 4; k++) g_free(files[k]);
+  }
+}
+
+static void merge_refuses_missing_duplicate_foreign_and_truncated_shards(void **state) {
+  g_autofree char *dir = test_tempdir();
+  for (int k = 1; k <= 3; k++) {
+    g_autofree char *name = g_strdup_printf("s%d.csv", k), *shard = g_strdup_printf("%d/3", k);
+    sweep_to(dir, name, "csv", shard);
+  }
+  sweep_to(dir, "whole.csv", "csv", NULL);
+  g_autofree char *s1 = g_build_filename(dir, "s1.csv", NULL), *s2 = g_build_filename(dir, "s2.csv", NULL);
+  g_autofree char *s3 = g_build_filename(dir, "s3.csv", NULL), *whole = g_build_filename(dir, "whole.csv", NULL);
+  g_autofree char *other = g_build_filename(dir, "other.csv", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1..4", "--shard", "3/3",
+                              "--out", other, NULL), 0);
+  struct {
+    const char *a, *b, *c, *needle;
+  } cases[] = {
+    {s1, s2, NULL, "missing shard 3/3"},
+    {s1, s2, s2, "duplicate shard 2/3"},
+    {s1, s2, other, "not a shard of the same sweep"},
+    {s1, s2, whole, "not a shard"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_free(o), g_free(e);
+    assert_int_equal(test_pcsim(&o, &e, "merge", cases[i].a, cases[i].b, cases[i].c, NULL), 2);
+    if (!strstr(e, cases[i].needle)) fail_msg("case %zu: '%s' lacks '%s'", i, e, cases[i].needle);
+    assert_string_equal(o, "");
+  }
+  /* a shard that lost its last row */
+  char *text = slurp(s3);
+  size_t len = strlen(text) - 1;
+  while (len && text[len - 1] != '\n') len--;
+  g_file_set_contents(s3, text, (gssize)len, NULL);
+  g_free(text);
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "merge", s1, s2, s3, NULL), 2);
+  assert_non_null(strstr(e, "truncated"));
+}
+
+static void gnu_parallel_shards_merge_to_the_sweep(void **state) {
+  g_autofree char *parallel = g_find_program_in_path("parallel");
+  if (!parallel) {
+    print_message("skipped: GNU parallel is not installed (apt-get install parallel)\n");
+    skip();
+  }
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *pattern = g_build_filename(dir, "shard-{}.csv", NULL);
+  char *argv[] = {parallel, "--will-cite", "-j", "2", PCSIM_BINARY, "sweep", SCEN, "--set", "workload.file_size=8M",
+                  "--vary", "workload.threads=1..3", "--vary", "pool=1..16*2", "--shard", "{}/4", "--out", pattern,
+                  ":::", "1", "2", "3", "4", NULL};
+  int status = 0;
+  g_autofree char *pout = NULL, *perr = NULL;
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &pout, &perr, &status, NULL));
+  if (!g_spawn_check_wait_status(status, NULL)) fail_msg("parallel: %s", perr);
+  char *shards[4];
+  for (int k = 0; k < 4; k++) shards[k] = g_strdup_printf("%s/shard-%d.csv", dir, k + 1);
+  g_autofree char *merged = NULL, *err = NULL, *whole = NULL, *err2 = NULL;
+  assert_int_equal(test_pcsim(&merged, &err, "merge", shards[0], shards[1], shards[2], shards[3], NULL), 0);
+  assert_int_equal(test_pcsim(&whole, &err2, "sweep", SCEN, SMALL, GRID, NULL), 0);
+  assert_string_equal(merged, whole);
+  for (int k = 0; k < 4; k++) g_free(shards[k]);
+}
+
+/* The data row of LINE-th row (1-based) of a CSV file, without the first SKIP cells. */
+static char *csv_row(const char *csv, int row, int skip) {
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  int seen = -1;
+  for (char **l = lines; *l; l++) {
+    if (**l == '#' || !**l) continue;
+    if (++seen == row) {
+      char *p = *l;
+      for (int i = 0; i < skip; i++) p = strchr(p, ',') + 1;
+      return g_strdup(p);
+    }
+  }
+  fail_msg("no row %d", row);
+  return NULL;
+}
+
+static void scenario_from_reruns_a_recorded_point(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *path = g_build_filename(dir, "sweep.csv", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--seed", "7", "--vary", "workload.threads=2,3",
+                              "--vary", "device.latency=20us,2ms", "--policy", "immediate,pool:8", "--out", path, NULL),
+                   0);
+  g_autofree char *sweep = slurp(path);
+  /* every parameter, defaults included, and the seed */
+  assert_non_null(strstr(sweep, "\n# scenario.seed=7\n"));
+  assert_non_null(strstr(sweep, "\n# cpu.slice=1000000ns\n"));
+  assert_non_null(strstr(sweep, "# pcsim "));
+  for (int row = 1; row <= 8; row += 3) {
+    g_autofree char *rowarg = g_strdup_printf("%d", row), *out = NULL, *err = NULL;
+    assert_int_equal(test_pcsim(&out, &err, "run", "--scenario-from", path, "--row", rowarg, "--format", "csv", NULL), 0);
+    g_autofree char *want = csv_row(sweep, row, 2), *got = csv_row(out, 1, 0);
+    assert_string_equal(got, want);
+  }
+  /* a sweep needs --row; rows past the end are refused */
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "run", "--scenario-from", path, NULL), 2);
+  assert_non_null(strstr(e, "--row"));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "run", "--scenario-from", path, "--row", "99", NULL), 2);
+  /* a run's JSON reruns to the same bytes */
+  g_autofree char *json = g_build_filename(dir, "run.json", NULL);
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "run", "workloads/eight-threads.ini", SMALL, "--format", "json", NULL), 0);
+  g_file_set_contents(json, o, -1, NULL);
+  g_autofree char *again = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&again, &e2, "run", "--scenario-from", json, "--format", "json", NULL), 0);
+  assert_string_equal(again, o);
+}
+
+static void plot_writes_png_and_svg_or_says_how_to_get_gnuplot(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *csv = g_build_filename(dir, "s.csv", NULL), *png = g_build_filename(dir, "p.png", NULL);
+  g_autofree char *svg = g_build_filename(dir, "p.svg", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, GRID, "--out", csv, NULL), 0);
+  char *no_path[] = {"PATH=/nonexistent", NULL};
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim_env(&o, &e, no_path, NULL, "plot", csv, "--x", "pool", "--y", "bios_per_mib", "--out",
+                                  png, NULL), 2);
+  assert_non_null(strstr(e, "apt-get install gnuplot"));
+  assert_false(g_file_test(png, G_FILE_TEST_EXISTS));
+  g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+  if (!gnuplot) {
+    print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+    skip();
+  }
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", csv, "--x", "pool", "--y", "bios_per_mib", "--by", "workload.threads",
+                              "--logx", "--out", png, NULL), 0);
+  gsize len = 0;
+  g_autofree char *bytes = NULL;
+  assert_true(g_file_get_contents(png, &bytes, &len, NULL));
+  assert_true(len > 1000);
+  assert_memory_equal(bytes, "\x89PNG\r\n\x1a\n", 8);
+  g_autofree char *tmp = g_strdup_printf("%s.tmp", png);
+  assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", csv, "--x", "workload.threads", "--y", "aggregate_mib_s", "--by", "pool",
+                              "--out", svg, NULL), 0);
+  g_autofree char *text = slurp(svg);
+  assert_non_null(strstr(text, "<svg"));
+  assert_non_null(strstr(text, "aggregate throughput (MiB/s)"));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", csv, "--x", "pool", "--y", "bios_per_mib", "--where",
+                              "workload.threads=2", "--terminal", "dumb", NULL), 0);
+  assert_non_null(strstr(o, "bios per MiB"));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", csv, "--x", "pol", "--y", "bios", NULL), 2);
+  assert_non_null(strstr(e, "no column 'pol'"));
+}
+
+static void sweep_bad_input_exits_2_and_writes_nothing(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *out_path = g_build_filename(dir, "never.csv", NULL);
+  const char *cases[][3] = {
+    {"--vary", "workload.thread=1,2", "did you mean 'workload.threads'"},
+    {"--vary", "workload.threads=1..9999", "workload.threads"},
+    {"--format", "table", "csv or json"},
+    {"--shard", "5/4", "K/N"},
+    {"--jobs", "-3", "--jobs"},
+    {"--vary", "readahead.max_window=4G", "readahead.max_window"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *o = NULL, *e = NULL;
+    int rc = test_pcsim(&o, &e, "sweep", SCEN, SMALL, cases[i][0], cases[i][1], "--out", out_path, NULL);
+    if (rc != 2 || !strstr(e, cases[i][2])) fail_msg("case %zu: rc %d, '%s' lacks '%s'", i, rc, e, cases[i][2]);
+    assert_false(g_file_test(out_path, G_FILE_TEST_EXISTS));
+  }
+}
+
+static void a_signal_stops_a_sweep_without_leaving_a_file(void **state) {
+  const int sigs[] = {SIGINT, SIGTERM};
+  for (size_t i = 0; i < 2; i++) {
+    g_autofree char *dir = test_tempdir();
+    g_autofree char *path = g_build_filename(dir, "long.csv", NULL);
+    char *argv[] = {PCSIM_BINARY, "sweep", SCEN, "--vary", "workload.threads=1..64", "--out", path, NULL};
+    GPid pid;
+    gint err_fd;
+    assert_true(g_spawn_async_with_pipes(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                         NULL, NULL, &err_fd, NULL));
+    g_usleep(400000);
+    kill(pid, sigs[i]);
+    int status;
+    waitpid(pid, &status, 0);
+    char buf[512] = {0};
+    ssize_t n = read(err_fd, buf, sizeof buf - 1);
+    close(err_fd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 128 + sigs[i]);
+    assert_true(n > 0 && strstr(buf, "interrupted"));
+    assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+    g_autofree char *tmp = g_strdup_printf("%s.tmp", path);
+    assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(merged_shards_equal_the_unsharded_sweep),
+    cmocka_unit_test(merge_refuses_missing_duplicate_foreign_and_truncated_shards),
+    cmocka_unit_test(gnu_parallel_shards_merge_to_the_sweep),
+    cmocka_unit_test(scenario_from_reruns_a_recorded_point),
+    cmocka_unit_test(plot_writes_png_and_svg_or_says_how_to_get_gnuplot),
+    cmocka_unit_test(sweep_bad_input_exits_2_and_writes_nothing),
+    cmocka_unit_test(a_signal_stops_a_sweep_without_leaving_a_file),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
