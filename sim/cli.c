@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 volatile int pcs_cli_signal;
@@ -151,4 +152,11 @@ gboolean pcs_cli_check_file(const char *path, GError **error) {
     return FALSE;
   }
   return TRUE;
+}
+
+void pcs_cli_print_stats(double wall, uint64_t events) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld\n", wall, events,
+          wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss);
 }

@@ -45,6 +45,9 @@ gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError 
 /* An existing regular file, or an input error naming it. */
 gboolean pcs_cli_check_file(const char *path, GError **error);
 
+/* --stats: "stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z" on stderr. */
+void pcs_cli_print_stats(double wall, uint64_t events);
+
 int pcs_cmd_run(int argc, char **argv);
 int pcs_cmd_params(int argc, char **argv);
 int pcs_cmd_replay(int argc, char **argv);

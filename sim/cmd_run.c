@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/resource.h>
 
 typedef struct {
   char **policies;
@@ -166,13 +165,6 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
   return TRUE;
 }
 
-static void print_stats(double wall, uint64_t events) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld\n", wall, events,
-          wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss);
-}
-
 /* Runs every policy into memory, then writes the report and the trace. */
 static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   g_autoptr(GArray) results = g_array_new(FALSE, TRUE, sizeof(PcsResult));
@@ -205,7 +197,7 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
   if (ok && j->trace.f) ok = pcs_cli_output_commit(&j->trace, error);
   if (ok) ok = pcs_cli_write_file(NULL, s, error);
-  if (ok && o->stats) print_stats(wall, events);
+  if (ok && o->stats) pcs_cli_print_stats(wall, events);
   return ok;
 }
 

@@ -18,6 +18,7 @@ typedef struct {
   char **vary, **policies, **sets;
   char *seed, *format, *shard, *out;
   gint jobs;
+  gboolean stats;
 } SweepOpts;
 
 static void sweep_opts_clear(SweepOpts *o) {
@@ -109,6 +110,8 @@ int pcs_cmd_sweep(int argc, char **argv) {
     {"shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, "Run only the K-th of N deterministic slices of the grid", "K/N"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: csv (default) or json", "FMT"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "Write to FILE (atomically: FILE.tmp, then rename) instead of stdout", "FILE"},
+    {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
+     "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr (all points)", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - run a scenario over a grid of parameters and policies");
   g_option_context_set_description(ctx, sweep_description);
@@ -130,8 +133,11 @@ int pcs_cmd_sweep(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else {
     if (isatty(STDERR_FILENO)) sw.progress = progress_draw, sw.progress_user = &pr;
-    gboolean ok = pcs_sweep_run(&sw, out, &error);
+    uint64_t events = 0;
+    gint64 t0 = g_get_monotonic_time();
+    gboolean ok = pcs_sweep_run(&sw, out, &events, &error);
     if (pr.drawn) fputc('\n', stderr);
+    if (ok && o.stats) pcs_cli_print_stats((double)(g_get_monotonic_time() - t0) / 1e6, events);
     if (!ok || !pcs_cli_write_file(o.out, out, &error)) rc = pcs_cli_fail(error);
   }
   pcs_grid_clear(&g);

@@ -20,7 +20,8 @@ typedef struct {
   char **slots;      /* formatted rows of each point */
   gint next, done;   /* atomics */
   gint failed;
-  GMutex lock;       /* guards error */
+  GMutex lock;       /* guards error and events */
+  uint64_t events;
   GError *error;
 } SweepRun;
 
@@ -115,7 +116,7 @@ static gboolean point_params(const PcsSweep *sw, uint64_t point, PcsParams *p, G
   return FALSE;
 }
 
-static char *run_point(const PcsSweep *sw, uint64_t point, GError **error) {
+static char *run_point(const PcsSweep *sw, uint64_t point, uint64_t *events, GError **error) {
   PcsParams p;
   if (!point_params(sw, point, &p, error)) {
     pcs_params_clear(&p);
@@ -131,6 +132,7 @@ static char *run_point(const PcsSweep *sw, uint64_t point, GError **error) {
       return NULL;
     }
     format_row(rows, sw, point, j, &r);
+    *events += r.events;
     pcs_result_clear(&r);
   }
   pcs_params_clear(&p);
@@ -143,7 +145,11 @@ static gpointer worker(gpointer data) {
     guint i = (guint)g_atomic_int_add(&run->next, 1);
     if (i >= run->npoints || g_atomic_int_get(&run->failed)) break;
     GError *e = NULL;
-    run->slots[i] = run_point(run->sw, run->points[i], &e);
+    uint64_t events = 0;
+    run->slots[i] = run_point(run->sw, run->points[i], &events, &e);
+    g_mutex_lock(&run->lock);
+    run->events += events;
+    g_mutex_unlock(&run->lock);
     if (!run->slots[i]) {
       g_mutex_lock(&run->lock);
       if (!run->error) run->error = e; else g_error_free(e);
@@ -186,7 +192,7 @@ static void wait_workers(SweepRun *run, GThread **threads, guint n) {
   for (guint t = 0; t < n; t++) g_thread_join(threads[t]);
 }
 
-gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, GError **error) {
+gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, uint64_t *events, GError **error) {
   g_autoptr(GArray) pts = shard_points(sw);
   SweepRun run = {.sw = sw, .points = (uint64_t *)pts->data, .npoints = pts->len};
   run.slots = g_new0(char *, pts->len + 1);
@@ -197,6 +203,7 @@ gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, GError **error) {
   wait_workers(&run, threads, n);
   g_free(threads);
   g_mutex_clear(&run.lock);
+  if (events) *events = run.events;
   if (run.error) {
     g_propagate_error(error, run.error);
     g_strfreev(run.slots);

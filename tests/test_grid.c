@@ -150,7 +150,7 @@ static char *sweep_text(guint jobs, PcsShard shard, PcsFormat format) {
   assert_true(pcs_params_set_assignment(&p, "workload.file_size=8M", &error));
   PcsSweep sw = {.base = &p, .grid = &g, .shard = shard, .format = format, .jobs = jobs};
   GString *out = g_string_new(NULL);
-  if (!pcs_sweep_check(&sw, &error) || !pcs_sweep_run(&sw, out, &error)) fail_msg("%s", error->message);
+  if (!pcs_sweep_check(&sw, &error) || !pcs_sweep_run(&sw, out, NULL, &error)) fail_msg("%s", error->message);
   pcs_params_clear(&p);
   pcs_grid_clear(&g);
   return g_string_free(out, FALSE);

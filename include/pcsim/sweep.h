@@ -32,6 +32,7 @@ typedef struct {
 /* Checks every point of the shard (keys, cross-key rules, limits) before
  * running any. */
 gboolean pcs_sweep_check(const PcsSweep *sw, GError **error);
-gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, GError **error);
+/* EVENTS (may be NULL) receives the events of all runs. */
+gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, uint64_t *events, GError **error);
 
 #endif
