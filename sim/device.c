@@ -25,7 +25,7 @@ void pcs_dev_dispatch(PcsSim *s) {
     s->in_service++;
     s->res->requests++;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
-    pcs_evq_push(&s->evq, s->channel_free, PCS_EV_DEVICE_DONE, id);
+    pcs_evq_push_fifo(&s->evq, s->channel_free, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
   }
 }
 

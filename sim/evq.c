@@ -1,4 +1,5 @@
-/* evq.c - binary min-heap of events keyed by (time, seq).
+/* evq.c - pending events keyed by (time, seq): a binary min-heap plus a
+ * FIFO lane for a producer with non-decreasing times (see evq.h).
  *
  * The only place the simulated clock moves (pcs_evq_pop()).  Invariant: the
  * popped sequence of (time, seq) pairs is strictly increasing.
@@ -13,6 +14,9 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->cap = capacity ? capacity : 16;
   q->heap = g_new(PcsEvent, q->cap);
   q->len = 0;
+  q->fifo_cap = q->cap;
+  q->fifo = g_new(PcsEvent, q->fifo_cap);
+  q->fifo_head = q->fifo_len = 0;
   q->next_seq = 0;
   q->now = 0;
   q->popped = 0;
@@ -20,7 +24,9 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
 
 void pcs_evq_clear(PcsEvq *q) {
   g_clear_pointer(&q->heap, g_free);
+  g_clear_pointer(&q->fifo, g_free);
   q->len = q->cap = 0;
+  q->fifo_len = q->fifo_cap = 0;
 }
 
 void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
@@ -40,8 +46,22 @@ void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   q->heap[i] = ev;
 }
 
-gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
-  if (q->len == 0) return FALSE;
+void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
+  g_assert(t >= q->now);
+  if (G_UNLIKELY(q->fifo_len == q->fifo_cap)) {
+    /* unroll the ring into a doubled buffer */
+    PcsEvent *bigger = g_new(PcsEvent, q->fifo_cap * 2);
+    for (size_t i = 0; i < q->fifo_len; i++) bigger[i] = q->fifo[(q->fifo_head + i) % q->fifo_cap];
+    g_free(q->fifo);
+    q->fifo = bigger;
+    q->fifo_head = 0;
+    q->fifo_cap *= 2;
+  }
+  if (q->fifo_len) g_assert(t >= q->fifo[(q->fifo_head + q->fifo_len - 1) % q->fifo_cap].time);
+  q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, q->next_seq++, kind, arg};
+}
+
+static void heap_pop(PcsEvq *q, PcsEvent *out) {
   *out = q->heap[0];
   PcsEvent last = q->heap[--q->len];
   size_t i = 0, n = q->len;
@@ -54,6 +74,18 @@ gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
     i = c;
   }
   if (n) q->heap[i] = last;
+}
+
+gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
+  if (q->fifo_len && (q->len == 0 || ev_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
+    *out = q->fifo[q->fifo_head];
+    q->fifo_head = (q->fifo_head + 1) % q->fifo_cap;
+    q->fifo_len--;
+  } else if (q->len) {
+    heap_pop(q, out);
+  } else {
+    return FALSE;
+  }
   g_assert(out->time >= q->now);
   q->now = out->time;
   q->popped++;

@@ -1,8 +1,15 @@
-/* evq.h - the event queue: a binary min-heap ordered by (time, sequence).
+/* evq.h - the event queue: events ordered by (time, sequence).
  *
  * Simulated time is integer nanoseconds.  Two events at the same time run in
  * the order they were scheduled (the sequence number stamped by
- * pcs_evq_push()), so runs are reproducible to the byte.  The heap is sized
+ * pcs_evq_push()), so runs are reproducible to the byte.
+ *
+ * Two lanes hold the pending events: a binary min-heap for events in any
+ * order, and a FIFO for a producer whose times never decrease (the device's
+ * completions: transfers end in dispatch order on its one channel).  Pop
+ * takes the smaller (time, seq) of the heap top and the FIFO head, so the
+ * order is exactly that of a single heap while the heap stays a few entries
+ * deep instead of holding the whole device queue.  The lanes are sized
  * once for the bounded number of pending events a simulation can have and
  * grows only if that bound is wrong: the hot path does not allocate.
  */
@@ -24,6 +31,8 @@ typedef struct {
 typedef struct {
   PcsEvent *heap;
   size_t len, cap;
+  PcsEvent *fifo;   /* ring buffer, times non-decreasing */
+  size_t fifo_head, fifo_len, fifo_cap;
   uint64_t next_seq;
   PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
   uint64_t popped;  /* events handled so far */
@@ -33,8 +42,10 @@ void pcs_evq_init(PcsEvq *q, size_t capacity);
 void pcs_evq_clear(PcsEvq *q);
 /* Schedule at absolute time T (>= now). */
 void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
+/* Schedule at T, which must be >= the time of every event pushed here before. */
+void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
 /* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
 gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out);
-static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len; }
+static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len + q->fifo_len; }
 
 #endif
