@@ -317,6 +317,15 @@ static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GK
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
   g_autofree char *text = NULL;
   if (!pcs_text_file_read(path, &text, error)) return FALSE;
+  return pcs_params_load_text(p, path, text, strlen(text), error);
+}
+
+gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, size_t len, GError **error) {
+  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text file (binary data)", path);
+    return FALSE;
+  }
+  g_autofree char *text = g_strndup(data, len);
   g_autofree char *trimmed = g_strstrip(g_strdup(text));
   if (!*trimmed) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,

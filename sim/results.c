@@ -208,9 +208,21 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
 }
 
 gboolean pcs_results_load(PcsResults *r, const char *path, GError **error) {
-  results_init(r, path);
   g_autofree char *text = NULL;
-  if (!pcs_text_file_read(path, &text, error)) return FALSE;
+  if (!pcs_text_file_read(path, &text, error)) {
+    results_init(r, path);
+    return FALSE;
+  }
+  return pcs_results_load_text(r, path, text, strlen(text), error);
+}
+
+gboolean pcs_results_load_text(PcsResults *r, const char *path, const char *data, size_t len, GError **error) {
+  results_init(r, path);
+  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text file (binary data)", path);
+    return FALSE;
+  }
+  g_autofree char *text = g_strndup(data, len);
   const char *p = text;
   while (g_ascii_isspace(*p)) p++;
   return *p == '{' ? load_json(r, text, error) : load_csv(r, text, error);
@@ -218,7 +230,6 @@ gboolean pcs_results_load(PcsResults *r, const char *path, GError **error) {
 
 /* A recorded value for KEY: TIME columns hold bare nanoseconds. */
 static gboolean set_recorded(PcsParams *p, const char *key, const char *value, const char *where, GError **error) {
-  g_autofree char *assignment = g_strdup_printf("%s=%s", key, value);
   const char *dot = strchr(key, '.');
   g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
   const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;

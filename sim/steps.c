@@ -137,15 +137,23 @@ static gboolean sched_number(const char *word, const char *path, guint line, con
 gboolean pcs_schedule_load(PcsSchedule *s, const char *path, GError **error) {
   memset(s, 0, sizeof *s);
   g_autofree char *text = NULL;
+  gsize len = 0;
   GError *e = NULL;
   if (g_file_test(path, G_FILE_TEST_IS_DIR))
     return sched_error(error, path, 0, "is a directory, expected a schedule file");
-  if (!g_file_get_contents(path, &text, NULL, &e)) {
+  if (!g_file_get_contents(path, &text, &len, &e)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", path, e->message);
     g_error_free(e);
     return FALSE;
   }
-  if (!g_utf8_validate(text, -1, NULL)) return sched_error(error, path, 1, "not a text file");
+  return pcs_schedule_load_text(s, path, text, len, error);
+}
+
+gboolean pcs_schedule_load_text(PcsSchedule *s, const char *path, const char *data, size_t len, GError **error) {
+  memset(s, 0, sizeof *s);
+  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL))
+    return sched_error(error, path, 1, "not a text file");
+  g_autofree char *text = g_strndup(data, len);
   s->steps = g_array_new(FALSE, FALSE, sizeof(uint32_t));
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   GArray *step_lines = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -153,10 +161,11 @@ gboolean pcs_schedule_load(PcsSchedule *s, const char *path, GError **error) {
   for (guint i = 0; ok && lines[i]; i++) {
     char *hash = strchr(lines[i], '#');
     if (hash) *hash = 0;
-    g_auto(GStrv) words = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
+    g_auto(GStrv) split = g_strsplit_set(g_strstrip(lines[i]), " \t\r", -1);
+    g_autofree const char **words = g_new0(const char *, g_strv_length(split) + 1);
     guint nw = 0;
-    for (guint w = 0; words[w]; w++)
-      if (*words[w]) words[nw++] = words[w];
+    for (guint w = 0; split[w]; w++)
+      if (*split[w]) words[nw++] = split[w];
     if (!nw) continue;
     uint64_t v;
     if (!strcmp(words[0], "threads") || !strcmp(words[0], "pages")) {

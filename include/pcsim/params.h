@@ -140,6 +140,8 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
 gboolean pcs_text_file_read(const char *path, char **text, GError **error);
 /* Load an INI scenario on top of the defaults. */
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
+/* The same from LEN bytes of DATA; PATH names it in messages. */
+gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, size_t len, GError **error);
 /* Cross-key checks ("impossible combinations"). */
 gboolean pcs_params_validate(const PcsParams *p, GError **error);
 /* Value formatted back in its kind's unit (for provenance, `pcsim params`). */

@@ -24,6 +24,8 @@ typedef struct {
 } PcsResults;
 
 gboolean pcs_results_load(PcsResults *r, const char *path, GError **error);
+/* The same from LEN bytes of DATA; PATH names it in messages. */
+gboolean pcs_results_load_text(PcsResults *r, const char *path, const char *data, size_t len, GError **error);
 void pcs_results_clear(PcsResults *r);
 /* Index of COLUMN, or -1. */
 int pcs_results_column(const PcsResults *r, const char *column);

@@ -25,6 +25,8 @@ typedef struct {
 } PcsSchedule;
 
 gboolean pcs_schedule_load(PcsSchedule *s, const char *path, GError **error);
+/* The same from LEN bytes of DATA; PATH names it in messages. */
+gboolean pcs_schedule_load_text(PcsSchedule *s, const char *path, const char *data, size_t len, GError **error);
 void pcs_schedule_clear(PcsSchedule *s);
 
 /* Runs SCHED under POLICY; bios (PcsStepBio) in submission order into BIOS.
