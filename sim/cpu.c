@@ -12,10 +12,9 @@
 #include "internal.h"
 
 PcsTime pcs_cpu_cost(PcsSim *s, uint32_t task, uint64_t base) {
-  GRand *rng = s->tasks[task].rng;
+  PcsRng *rng = s->tasks[task].rng;
   if (!rng || base == 0) return base;
-  /* Raw 32-bit draws only: g_rand_int_range() changes with G_RANDOM_VERSION. */
-  double u = (double)g_rand_int(rng) / 4294967296.0; /* [0,1) */
+  double u = (double)pcs_rng_u32(rng) / 4294967296.0; /* [0,1) */
   double scaled = (double)base * (1.0 + s->jitter * (2.0 * u - 1.0));
   return scaled < 0.0 ? 0 : (PcsTime)scaled;
 }

@@ -52,12 +52,21 @@ typedef struct {
   uint32_t prev, next; /* elevator queue links; next also threads the free list */
 } PcsRequest;
 
+/* ---- random streams (rng.c) ---- MT19937, GRand's generator and seeding */
+typedef struct {
+  uint32_t mt[624];
+  uint32_t mti;
+} PcsRng;
+
+void pcs_rng_init(PcsRng *r, const uint32_t *key, uint32_t len);
+uint32_t pcs_rng_u32(PcsRng *r);
+
 /* ---- tasks and CPUs (cpu.c) ---- */
 typedef struct {
   PcsTime cost;        /* CPU time of the step being run or waited for */
   PcsTime slice_start; /* when it last got a CPU */
   gboolean on_cpu;
-  GRand *rng;          /* cost jitter stream, NULL without jitter */
+  PcsRng *rng;         /* cost jitter stream, NULL without jitter */
 } PcsTask;
 
 /* ---- readahead state, one per open file (readahead.c) ---- */

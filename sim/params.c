@@ -192,6 +192,19 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
   return TRUE;
 }
 
+G_STATIC_ASSERT(G_N_ELEMENTS(param_table) <= PCS_PARAMS_MAX);
+
+char *pcs_params_where(const PcsParams *p, const char *key) {
+  const char *src = p->source ? p->source : "scenario";
+  const char *dot = strchr(key, '.');
+  g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
+  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  uint32_t line = info ? p->line[info - param_table] : 0;
+  if (line == PCS_LINE_CLI) return g_strdup("--set");
+  if (line) return g_strdup_printf("%s:%u", src, line);
+  return g_strdup(src);
+}
+
 void pcs_params_init(PcsParams *p) {
   memset(p, 0, sizeof *p);
   for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) {
@@ -251,7 +264,9 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
     set_unknown_key_error(error, "--set", section, key);
     return FALSE;
   }
-  return pcs_params_set(p, info, eq + 1, "--set", error);
+  if (!pcs_params_set(p, info, eq + 1, "--set", error)) return FALSE;
+  p->line[info - param_table] = PCS_LINE_CLI;
+  return TRUE;
 }
 
 /* ---- scenario files ------------------------------------------------------ */
@@ -310,8 +325,22 @@ static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GK
     g_hash_table_insert(seen, g_steal_pointer(&full), GUINT_TO_POINTER(i + 1));
     g_autofree char *value = g_key_file_get_string(kf, section, key, NULL);
     if (!pcs_params_set(p, info, value ? value : "", where, error)) return FALSE;
+    p->line[info - param_table] = i + 1;
   }
   return TRUE;
+}
+
+/* GKeyFile names the offending line by its content, in “quotes”; find its
+ * number (the first key line, when a key comes before any [section]). */
+static guint keyfile_error_line(const char *text, const char *message) {
+  const char *open = strstr(message, "\u201c"), *close = open ? strstr(open, "\u201d") : NULL;
+  g_autofree char *content = open && close ? g_strndup(open + 3, (gsize)(close - open - 3)) : NULL;
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    char *l = g_strstrip(lines[i]);
+    if (content ? !strcmp(l, g_strstrip(content)) : (*l && *l != '#' && *l != ';')) return i + 1;
+  }
+  return 1;
 }
 
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
@@ -335,9 +364,8 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
   g_autoptr(GKeyFile) kf = g_key_file_new();
   GError *e = NULL;
   if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
-    /* GKeyFile names the offending line by content; find its number. */
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a valid scenario (INI) file: %s",
-                path, e->message);
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: not a valid scenario (INI) file: %s",
+                path, keyfile_error_line(text, e->message), e->message);
     g_error_free(e);
     return FALSE;
   }
@@ -349,35 +377,40 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
 
 /* ---- cross-key checks ---------------------------------------------------- */
 
-#define CHECK(cond, ...)                                                      \
+/* The message is prefixed with where KEY was set (file:line, --set). */
+#define CHECK(key, cond, ...)                                                 \
   do {                                                                        \
     if (!(cond)) {                                                            \
-      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, __VA_ARGS__);            \
+      g_autofree char *msg_ = g_strdup_printf(__VA_ARGS__);                   \
+      g_autofree char *at_ = pcs_params_where(p, key);                        \
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", at_, msg_);    \
       return FALSE;                                                           \
     }                                                                         \
   } while (0)
 
 gboolean pcs_params_validate(const PcsParams *p, GError **error) {
-  const char *src = p->source ? p->source : "scenario";
-  CHECK(p->workload_file_size % PCS_PAGE_SIZE == 0,
-        "%s: workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
-        src, p->workload_file_size);
-  CHECK(p->workload_block_size % PCS_PAGE_SIZE == 0,
-        "%s: workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
-        src, p->workload_block_size);
-  CHECK(p->readahead_max_window % PCS_PAGE_SIZE == 0,
-        "%s: readahead.max_window: expected a multiple of the 4096-byte page", src);
-  CHECK(p->readahead_max_window <= p->workload_file_size,
-        "%s: readahead.max_window (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size "
-        "(%" G_GUINT64_FORMAT ")", src, p->readahead_max_window, p->workload_file_size);
-  CHECK(p->workload_block_size <= p->workload_file_size,
-        "%s: workload.block_size is larger than workload.file_size", src);
-  CHECK(p->bio_max_size % PCS_PAGE_SIZE == 0,
-        "%s: bio.max_size: expected a multiple of the 4096-byte page", src);
-  CHECK(p->bio_stripe_size % PCS_PAGE_SIZE == 0,
-        "%s: bio.stripe_size: expected 0 or a multiple of the 4096-byte page", src);
-  CHECK(p->block_max_sectors >= PCS_PAGE_SIZE / PCS_SECTOR_SIZE,
-        "%s: block.max_sectors: expected at least 8 (one page)", src);
+  CHECK("workload.file_size", p->workload_file_size % PCS_PAGE_SIZE == 0,
+        "workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
+        p->workload_file_size);
+  CHECK("workload.block_size", p->workload_block_size % PCS_PAGE_SIZE == 0,
+        "workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
+        p->workload_block_size);
+  CHECK("readahead.max_window", p->readahead_max_window % PCS_PAGE_SIZE == 0,
+        "readahead.max_window: expected a multiple of the 4096-byte page");
+  const char *rw = p->line[pcs_params_find("readahead", "max_window") - param_table] ? "readahead.max_window"
+                                                                                       : "workload.file_size";
+  CHECK(rw, p->readahead_max_window <= p->workload_file_size,
+        "readahead.max_window (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size "
+        "(%" G_GUINT64_FORMAT ")", p->readahead_max_window, p->workload_file_size);
+  CHECK("workload.block_size", p->workload_block_size <= p->workload_file_size,
+        "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
+        p->workload_block_size, p->workload_file_size);
+  CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
+        "bio.max_size: expected a multiple of the 4096-byte page");
+  CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
+        "bio.stripe_size: expected 0 or a multiple of the 4096-byte page");
+  CHECK("block.max_sectors", p->block_max_sectors >= PCS_PAGE_SIZE / PCS_SECTOR_SIZE,
+        "block.max_sectors: expected at least 8 (one page)");
   return TRUE;
 }
 

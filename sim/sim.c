@@ -55,9 +55,10 @@ gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GErro
     return FALSE;
   }
   if (policy->pool > p->workload_file_size / PCS_PAGE_SIZE) {
+    g_autofree char *at = pcs_params_where(p, "workload.file_size");
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "%s: policy %s pools more pages (%u) than the file has (%" G_GUINT64_FORMAT ")",
-                src, policy->name, policy->pool, p->workload_file_size / PCS_PAGE_SIZE);
+                "%s: policy %s pools more pages (%u) than workload.file_size has (%" G_GUINT64_FORMAT ")",
+                at, policy->name, policy->pool, p->workload_file_size / PCS_PAGE_SIZE);
     return FALSE;
   }
   return TRUE;
@@ -90,10 +91,10 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->sleepers = g_new(uint32_t, s->nreaders);
   s->wake_scratch = g_new(uint32_t, s->nreaders);
   for (uint32_t t = 0; s->jitter > 0 && t < s->ntasks; t++) {
-    /* one stream per task, from (seed, stream id); seed arrays are not
-     * affected by G_RANDOM_VERSION */
-    guint32 seed[3] = {(guint32)p->scenario_seed, (guint32)(p->scenario_seed >> 32), t + 1};
-    s->tasks[t].rng = g_rand_new_with_seed_array(seed, 3);
+    /* one stream per task, from (seed, stream id) */
+    uint32_t seed[3] = {(uint32_t)p->scenario_seed, (uint32_t)(p->scenario_seed >> 32), t + 1};
+    s->tasks[t].rng = g_new(PcsRng, 1);
+    pcs_rng_init(s->tasks[t].rng, seed, 3);
   }
   s->readers = g_new(PcsReader, s->nreaders);
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
@@ -129,7 +130,7 @@ static void sim_check_drained(PcsSim *s) {
 static void sim_clear(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
   for (uint32_t t = 0; t < s->ntasks; t++)
-    if (s->tasks[t].rng) g_rand_free(s->tasks[t].rng);
+    g_free(s->tasks[t].rng);
   g_free(s->readers);
   g_free(s->workers);
   g_free(s->tasks);

@@ -41,9 +41,26 @@ static void shipped_workloads_print_their_pinned_json(void **state) {
   assert_true(checked >= 4);
 }
 
+/* GRand's seeding of g_rand_new_with_seed() changes with G_RANDOM_VERSION;
+ * pcsim seeds from arrays and draws raw 32-bit values, so it must not. */
+static void g_random_version_changes_nothing(void **state) {
+  g_autofree char *pinned = NULL;
+  g_autofree char *pin_path = test_path("tests/data/pinned/liubo-2011.json");
+  assert_true(g_file_get_contents(pin_path, &pinned, NULL, NULL));
+  const char *versions[] = {"G_RANDOM_VERSION=2.0", "G_RANDOM_VERSION=2.2"};
+  for (size_t i = 0; i < G_N_ELEMENTS(versions); i++) {
+    char *env[] = {(char *)versions[i], NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(test_pcsim_env(&out, &err, env, NULL, "run", "workloads/liubo-2011.ini", "--format", "json", NULL), 0);
+    g_autofree char *got = without_version(out);
+    assert_string_equal(got, pinned);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shipped_workloads_print_their_pinned_json),
+    cmocka_unit_test(g_random_version_changes_nothing),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* test_sim.c - invariants of one run and the mechanism behind the patch. */
 #include "support.h"
 
+#include "internal.h"
+
 static const char *const policies[] = {"immediate", "pool:16", "pool-contig:16", "window", "pool:3"};
 
 static void small_race(PcsParams *p) {
@@ -126,8 +128,23 @@ static void limits_refuse_huge_scenarios_up_front(void **state) {
   pcs_params_clear(&p);
 }
 
+/* pcs_rng is GRand's generator with GLib's default seeding, draw for draw
+ * (ctest runs without G_RANDOM_VERSION). */
+static void rng_streams_equal_grand(void **state) {
+  if (g_getenv("G_RANDOM_VERSION")) skip();
+  for (uint32_t stream = 1; stream <= 6; stream++) {
+    uint32_t seed[3] = {12345u * stream, stream, stream + 1};
+    PcsRng r;
+    pcs_rng_init(&r, seed, 3);
+    GRand *g = g_rand_new_with_seed_array(seed, 3);
+    for (int i = 0; i < 2000; i++) assert_int_equal(pcs_rng_u32(&r), g_rand_int(g));
+    g_rand_free(g);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(rng_streams_equal_grand),
     cmocka_unit_test(every_page_read_once_and_returned_to_every_thread),
     cmocka_unit_test(one_thread_gives_the_same_bios_for_every_policy),
     cmocka_unit_test(events_are_handled_in_time_order),

@@ -90,6 +90,9 @@ typedef enum {
   X(limits, max_events, COUNT, "20000000000", 1, UINT64_MAX,                          \
     "refuse scenarios whose estimated event count exceeds this")
 
+#define PCS_PARAMS_MAX 64
+#define PCS_LINE_CLI UINT32_MAX
+
 /* A resolved scenario.  TEXT values are owned strings. */
 typedef struct {
 #define X(sec, key, kind, def, lo, hi, doc) PCS_FIELD_##kind sec##_##key;
@@ -102,6 +105,9 @@ typedef struct {
   PCS_PARAMS(X)
 #undef X
   char *source; /* file the scenario came from, for messages and provenance */
+  /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
+   * source, or PCS_LINE_CLI for --set; errors name it. */
+  uint32_t line[PCS_PARAMS_MAX];
 } PcsParams;
 
 typedef struct {
@@ -142,6 +148,8 @@ gboolean pcs_text_file_read(const char *path, char **text, GError **error);
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
 /* The same from LEN bytes of DATA; PATH names it in messages. */
 gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, size_t len, GError **error);
+/* "FILE:LINE" of the line that set KEY ("section.key"), "--set" or "FILE". */
+char *pcs_params_where(const PcsParams *p, const char *key);
 /* Cross-key checks ("impossible combinations"). */
 gboolean pcs_params_validate(const PcsParams *p, GError **error);
 /* Value formatted back in its kind's unit (for provenance, `pcsim params`). */

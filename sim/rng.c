@@ -1,0 +1,64 @@
+/* rng.c - seeded random streams: MT19937, exactly as GLib's GRand.
+ *
+ * pcsim first drew its cost jitter from GRand (g_rand_new_with_seed_array()
+ * and g_rand_int()).  GRand's seeding silently changes when the environment
+ * variable G_RANDOM_VERSION is set (to 2.0, GLib 1.x's seeding), so the same
+ * scenario and seed could print different results on two machines.  This
+ * module carries the same generator, seeded the same way as GLib >= 2.2
+ * (init_by_array() of the MT19937 reference code), so every stream is the
+ * one GRand gave by default, and no environment can change it.  Being
+ * inline in the simulator it is also cheaper than a call into libglib.
+ */
+#include "internal.h"
+
+#define MT_N 624
+#define MT_M 397
+
+static void init_genrand(PcsRng *r, uint32_t s) {
+  r->mt[0] = s;
+  for (uint32_t i = 1; i < MT_N; i++) r->mt[i] = 1812433253u * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + i;
+  r->mti = MT_N;
+}
+
+void pcs_rng_init(PcsRng *r, const uint32_t *key, uint32_t len) {
+  init_genrand(r, 19650218u);
+  uint32_t i = 1, j = 0;
+  for (uint32_t k = MT_N > len ? MT_N : len; k; k--) {
+    r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525u)) + key[j] + j;
+    i++, j++;
+    if (i >= MT_N) r->mt[0] = r->mt[MT_N - 1], i = 1;
+    if (j >= len) j = 0;
+  }
+  for (uint32_t k = MT_N - 1; k; k--) {
+    r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1566083941u)) - i;
+    i++;
+    if (i >= MT_N) r->mt[0] = r->mt[MT_N - 1], i = 1;
+  }
+  r->mt[0] = 0x80000000u; /* MSB is 1, assuring a non-zero initial array */
+}
+
+static void generate(PcsRng *r) {
+  static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+  uint32_t y, kk;
+  for (kk = 0; kk < MT_N - MT_M; kk++) {
+    y = (r->mt[kk] & 0x80000000u) | (r->mt[kk + 1] & 0x7fffffffu);
+    r->mt[kk] = r->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1];
+  }
+  for (; kk < MT_N - 1; kk++) {
+    y = (r->mt[kk] & 0x80000000u) | (r->mt[kk + 1] & 0x7fffffffu);
+    r->mt[kk] = r->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1];
+  }
+  y = (r->mt[MT_N - 1] & 0x80000000u) | (r->mt[0] & 0x7fffffffu);
+  r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1];
+  r->mti = 0;
+}
+
+uint32_t pcs_rng_u32(PcsRng *r) {
+  if (r->mti >= MT_N) generate(r);
+  uint32_t y = r->mt[r->mti++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
+}

@@ -1,0 +1,126 @@
+/* test_badinput.c - every input path refuses bad input the same way.
+ *
+ * One row per case: what the user feeds pcsim and what the one-line error
+ * must name.  Each case must exit 2, print nothing on stdout, print one
+ * `pcsim: ...` line naming the file and line (or the option) and the key,
+ * and leave an existing output file (--trace or --out) untouched.
+ */
+#include "support.h"
+
+typedef enum { IN_SCENARIO, IN_SET, IN_SCHEDULE, IN_RESULTS, IN_SWEEP, IN_PATH } InputKind;
+
+typedef struct {
+  const char *name;
+  InputKind kind;
+  const char *text;   /* file content (\x01 marks binary), or the option value */
+  const char *extra;  /* one more option for run, or NULL */
+  const char *expect[3];
+} BadCase;
+
+#define SCEN(name, text, ...) {name, IN_SCENARIO, text, NULL, {__VA_ARGS__}}
+static const BadCase cases[] = {
+  SCEN("empty file", "", "@:1:", "empty scenario"),
+  SCEN("binary garbage", "\x01\x02\xff\xfe[workload]\x01", "@:1:", "not a text file"),
+  SCEN("key before any section", "# header\nthreads = 4\n[workload]\n", "@:2:", "does not start with a group"),
+  SCEN("broken section header", "[workload]\nthreads = 2\n[cpu\n", "@:3:", "[cpu"),
+  SCEN("unknown key", "[workload]\nthreads = 4\nblock_sise = 32k\n", "@:3:", "did you mean 'workload.block_size'"),
+  SCEN("unknown section", "[worklaod]\nthreads = 4\n", "@:2:", "did you mean 'workload.threads'"),
+  SCEN("duplicate key", "[workload]\nthreads = 4\n\nthreads = 8\n", "@:4:", "duplicate key 'workload.threads'"),
+  SCEN("zero count", "[workload]\nthreads = 0\n", "@:2:", "workload.threads", "out of range"),
+  SCEN("negative count", "[cpu]\ncount = -2\n", "@:2:", "cpu.count", "unsigned integer"),
+  SCEN("size overflowing 64 bits", "[workload]\nfile_size = 99999999T\n", "@:2:", "workload.file_size"),
+  SCEN("non-numeric value", "[device]\nlatency = fast\n", "@:2:", "device.latency", "time with unit"),
+  SCEN("time without unit", "[device]\nlatency = 100\n", "@:2:", "device.latency"),
+  SCEN("window larger than the file", "[workload]\nfile_size = 64k\n[readahead]\nmax_window = 1M\n", "@:4:",
+       "readahead.max_window", "larger than workload.file_size"),
+  SCEN("file smaller than one page", "[workload]\nfile_size = 100\n", "@:2:", "workload.file_size", "4096"),
+  SCEN("file not a whole number of pages", "[workload]\nfile_size = 6000\n", "@:2:", "multiple of the 4096"),
+  SCEN("absurd thread count", "[workload]\nthreads = 100000\n", "@:2:", "workload.threads", "4096"),
+  {"pool larger than the file", IN_SCENARIO, "[workload]\nfile_size = 64k\n[readahead]\nmax_window = 64k\n",
+   "--policy=pool:32", {"@:2:", "pool:32", "workload.file_size"}},
+  {"unknown policy", IN_SCENARIO, "[workload]\nthreads = 2\n", "--policy=pool16", {"--policy", "pool16"}},
+  {"bad policy in the scenario", IN_SCENARIO, "[scenario]\npolicies = immediate,pol:16\n", NULL,
+   {"@", "scenario.policies", "pol:16"}},
+  {"over the memory limit", IN_SCENARIO, "[workload]\nfile_size = 1T\n[limits]\nmax_memory = 64M\n", NULL,
+   {"@", "limits.max_memory", "MiB"}},
+  {"--set of an unknown key", IN_SET, "cpu.cunt=2", NULL, {"--set", "did you mean 'cpu.count'"}},
+  {"--set without a value", IN_SET, "cpu.count", NULL, {"--set", "SECTION.KEY=VALUE"}},
+  {"--set out of range", IN_SET, "workload.threads=5000", NULL, {"--set", "workload.threads", "4096"}},
+  {"--set file smaller than the window", IN_SET, "workload.file_size=64k", NULL,
+   {"single-thread.ini:", "readahead.max_window", "larger than workload.file_size"}},
+  {"schedule with a bad step", IN_SCHEDULE, "threads 2\npages 2\nsteps 1 x\n", NULL, {"@:3:", "step 'x'"}},
+  {"schedule naming a missing thread", IN_SCHEDULE, "threads 2\npages 2\nsteps 1 3\n", NULL, {"@:3:", "thread 3"}},
+  {"schedule without threads", IN_SCHEDULE, "pages 2\n", NULL, {"@:1:", "missing 'threads N'"}},
+  {"results that are not CSV", IN_RESULTS, "\n\n", NULL, {"@:1:", "not a pcsim result file"}},
+  {"results with a short row", IN_RESULTS, "# workload.threads=2\npolicy,threads\nimmediate\n", NULL,
+   {"@:3:", "expected 2 cells"}},
+  {"results with a bad recorded key", IN_RESULTS, "# workload.thread=2\npolicy,threads\nimmediate,2\n", NULL,
+   {"@:1:", "workload.thread"}},
+  {"results with broken JSON", IN_RESULTS, "{\"results\": [", NULL, {"@"}},
+  {"sweep over an unknown key", IN_SWEEP, "workload.thread=1,2", NULL, {"--vary", "did you mean 'workload.threads'"}},
+  {"sweep with a bad range", IN_SWEEP, "workload.threads=8..1", NULL, {"--vary", "A <= B"}},
+  {"scenario path that does not exist", IN_PATH, "/nonexistent/pcsim.ini", NULL, {"/nonexistent/pcsim.ini", "No such"}},
+  {"scenario path that is a directory", IN_PATH, "workloads", NULL, {"workloads", "is a directory"}},
+};
+
+static char *write_input(const BadCase *c, const char *dir, const char *name) {
+  char *path = g_build_filename(dir, name, NULL);
+  if (!g_file_set_contents(path, c->text, (gssize)strlen(c->text), NULL)) fail_msg("cannot write %s", path);
+  return path;
+}
+
+static int run_case(const BadCase *c, const char *dir, const char *keep, char **out, char **err, char **input) {
+  *input = NULL;
+  switch (c->kind) {
+  case IN_SCENARIO:
+    *input = write_input(c, dir, "bad.ini");
+    return c->extra ? test_pcsim(out, err, "run", *input, c->extra, "--trace", keep, NULL)
+                    : test_pcsim(out, err, "run", *input, "--trace", keep, NULL);
+  case IN_SET:
+    return test_pcsim(out, err, "run", "workloads/single-thread.ini", "--set", c->text, "--trace", keep, NULL);
+  case IN_SCHEDULE:
+    *input = write_input(c, dir, "bad.sched");
+    return test_pcsim(out, err, "replay", *input, NULL);
+  case IN_RESULTS:
+    *input = write_input(c, dir, "bad.csv");
+    return test_pcsim(out, err, "run", "--scenario-from", *input, "--trace", keep, NULL);
+  case IN_SWEEP:
+    return test_pcsim(out, err, "sweep", "workloads/single-thread.ini", "--vary", c->text, "--out", keep, NULL);
+  case IN_PATH:
+    return test_pcsim(out, err, "run", c->text, "--trace", keep, NULL);
+  }
+  return -1;
+}
+
+static void every_bad_input_exits_2_naming_file_line_and_key(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *keep = g_build_filename(dir, "keep.out", NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const BadCase *c = &cases[i];
+    g_file_set_contents(keep, "earlier results\n", -1, NULL);
+    g_autofree char *out = NULL, *err = NULL, *input = NULL;
+    int rc = run_case(c, dir, keep, &out, &err, &input);
+    if (rc != 2) fail_msg("%s: exit %d, expected 2 (stderr: %s)", c->name, rc, err);
+    if (*out) fail_msg("%s: stdout not empty: %s", c->name, out);
+    if (!g_str_has_prefix(err, "pcsim: ") || strchr(err, '\n') != err + strlen(err) - 1)
+      fail_msg("%s: expected one 'pcsim: ...' line, got: %s", c->name, err);
+    for (size_t k = 0; k < 3 && c->expect[k]; k++) {
+      g_autofree char *want = g_str_has_prefix(c->expect[k], "@") && input
+                                  ? g_strdup_printf("%s%s", input, c->expect[k] + 1)
+                                  : g_strdup(c->expect[k]);
+      if (!strstr(err, want)) fail_msg("%s: '%s' lacks '%s'", c->name, err, want);
+    }
+    g_autofree char *kept = NULL;
+    g_file_get_contents(keep, &kept, NULL, NULL);
+    if (g_strcmp0(kept, "earlier results\n") != 0) fail_msg("%s: the output file was touched", c->name);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp", keep);
+    if (g_file_test(tmp, G_FILE_TEST_EXISTS)) fail_msg("%s: left %s behind", c->name, tmp);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(every_bad_input_exits_2_naming_file_line_and_key),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
