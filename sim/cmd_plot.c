@@ -107,7 +107,13 @@ int pcs_cmd_plot(int argc, char **argv) {
   } else {
     spec.x = o.x, spec.y = o.y, spec.by = o.by, spec.where = o.where, spec.logx = o.logx, spec.logy = o.logy;
     spec.histogram = o.histogram, spec.title = o.title;
-    if (!plot_render(&r, &o, &spec, &error)) rc = pcs_cli_fail(error);
+    if (!plot_render(&r, &o, &spec, &error)) {
+      if (pcs_cli_signal) { /* gnuplot died of the same Ctrl-C */
+        g_clear_error(&error);
+        g_set_error(&error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
+      }
+      rc = pcs_cli_fail(error);
+    }
   }
   if (r.path) pcs_results_clear(&r);
   plot_opts_clear(&o);

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#define MAX_AXIS_VALUES 100000u
+#define MAX_AXIS_VALUES 10000u
 
 static void axis_free(PcsAxis *a) {
   if (!a) return;

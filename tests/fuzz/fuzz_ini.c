@@ -22,7 +22,7 @@ static void expect_input_error(GError *error) {
 static void lines_as_options(const char *data, size_t len) {
   if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL)) return;
   g_autofree char *text = g_strndup(data, len);
-  g_auto(GStrv) lines = g_strsplit(text, "\n", 64);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", 16);
   for (char **l = lines; *l; l++) {
     PcsParams p;
     pcs_params_init(&p);
