@@ -127,19 +127,15 @@ gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, 
 }
 
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error) {
-  if (given && *given) {
-    for (char **s = given; *s; s++)
-      if (!pcs_policy_parse_list(*s, out, error)) {
-        g_prefix_error(error, "--policy: ");
-        return FALSE;
-      }
-    return TRUE;
-  }
-  if (!pcs_policy_parse_list(p->scenario_policies, out, error)) {
-    g_prefix_error(error, "%s: scenario.policies: ", p->source ? p->source : "scenario");
-    return FALSE;
-  }
-  return TRUE;
+  g_autofree char *where = g_strdup_printf("%s: scenario.policies", p->source ? p->source : "scenario");
+  return pcs_policy_parse_given(given, p->scenario_policies, where, out, error);
+}
+
+GOptionContext *pcs_cli_context(const char *parameters, const char *description, const GOptionEntry *entries) {
+  GOptionContext *ctx = g_option_context_new(parameters);
+  if (description) g_option_context_set_description(ctx, description);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  return ctx;
 }
 
 gboolean pcs_cli_check_file(const char *path, GError **error) {

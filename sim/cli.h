@@ -42,6 +42,8 @@ void pcs_cli_output_abort(PcsCliOutput *o);
 gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error);
 /* --policy values (each may be a comma list), or scenario.policies. */
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
+/* A GOption context for one command: usage PARAMETERS, --help DESCRIPTION. */
+GOptionContext *pcs_cli_context(const char *parameters, const char *description, const GOptionEntry *entries);
 /* An existing regular file, or an input error naming it. */
 gboolean pcs_cli_check_file(const char *path, GError **error);
 

@@ -82,16 +82,14 @@ int pcs_cmd_plot(int argc, char **argv) {
     {"terminal", 0, 0, G_OPTION_ARG_STRING, &o.terminal, "png, svg or dumb (text in the terminal; the default without --out)", "T"},
     {"script", 0, 0, G_OPTION_ARG_FILENAME, &o.script, "Also save the gnuplot script (data inline) to FILE", "FILE"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("RESULTS - plot a pcsim CSV or JSON result file with gnuplot");
-  g_option_context_set_description(ctx,
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("RESULTS - plot a pcsim CSV or JSON result file with gnuplot",
       "Examples:\n"
       "  pcsim sweep workloads/liubo-2011.ini --vary workload.threads=1,2,4,8 --vary pool=1..64*2 --out pool.csv\n"
       "  pcsim plot pool.csv --x pool --y bios_per_mib --by workload.threads --logx --out pool.png\n"
       "  pcsim run workloads/liubo-2011.ini --format json > seed.json\n"
       "  pcsim plot seed.json --histogram --out hist.svg\n"
       "Needs gnuplot (Debian: apt-get install gnuplot-nox).  Exit status 2 for bad\n"
-      "input or a missing gnuplot.");
-  g_option_context_add_main_entries(ctx, entries, NULL);
+      "input or a missing gnuplot.", entries);
   GError *error = NULL;
   int rc = 0;
   PcsResults r = {0};

@@ -273,9 +273,8 @@ int pcs_cmd_run(int argc, char **argv) {
     {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
      "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - simulate one scenario under each policy");
-  g_option_context_set_description(ctx, run_description);
-  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - simulate one scenario under each policy",
+      run_description, entries);
   GError *error = NULL;
   int rc = 0;
   RunJob j = {.format = PCS_FORMAT_TABLE};
@@ -304,8 +303,7 @@ int pcs_cmd_params(int argc, char **argv) {
   GOptionEntry entries[] = {
     {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print a Markdown table (as in the README)", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("- list every scenario key with its default, unit and meaning");
-  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("- list every scenario key with its default, unit and meaning", NULL, entries);
   GError *error = NULL;
   if (!pcs_cli_parse(ctx, &argc, &argv, &error)) return pcs_cli_fail(error);
   size_t n;

@@ -13,17 +13,6 @@
 
 static const char default_step_policies[] = "immediate,pool:16,pool-contig:16,window";
 
-static gboolean step_policies(char **given, const char *def, GArray *out, GError **error) {
-  if (given && *given) {
-    for (char **s = given; *s; s++)
-      if (!pcs_policy_parse_list(*s, out, error)) {
-        g_prefix_error(error, "--policy: ");
-        return FALSE;
-      }
-    return TRUE;
-  }
-  return pcs_policy_parse_list(def, out, error);
-}
 
 int pcs_cmd_replay(int argc, char **argv) {
   char **policies = NULL, *format = NULL;
@@ -32,14 +21,12 @@ int pcs_cmd_replay(int argc, char **argv) {
      "Policy to replay under (repeatable; default: immediate). A schedule fits one policy's program: a step naming a finished thread is an error", "P"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default) or json", "FMT"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("SCHEDULE - replay one interleaving of INSERT/READ steps");
-  g_option_context_set_description(ctx,
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCHEDULE - replay one interleaving of INSERT/READ steps",
       "SCHEDULE is a text file ('#' starts a comment):\n"
       "  threads 4\n  pages 4\n  steps 1 1 2 2 2 3 3 3 3 4 4 4 4 4\n"
       "Each step lets that thread (1-based) take its next atomic step (INSERT p or READ p).\n"
       "When the steps run out, unfinished threads run to completion, thread 1 first.\n"
-      "Prints every bio in submission order (thread, first_page, pages) and total_bios.");
-  g_option_context_add_main_entries(ctx, entries, NULL);
+      "Prints every bio in submission order (thread, first_page, pages) and total_bios.", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsSchedule sched = {0};
@@ -47,7 +34,7 @@ int pcs_cmd_replay(int argc, char **argv) {
   g_autoptr(GString) out = g_string_new(NULL);
   int rc = 0;
   if (!pcs_cli_parse(ctx, &argc, &argv, &error) || (format && !pcs_format_parse(format, &fmt, &error)) ||
-      !step_policies(policies, "immediate", pols, &error)) {
+      !pcs_policy_parse_given(policies, "immediate", "default", pols, &error)) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2 || fmt == PCS_FORMAT_CSV) {
     fprintf(stderr, "pcsim: replay: expected one SCHEDULE file and --format table or json\n");
@@ -118,21 +105,19 @@ int pcs_cmd_explore(int argc, char **argv) {
      "Policy (repeatable; default: immediate, pool:16, pool-contig:16, window)", "P"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default) or json", "FMT"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("- count the bios of every schedule of the step model");
-  g_option_context_set_description(ctx,
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("- count the bios of every schedule of the step model",
       "Enumerates every complete schedule (memoised on state) and reports per policy:\n"
       "schedules, min_bios, max_bios, mean_bios (each schedule counted once), the\n"
       "histogram (total bios -> schedules) and random_expected_bios (a scheduler that\n"
       "picks uniformly among unfinished threads at every step).  Sizes up to\n"
-      "threads*pages = 24 (e.g. 2x8, 3x6, 4x4) finish within a second.");
-  g_option_context_add_main_entries(ctx, entries, NULL);
+      "threads*pages = 24 (e.g. 2x8, 3x6, 4x4) finish within a second.", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
   g_autoptr(GString) out = g_string_new(NULL);
   int rc = 0;
   if (!pcs_cli_parse(ctx, &argc, &argv, &error) || (format && !pcs_format_parse(format, &fmt, &error)) ||
-      !step_policies(policies, default_step_policies, pols, &error)) {
+      !pcs_policy_parse_given(policies, default_step_policies, "default", pols, &error)) {
     rc = pcs_cli_fail(error);
   } else if (argc != 1 || threads < 1 || pages < 1 || fmt == PCS_FORMAT_CSV) {
     fprintf(stderr, "pcsim: explore: expected --threads T >= 1, --pages P >= 1 and --format table or json\n");

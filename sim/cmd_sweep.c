@@ -113,9 +113,8 @@ int pcs_cmd_sweep(int argc, char **argv) {
     {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
      "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr (all points)", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - run a scenario over a grid of parameters and policies");
-  g_option_context_set_description(ctx, sweep_description);
-  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - run a scenario over a grid of parameters and policies",
+      sweep_description, entries);
   GError *error = NULL;
   int rc = 0;
   PcsParams p;
@@ -151,12 +150,10 @@ int pcs_cmd_merge(int argc, char **argv) {
   GOptionEntry entries[] = {
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &outpath, "Write to FILE (atomically) instead of stdout", "FILE"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = g_option_context_new("SHARD... - join the outputs of `pcsim sweep --shard K/N`");
-  g_option_context_set_description(ctx,
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("SHARD... - join the outputs of `pcsim sweep --shard K/N`",
       "Takes the N shard files of one sweep (CSV or JSON, any order) and prints\n"
       "exactly the bytes the unsharded sweep prints.  Refuses shards of different\n"
-      "sweeps, missing, duplicate or truncated shards (exit status 2).");
-  g_option_context_add_main_entries(ctx, entries, NULL);
+      "sweeps, missing, duplicate or truncated shards (exit status 2).", entries);
   GError *error = NULL;
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);

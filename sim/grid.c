@@ -184,15 +184,8 @@ gboolean pcs_grid_finish(PcsGrid *g, const PcsParams *base, char **policies, GEr
     return FALSE;
   }
   if (!g->policy_axis) {
-    for (char **s = policies; s && *s; s++)
-      if (!pcs_policy_parse_list(*s, g->policies, error)) {
-        g_prefix_error(error, "--policy: ");
-        return FALSE;
-      }
-    if (!g->policies->len && !pcs_policy_parse_list(base->scenario_policies, g->policies, error)) {
-      g_prefix_error(error, "%s: scenario.policies: ", base->source ? base->source : "scenario");
-      return FALSE;
-    }
+    g_autofree char *where = g_strdup_printf("%s: scenario.policies", base->source ? base->source : "scenario");
+    if (!pcs_policy_parse_given(policies, base->scenario_policies, where, g->policies, error)) return FALSE;
   }
   g->points = 1;
   for (guint i = 0; i < g->axes->len; i++) {

@@ -58,3 +58,18 @@ gboolean pcs_policy_parse_list(const char *text, GArray *array, GError **error) 
   }
   return TRUE;
 }
+
+gboolean pcs_policy_parse_given(char **given, const char *fallback, const char *fallback_where, GArray *array,
+                                GError **error) {
+  if (given && *given) {
+    for (char **s = given; *s; s++)
+      if (!pcs_policy_parse_list(*s, array, error)) {
+        g_prefix_error(error, "--policy: ");
+        return FALSE;
+      }
+    return TRUE;
+  }
+  if (pcs_policy_parse_list(fallback, array, error)) return TRUE;
+  g_prefix_error(error, "%s: ", fallback_where);
+  return FALSE;
+}

@@ -38,5 +38,9 @@ const char *pcs_policy_kind_name(PcsPolicyKind kind);
 gboolean pcs_policy_parse(const char *text, PcsPolicy *out, GError **error);
 /* Comma-separated list, appended to ARRAY (of PcsPolicy). */
 gboolean pcs_policy_parse_list(const char *text, GArray *array, GError **error);
+/* The --policy values GIVEN (each a comma list) or, when there are none,
+ * the list FALLBACK; errors name "--policy" or FALLBACK_WHERE. */
+gboolean pcs_policy_parse_given(char **given, const char *fallback, const char *fallback_where, GArray *array,
+                                GError **error);
 
 #endif
