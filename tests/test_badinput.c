@@ -43,6 +43,8 @@ static const BadCase cases[] = {
    {"@", "scenario.policies", "pol:16"}},
   {"over the memory limit", IN_SCENARIO, "[workload]\nfile_size = 1T\n[limits]\nmax_memory = 64M\n", NULL,
    {"@", "limits.max_memory", "MiB"}},
+  {"over the event limit", IN_SCENARIO, "[workload]\nthreads = 64\n[limits]\nmax_events = 1000000\n", NULL,
+   {"@", "limits.max_events", "events"}},
   {"--set of an unknown key", IN_SET, "cpu.cunt=2", NULL, {"--set", "did you mean 'cpu.count'"}},
   {"--set without a value", IN_SET, "cpu.count", NULL, {"--set", "SECTION.KEY=VALUE"}},
   {"--set out of range", IN_SET, "workload.threads=5000", NULL, {"--set", "workload.threads", "4096"}},
