@@ -170,12 +170,9 @@ void pcs_blk_finish_plug(PcsSim *s, PcsReader *r) {
 
 /* ---- blk_queue_bio() ---- */
 
-void pcs_blk_submit(PcsSim *s, PcsReader *r, uint32_t bio) {
+static void queue_bio(PcsSim *s, PcsReader *r, uint32_t bio) {
   PcsBio *b = pcs_bio_at(s, bio);
   b->next = PCS_NONE;
-  s->res->bios++;
-  s->res->bio_pages_hist[b->npages]++;
-  pcs_trace(s, r->id + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
   if (r->plugged)
     for (uint32_t i = 0; i < r->plug_n; i++)
       if (try_merge_bio(s, pcs_rq_at(s, r->plug[i]), bio)) return;
@@ -197,4 +194,28 @@ void pcs_blk_submit(PcsSim *s, PcsReader *r, uint32_t bio) {
   }
   elv_append(s, id);
   pcs_dev_dispatch(s);
+}
+
+/* A bio is counted once (blkparse Q).  One larger than a request may be
+ * (block.max_sectors, block.max_segments) is cut into front parts of the
+ * largest size that fits, as bio_split_to_limits() does in kernels that
+ * let filesystems build multi-MiB bios (v4.13+); each part then merges or
+ * starts a request on its own.  Differs from the kernel: each part is
+ * completed by the end-io workers as a bio of its own (no bio_chain()). */
+void pcs_blk_submit(PcsSim *s, PcsReader *r, uint32_t bio) {
+  PcsBio *b = pcs_bio_at(s, bio);
+  s->res->bios++;
+  s->res->bio_pages_hist[b->npages]++;
+  pcs_trace(s, r->id + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
+  uint32_t limit = (uint32_t)MIN(s->p->block_max_sectors / (PCS_PAGE_SIZE / PCS_SECTOR_SIZE), s->p->block_max_segments);
+  while (pcs_bio_at(s, bio)->npages > limit) {
+    uint32_t front = pcs_pool_get(&s->bios); /* may move the pool: look B up again */
+    b = pcs_bio_at(s, bio);
+    *pcs_bio_at(s, front) = (PcsBio){.first = b->first, .npages = limit, .thread = b->thread, .next = PCS_NONE};
+    b->first += limit;
+    b->npages -= limit;
+    pcs_trace(s, r->id + 1, PCS_TRACE_SPLIT, pcs_bio_at(s, front)->first, limit);
+    queue_bio(s, r, front);
+  }
+  queue_bio(s, r, bio);
 }

@@ -71,10 +71,45 @@ static void elevator_merges_queued_bios_up_to_max_sectors(void **state) {
   pcs_params_clear(&p);
 }
 
+/* bio.queue_limited=0 (v4.13+): one thread's 1 MiB windows become 1 MiB
+ * bios, counted once, each split into requests of at most max_sectors. */
+static void large_bios_split_into_requests_at_max_sectors(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  assert_true(pcs_params_set_assignment(&p, "workload.threads=1", NULL));
+  assert_true(pcs_params_set_assignment(&p, "workload.file_size=64M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "readahead.max_window=1M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "bio.max_size=4M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "bio.queue_limited=0", NULL));
+  assert_true(pcs_params_set_assignment(&p, "block.max_sectors=640", NULL)); /* 320 KiB */
+  assert_true(pcs_params_set_assignment(&p, "block.max_segments=1000", NULL));
+  assert_true(pcs_params_set_assignment(&p, "device.queue_depth=64", NULL));
+  Seen seen = {0};
+  PcsResult r;
+  run_watched(&p, "window", &seen, &r);
+  assert_int_equal(seen.max_bio_pages, 256); /* whole 1 MiB windows */
+  assert_true(seen.max_rq_sectors <= 640);
+  assert_int_equal(seen.dispatched_sectors, r.pages_read * 8);
+  /* a 1 MiB bio is 320+320+320+64 KiB: four requests */
+  assert_true(r.bio_pages_hist[256] > 50);
+  assert_true(r.requests >= 4 * r.bio_pages_hist[256]);
+  assert_true(r.requests > 3 * r.bios);
+  pcs_result_clear(&r);
+  /* queue-limited (v3.x): the same windows stop at max_sectors when built */
+  assert_true(pcs_params_set_assignment(&p, "bio.queue_limited=1", NULL));
+  seen = (Seen){0};
+  run_watched(&p, "window", &seen, &r);
+  assert_int_equal(seen.max_bio_pages, 80);
+  assert_true(r.requests <= r.bios);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(bios_respect_size_and_stripe_limits),
     cmocka_unit_test(elevator_merges_queued_bios_up_to_max_sectors),
+    cmocka_unit_test(large_bios_split_into_requests_at_max_sectors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,8 @@ typedef enum {
     "maximum readahead window (read_ahead_kb); 128 KiB is the v3.x default")          \
   X(bio, max_size, SIZE, "512k", 4096, (UINT64_C(1) << 30),                          \
     "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
+  X(bio, queue_limited, COUNT, "1", 0, 1,                                            \
+    "1: bio_add_page() stops at block.max_sectors/max_segments (v3.x); 0: bios grow to bio.max_size and the block layer splits them (v4.13+)") \
   X(bio, stripe_size, SIZE, "0", 0, (UINT64_C(1) << 40),                             \
     "a bio never crosses a multiple of this disk offset (btrfs_merge_bio_hook); 0 = none") \
   X(block, max_sectors, COUNT, "1024", 8, (UINT64_C(1) << 31),                       \

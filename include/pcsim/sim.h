@@ -23,6 +23,7 @@
   X(EEXIST, "eexist", "add_to_page_cache_lru() lost (-EEXIST): a=page")         \
   X(READ, "read", "page read set up and added to a bio: a=page")                \
   X(SUBMIT, "submit", "bio submitted: a=first page, b=pages")                   \
+  X(SPLIT, "split", "bio split at the request limits: a=first page, b=pages of the front part") \
   X(REQUEST, "request", "bio starts a new request: a=first sector, b=sectors")  \
   X(MERGE, "merge", "bio merged into a request: a=first page, b=pages")         \
   X(DISPATCH, "dispatch", "request sent to the device: a=first sector, b=sectors") \
