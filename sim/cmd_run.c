@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 
+#include "pcsim/fio.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
 #include "pcsim/results.h"
@@ -28,6 +29,8 @@ typedef struct {
   char *pages;
   char *scenario_from;
   gint row;
+  gboolean fio;
+  char *model;
 } RunOpts;
 
 static void run_opts_clear(RunOpts *o) {
@@ -38,6 +41,7 @@ static void run_opts_clear(RunOpts *o) {
   g_free(o->trace);
   g_free(o->pages);
   g_free(o->scenario_from);
+  g_free(o->model);
 }
 
 /* ---- --trace FILE: every model action as TSV ---- */
@@ -230,10 +234,30 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   return ok;
 }
 
+/* JOB.fio: the --model scenario (or the defaults), then what the job sets. */
+static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GError **error) {
+  if (o->model && !pcs_params_load(&j->p, o->model, error)) return FALSE;
+  PcsFioJob job;
+  g_autofree char *model_name = o->model ? g_strdup(j->p.scenario_name) : NULL;
+  gboolean ok = pcs_fio_load(&job, path, error) && pcs_fio_apply(&job, &j->p, error);
+  pcs_fio_clear(&job);
+  if (ok && model_name) { /* the model names the scenario, not fio's job section */
+    g_free(j->p.scenario_name);
+    j->p.scenario_name = g_steal_pointer(&model_name);
+  }
+  return ok;
+}
+
 static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GError **error) {
+  gboolean fio = path && (o->fio || pcs_fio_is_job_file(path));
   if (o->format && !pcs_format_parse(o->format, &j->format, error)) return FALSE;
+  if (o->model && !fio) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
+    return FALSE;
+  }
   if (o->scenario_from && !scenario_from(j, o, error)) return FALSE;
-  if (!pcs_cli_load_scenario(path, o->sets, o->seed, &j->p, error)) return FALSE;
+  if (fio && !fio_scenario(j, o, path, error)) return FALSE;
+  if (!pcs_cli_load_scenario(fio ? NULL : path, o->sets, o->seed, &j->p, error)) return FALSE;
   if (!j->policies->len && !pcs_cli_policies(&j->p, o->policies, j->policies, error)) return FALSE;
   for (guint i = 0; i < j->policies->len; i++)
     if (!pcs_sim_check_limits(&j->p, &g_array_index(j->policies, PcsPolicy, i), error)) return FALSE;
@@ -241,13 +265,17 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
 }
 
 static const char run_description[] =
-    "Runs SCENARIO (an INI file, see `pcsim params`) once per policy and prints\n"
-    "throughput, bios and requests.  With two or more policies the table shows\n"
+    "Runs SCENARIO (an INI file, see `pcsim params`, or a fio job file) once per\n"
+    "policy and prints throughput, bios and requests.  With two or more policies\n"
+    "the table shows\n"
     "each policy's change in aggregate throughput against the first.\n"
     "\n"
     "Policies: immediate | pool:N | pool-contig:N | window  (default: scenario.policies)\n"
     "--scenario-from RESULTS reruns the scenario recorded in a CSV or JSON result\n"
     "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row).\n"
+    "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
+    "block_size (bs) and file_size (size); --model SCENARIO.ini supplies the rest.\n"
+    "Options that would change the result but are not modelled are refused.\n"
     "Output is byte-identical for the same scenario, options and seed.\n"
     "Exit status: 0 ok, 2 bad input (the message names file, line and key),\n"
     "130/143 interrupted by SIGINT/SIGTERM (nothing written).";
@@ -263,6 +291,9 @@ int pcs_cmd_run(int argc, char **argv) {
     {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv or json", "FMT"},
     {"scenario-from", 0, 0, G_OPTION_ARG_FILENAME, &o.scenario_from,
      "Rerun the scenario recorded in a pcsim CSV/JSON result file instead of SCENARIO", "RESULTS"},
+    {"fio", 0, 0, G_OPTION_ARG_NONE, &o.fio, "SCENARIO is a fio job file (implied by a .fio or .job name)", NULL},
+    {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o.model,
+     "With a fio job file: the scenario (INI) for what fio cannot say (device, costs, policies)", "SCENARIO.ini"},
     {"row", 0, 0, G_OPTION_ARG_INT, &o.row, "With --scenario-from: the sweep row to rerun (1 = first data row)", "N"},
     {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},

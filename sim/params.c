@@ -194,6 +194,14 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
 
 G_STATIC_ASSERT(G_N_ELEMENTS(param_table) <= PCS_PARAMS_MAX);
 
+void pcs_params_mark(PcsParams *p, const char *key, uint32_t line) {
+  const char *dot = strchr(key, '.');
+  g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
+  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  g_assert(info);
+  p->line[info - param_table] = line;
+}
+
 char *pcs_params_where(const PcsParams *p, const char *key) {
   const char *src = p->source ? p->source : "scenario";
   const char *dot = strchr(key, '.');
@@ -217,6 +225,7 @@ void pcs_params_clear(PcsParams *p) {
   for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++)
     if (param_table[i].kind == PCS_KIND_TEXT) g_clear_pointer((char **)((char *)p + param_table[i].offset), g_free);
   g_clear_pointer(&p->source, g_free);
+  g_clear_pointer(&p->fio_accepted, g_strfreev);
 }
 
 void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
@@ -227,6 +236,7 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
       *f = g_strdup(*f);
     }
   dst->source = g_strdup(src->source);
+  dst->fio_accepted = g_strdupv(src->fio_accepted);
 }
 
 static void set_unknown_key_error(GError **error, const char *where, const char *section,

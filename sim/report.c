@@ -143,6 +143,10 @@ void pcs_report_csv_row(GString *out, const PcsResult *r) {
 void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
   g_string_append_printf(out, "# pcsim %s\n", pcs_version());
   g_string_append_printf(out, "# source %s\n", p->source ? p->source : "(defaults)");
+  if (p->fio_accepted && *p->fio_accepted) {
+    g_autofree char *list = g_strjoinv(" ", p->fio_accepted);
+    g_string_append_printf(out, "# fio accepted %s\n", list);
+  }
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
@@ -208,6 +212,14 @@ void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *in
   pcs_json_string(out, pcs_version());
   g_string_append_printf(out, ",\n%s\"seed\": %" G_GUINT64_FORMAT ",\n%s\"source\": ", ind, p->scenario_seed, ind);
   pcs_json_string(out, p->source ? p->source : "");
+  if (p->fio_accepted && *p->fio_accepted) {
+    g_string_append_printf(out, ",\n%s\"fio_accepted\": [", ind);
+    for (char **a = p->fio_accepted; *a; a++) {
+      if (a != p->fio_accepted) g_string_append(out, ", ");
+      pcs_json_string(out, *a);
+    }
+    g_string_append_c(out, ']');
+  }
   g_string_append_printf(out, ",\n%s\"scenario\": {", ind);
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);

@@ -7,7 +7,7 @@
  */
 #include "support.h"
 
-typedef enum { IN_SCENARIO, IN_SET, IN_SCHEDULE, IN_RESULTS, IN_SWEEP, IN_PATH } InputKind;
+typedef enum { IN_SCENARIO, IN_FIO, IN_SET, IN_SCHEDULE, IN_RESULTS, IN_SWEEP, IN_PATH } InputKind;
 
 typedef struct {
   const char *name;
@@ -45,6 +45,14 @@ static const BadCase cases[] = {
    {"@", "limits.max_memory", "MiB"}},
   {"over the event limit", IN_SCENARIO, "[workload]\nthreads = 64\n[limits]\nmax_events = 1000000\n", NULL,
    {"@", "limits.max_events", "events"}},
+  {"fio option that is not modelled", IN_FIO, "[global]\nbs=32k\n[READ]\nsize=64m\nrw=randwrite\n", NULL,
+   {"@:5:", "fio option 'rw=randwrite' is not modelled by pcsim"}},
+  {"fio job without size", IN_FIO, "[READ]\nrw=read\n", NULL, {"@:1:", "no size="}},
+  {"fio option outside a section", IN_FIO, "numjobs=4\n[READ]\nsize=64m\n", NULL, {"@:1:", "outside"}},
+  {"fio unset environment variable", IN_FIO, "[READ]\nsize=${PCSIM_SURELY_UNSET}\n", NULL,
+   {"@:2:", "${PCSIM_SURELY_UNSET} is not set"}},
+  {"fio block size not a whole page", IN_FIO, "[READ]\nsize=64m\nbs=1000\n", NULL,
+   {"@:3:", "workload.block_size", "4096"}},
   {"--set of an unknown key", IN_SET, "cpu.cunt=2", NULL, {"--set", "did you mean 'cpu.count'"}},
   {"--set without a value", IN_SET, "cpu.count", NULL, {"--set", "SECTION.KEY=VALUE"}},
   {"--set out of range", IN_SET, "workload.threads=5000", NULL, {"--set", "workload.threads", "4096"}},
@@ -78,6 +86,9 @@ static int run_case(const BadCase *c, const char *dir, const char *keep, char **
     *input = write_input(c, dir, "bad.ini");
     return c->extra ? test_pcsim(out, err, "run", *input, c->extra, "--trace", keep, NULL)
                     : test_pcsim(out, err, "run", *input, "--trace", keep, NULL);
+  case IN_FIO:
+    *input = write_input(c, dir, "bad.fio");
+    return test_pcsim(out, err, "run", *input, "--trace", keep, NULL);
   case IN_SET:
     return test_pcsim(out, err, "run", "workloads/single-thread.ini", "--set", c->text, "--trace", keep, NULL);
   case IN_SCHEDULE:

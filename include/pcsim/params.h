@@ -107,6 +107,7 @@ typedef struct {
   PCS_PARAMS(X)
 #undef X
   char *source; /* file the scenario came from, for messages and provenance */
+  char **fio_accepted; /* fio options accepted without effect (fio.c), or NULL */
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
    * source, or PCS_LINE_CLI for --set; errors name it. */
   uint32_t line[PCS_PARAMS_MAX];
@@ -150,6 +151,8 @@ gboolean pcs_text_file_read(const char *path, char **text, GError **error);
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
 /* The same from LEN bytes of DATA; PATH names it in messages. */
 gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, size_t len, GError **error);
+/* Records that LINE of P->source set KEY ("section.key"), for messages. */
+void pcs_params_mark(PcsParams *p, const char *key, uint32_t line);
 /* "FILE:LINE" of the line that set KEY ("section.key"), "--set" or "FILE". */
 char *pcs_params_where(const PcsParams *p, const char *key);
 /* Cross-key checks ("impossible combinations"). */

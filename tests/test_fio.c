@@ -1,0 +1,186 @@
+/* test_fio.c - fio job files: fio's syntax, what maps, what is refused, and
+ * agreement with the real fio (`fio --parse-only`, `fio --showcmd`). */
+#include "support.h"
+
+#include "pcsim/fio.h"
+
+static void sizes_follow_fio_kb_base(void **state) {
+  struct {
+    const char *text;
+    unsigned base;
+    uint64_t want;
+  } ok[] = {
+    {"4096", 1024, 4096}, {"32k", 1024, 32768}, {"32K", 1024, 32768}, {"32KB", 1024, 32768},
+    {"1KiB", 1024, 1000}, {"1kib", 1024, 1000}, {"2000M", 1024, 2000ull << 20}, {"1g", 1024, 1ull << 30},
+    {"1t", 1024, 1ull << 40}, {"1k", 1000, 1000}, {"1KiB", 1000, 1024}, {"16MiB", 1000, 16ull << 20},
+    {"1MB", 1000, 1000000},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
+    uint64_t v = 0;
+    if (!pcs_fio_size(ok[i].text, ok[i].base, &v) || v != ok[i].want)
+      fail_msg("%s (kb_base %u): got %" G_GUINT64_FORMAT ", want %" G_GUINT64_FORMAT, ok[i].text, ok[i].base, v,
+               ok[i].want);
+  }
+  const char *bad[] = {"", "k", "12x", "1kx", "99999999999999999999", "99999999P", "-4k"};
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    uint64_t v;
+    if (pcs_fio_size(bad[i], 1024, &v)) fail_msg("'%s' accepted", bad[i]);
+  }
+}
+
+static void load(PcsFioJob *job, const char *rel) {
+  g_autofree char *path = test_path(rel);
+  GError *error = NULL;
+  if (!pcs_fio_load(job, path, &error)) fail_msg("%s", error->message);
+}
+
+static void fio_syntax_maps_onto_the_scenario(void **state) {
+  PcsFioJob job;
+  load(&job, "tests/data/fio/inherit.fio");
+  assert_int_equal(job.numjobs, 2);
+  assert_int_equal(job.bs, 16384);
+  assert_int_equal(job.size, 64u << 20);
+  assert_string_equal(job.name, "reader");
+  pcs_fio_clear(&job);
+
+  load(&job, "tests/data/fio/include.fio");
+  assert_int_equal(job.numjobs, 3);
+  assert_int_equal(job.bs, 8192);
+  assert_true(job.group_reporting);
+  pcs_fio_clear(&job);
+
+  g_setenv("PCSIM_FIO_SIZE", "8m", TRUE);
+  g_setenv("PCSIM_FIO_BS", "64k", TRUE);
+  load(&job, "tests/data/fio/env.fio");
+  assert_int_equal(job.size, 8u << 20);
+  assert_int_equal(job.bs, 65536);
+  pcs_fio_clear(&job);
+
+  load(&job, "tests/data/fio/kb-base.fio");
+  assert_int_equal(job.size, 16u << 20);
+  assert_int_equal(job.bs, 4096);
+  pcs_fio_clear(&job);
+
+  load(&job, "tests/data/fio/two-jobs.fio");
+  assert_int_equal(job.numjobs, 5);
+  pcs_fio_clear(&job);
+
+  PcsParams p;
+  pcs_params_init(&p);
+  load(&job, "workloads/liubo-2011.fio");
+  GError *error = NULL;
+  assert_true(pcs_fio_apply(&job, &p, &error));
+  assert_int_equal(p.workload_threads, 4);
+  assert_int_equal(p.workload_block_size, 32768);
+  assert_int_equal(p.workload_file_size, 2000ull << 20);
+  g_autofree char *accepted = g_strjoinv(" ", p.fio_accepted);
+  assert_string_equal(accepted, "group_reporting thread directory=/mnt/btrfs/ filename=foobar");
+  pcs_fio_clear(&job);
+  pcs_params_clear(&p);
+}
+
+static void expect_refusal(const char *text, const char *needle) {
+  PcsFioJob job;
+  GError *error = NULL;
+  assert_false(pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error));
+  if (!strstr(error->message, needle)) fail_msg("'%s' lacks '%s'", error->message, needle);
+  assert_int_equal(error->code, PCS_ERROR_INPUT);
+  g_error_free(error);
+  pcs_fio_clear(&job);
+}
+
+static void what_would_change_the_result_is_refused(void **state) {
+  g_unsetenv("PCSIM_FIO_UNSET");
+  expect_refusal("[j]\nsize=8m\nrw=randread\n", "job.fio:3: fio option 'rw=randread' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=8m\niodepth=32\n", "job.fio:3: fio option 'iodepth=32' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=8m\ndirect=1\n", "job.fio:3: fio option 'direct=1' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=8m\ninvalidate=0\n", "job.fio:3: fio option 'invalidate=0'");
+  expect_refusal("[j]\nsize=8m\nioengine=libaio\n", "job.fio:3: fio option 'ioengine=libaio'");
+  expect_refusal("[global]\ntime_based\n[j]\nsize=8m\n", "job.fio:2: fio option 'time_based' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=${PCSIM_FIO_UNSET}\n", "job.fio:2: ${PCSIM_FIO_UNSET} is not set");
+  expect_refusal("[j]\nrw=read\n", "job 'j' has no size=");
+  expect_refusal("bs=4k\n[j]\nsize=8m\n", "job.fio:1:");
+  expect_refusal("[global]\nbs=4k\n", "no job section");
+  expect_refusal("[j]\nsize=8m\nnumjobs=0\n", "job.fio:3: fio option numjobs");
+  expect_refusal("[j]\nsize=8q\n", "job.fio:2: fio option size = '8q'");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=16m\n", "job.fio:3: job 'b' reads differently");
+  expect_refusal("[j\nsize=8m\n", "job.fio:1:");
+  expect_refusal("[j]\nsize=8m\ninclude /nonexistent/x.fio\n", "job.fio:3: include:");
+}
+
+/* The real fio accepts every file pcsim accepts and reads the same numjobs,
+ * bs and size from it (fio --showcmd prints the options it parsed). */
+static void real_fio_agrees(void **state) {
+  g_autofree char *fio = g_find_program_in_path("fio");
+  if (!fio) {
+    print_message("skipped: fio is not installed (apt-get install fio)\n");
+    skip();
+  }
+  g_setenv("PCSIM_FIO_SIZE", "8m", TRUE);
+  g_setenv("PCSIM_FIO_BS", "64k", TRUE);
+  const char *files[] = {"workloads/liubo-2011.fio", "tests/data/fio/inherit.fio", "tests/data/fio/include.fio",
+                         "tests/data/fio/env.fio", "tests/data/fio/kb-base.fio", "tests/data/fio/two-jobs.fio",
+                         "tests/data/fio/random.fio"};
+  for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autofree char *path = test_path(files[i]);
+    PcsFioJob job;
+    GError *error = NULL;
+    gboolean ours = pcs_fio_load(&job, path, &error);
+    g_clear_error(&error);
+    char *parse[] = {fio, "--parse-only", path, NULL};
+    int status = 0;
+    g_autofree char *o1 = NULL, *e1 = NULL;
+    assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, parse, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o1, &e1, &status, NULL));
+    gboolean theirs = g_spawn_check_wait_status(status, NULL);
+    if (ours && !theirs) fail_msg("%s: pcsim accepts it, fio --parse-only does not: %s", files[i], e1);
+    if (ours && strstr(files[i], "two-jobs") == NULL) {
+      char *show[] = {fio, "--showcmd", path, NULL};
+      g_autofree char *o2 = NULL, *e2 = NULL;
+      assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, show, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o2, &e2, &status, NULL));
+      uint64_t numjobs = 1, bs = 4096, size = 0;
+      unsigned kb = 1024;
+      g_auto(GStrv) words = g_strsplit_set(g_strstrip(o2), " \n", -1);
+      for (char **w = words; *w; w++)
+        if (g_str_has_prefix(*w, "--kb_base=")) kb = (unsigned)atoi(*w + 10);
+      for (char **w = words; *w; w++) {
+        if (g_str_has_prefix(*w, "--numjobs=")) numjobs = g_ascii_strtoull(*w + 10, NULL, 10);
+        if (g_str_has_prefix(*w, "--bs=")) assert_true(pcs_fio_size(*w + 5, kb, &bs));
+        if (g_str_has_prefix(*w, "--size=")) assert_true(pcs_fio_size(*w + 7, kb, &size));
+      }
+      if (numjobs != job.numjobs || bs != job.bs || size != job.size)
+        fail_msg("%s: fio --showcmd says numjobs %" G_GUINT64_FORMAT " bs %" G_GUINT64_FORMAT " size %" G_GUINT64_FORMAT
+                 ", pcsim read %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, files[i], numjobs, bs,
+                 size, job.numjobs, job.bs, job.size);
+    }
+    pcs_fio_clear(&job);
+  }
+}
+
+static void the_seed_job_gives_the_ini_results(void **state) {
+  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&a, &e1, "run", "workloads/liubo-2011.fio", "--model", "workloads/liubo-2011.ini",
+                              "--set", "workload.file_size=64M", "--format", "csv", NULL), 0);
+  assert_int_equal(test_pcsim(&b, &e2, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=64M",
+                              "--format", "csv", NULL), 0);
+  const char *ra = strstr(a, "\npolicy,"), *rb = strstr(b, "\npolicy,");
+  assert_non_null(ra);
+  assert_non_null(rb);
+  assert_string_equal(ra, rb);
+  assert_non_null(strstr(a, "# fio accepted group_reporting thread directory=/mnt/btrfs/ filename=foobar\n"));
+  assert_non_null(strstr(a, "# scenario.name=liubo-2011\n"));
+  g_autofree char *o = NULL, *e = NULL;
+  g_autofree char *rnd = test_path("tests/data/fio/random.fio");
+  assert_int_equal(test_pcsim(&o, &e, "run", rnd, NULL), 2);
+  assert_non_null(strstr(e, "random.fio:2: fio option 'rw=randread' is not modelled by pcsim"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(sizes_follow_fio_kb_base),
+    cmocka_unit_test(fio_syntax_maps_onto_the_scenario),
+    cmocka_unit_test(what_would_change_the_result_is_refused),
+    cmocka_unit_test(real_fio_agrees),
+    cmocka_unit_test(the_seed_job_gives_the_ini_results),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
