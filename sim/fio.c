@@ -272,13 +272,13 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, Eval *e, PcsFioJob *
   for (guint i = 0; i < globals->len; i++) g_ptr_array_add(all, g_ptr_array_index(globals, i));
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
+  *e = (Eval){.numjobs = 1, .bs = 4096};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
       return fail(error, kb->where, "fio option kb_base = '%s': expected 1024 or 1000", kb->value ? kb->value : "");
     kb_base = (unsigned)atoi(kb->value);
   }
-  *e = (Eval){.numjobs = 1, .bs = 4096};
   for (guint i = 0; i < all->len; i++)
     if (!eval_option(g_ptr_array_index(all, i), kb_base, e, job, error)) return FALSE;
   if (!e->has_size) return fail(error, s->where, "job '%s' has no size= (pcsim needs the file size)", s->name);
@@ -295,7 +295,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       for (guint j = 0; j < s->opts->len; j++) g_ptr_array_add(globals, g_ptr_array_index(s->opts, j));
       continue;
     }
-    Eval e;
+    Eval e = {0};
     gboolean ok = eval_job(globals, s, &e, job, error);
     if (ok && jobs && (e.bs != first.bs || e.size != first.size || g_strcmp0(e.file, first.file)))
       ok = fail(error, s->where, "job '%s' reads differently from job '%s' (bs, size or file): pcsim models "
