@@ -196,6 +196,7 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   case PCS_FORMAT_TABLE: pcs_report_table(s, &j->p, res, results->len); break;
   case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
+  case PCS_FORMAT_FIO_JSON: pcs_report_fio_json(s, &j->p, res, results->len); break;
   }
   g_string_append_len(s, timelines->str, (gssize)timelines->len);
   for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
@@ -288,7 +289,7 @@ int pcs_cmd_run(int argc, char **argv) {
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets,
      "Override one scenario key, e.g. --set workload.threads=8 (repeatable)", "SECTION.KEY=VALUE"},
     {"seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random streams (overrides scenario.seed)", "N"},
-    {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv or json", "FMT"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv, json or fio-json (the layout of fio --output-format=json)", "FMT"},
     {"scenario-from", 0, 0, G_OPTION_ARG_FILENAME, &o.scenario_from,
      "Rerun the scenario recorded in a pcsim CSV/JSON result file instead of SCENARIO", "RESULTS"},
     {"fio", 0, 0, G_OPTION_ARG_NONE, &o.fio, "SCENARIO is a fio job file (implied by a .fio or .job name)", NULL},

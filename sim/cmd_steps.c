@@ -36,7 +36,7 @@ int pcs_cmd_replay(int argc, char **argv) {
   if (!pcs_cli_parse(ctx, &argc, &argv, &error) || (format && !pcs_format_parse(format, &fmt, &error)) ||
       !pcs_policy_parse_given(policies, "immediate", "default", pols, &error)) {
     rc = pcs_cli_fail(error);
-  } else if (argc != 2 || fmt == PCS_FORMAT_CSV) {
+  } else if (argc != 2 || fmt == PCS_FORMAT_CSV || fmt == PCS_FORMAT_FIO_JSON) {
     fprintf(stderr, "pcsim: replay: expected one SCHEDULE file and --format table or json\n");
     rc = PCS_EXIT_INPUT;
   } else if (!pcs_schedule_load(&sched, argv[1], &error)) {
@@ -119,7 +119,7 @@ int pcs_cmd_explore(int argc, char **argv) {
   if (!pcs_cli_parse(ctx, &argc, &argv, &error) || (format && !pcs_format_parse(format, &fmt, &error)) ||
       !pcs_policy_parse_given(policies, default_step_policies, "default", pols, &error)) {
     rc = pcs_cli_fail(error);
-  } else if (argc != 1 || threads < 1 || pages < 1 || fmt == PCS_FORMAT_CSV) {
+  } else if (argc != 1 || threads < 1 || pages < 1 || fmt == PCS_FORMAT_CSV || fmt == PCS_FORMAT_FIO_JSON) {
     fprintf(stderr, "pcsim: explore: expected --threads T >= 1, --pages P >= 1 and --format table or json\n");
     rc = PCS_EXIT_INPUT;
   } else {

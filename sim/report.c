@@ -27,7 +27,7 @@ gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error) {
       *out = (PcsFormat)i;
       return TRUE;
     }
-  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--format: '%s': expected table, csv or json", text);
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--format: '%s': expected table, csv, json or fio-json", text);
   return FALSE;
 }
 
@@ -243,4 +243,66 @@ void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *res, siz
     g_string_append(out, i + 1 < n ? ",\n" : "\n");
   }
   g_string_append(out, "  ]\n}\n");
+}
+
+/* ---- fio JSON ---- */
+
+static gboolean group_reporting(const PcsParams *p) {
+  if (!p->fio_accepted) return TRUE; /* INI scenarios report like the seed's job */
+  for (char **a = p->fio_accepted; *a; a++)
+    if (!strcmp(*a, "group_reporting")) return TRUE;
+  return FALSE;
+}
+
+static void fio_dir(GString *out, const char *name, uint64_t bytes, uint64_t ns, uint64_t bs, gboolean last) {
+  uint64_t ios = bs ? bytes / bs : 0;
+  uint64_t bw_bytes = ns ? (uint64_t)((double)bytes * 1e9 / (double)ns) : 0;
+  g_string_append_printf(out,
+      "      \"%s\" : {\n"
+      "        \"io_bytes\" : %" G_GUINT64_FORMAT ",\n        \"io_kbytes\" : %" G_GUINT64_FORMAT ",\n"
+      "        \"bw_bytes\" : %" G_GUINT64_FORMAT ",\n        \"bw\" : %" G_GUINT64_FORMAT ",\n"
+      "        \"iops\" : %.6f,\n        \"runtime\" : %" G_GUINT64_FORMAT ",\n"
+      "        \"total_ios\" : %" G_GUINT64_FORMAT ",\n        \"short_ios\" : 0,\n        \"drop_ios\" : 0\n"
+      "      }%s\n",
+      name, bytes, bytes / 1024, bw_bytes, bw_bytes / 1024, ns ? (double)ios * 1e9 / (double)ns : 0.0,
+      bytes ? (ns + 500000) / 1000000 : 0, ios, last ? "" : ",");
+}
+
+static void fio_job(GString *out, const PcsParams *p, const PcsResult *r, guint group, uint64_t bytes, uint64_t ns,
+                    uint64_t numjobs, gboolean last) {
+  g_string_append(out, "    {\n      \"jobname\" : ");
+  pcs_json_string(out, p->scenario_name);
+  g_string_append_printf(out, ",\n      \"groupid\" : %u,\n      \"error\" : 0,\n      \"job options\" : {\n"
+                         "        \"rw\" : \"read\",\n        \"ioengine\" : \"sync\",\n"
+                         "        \"bs\" : \"%" G_GUINT64_FORMAT "\",\n        \"size\" : \"%" G_GUINT64_FORMAT "\",\n"
+                         "        \"numjobs\" : \"%" G_GUINT64_FORMAT "\",\n        \"pcsim_policy\" : ",
+                         group, p->workload_block_size, p->workload_file_size, numjobs);
+  pcs_json_string(out, r->policy.name);
+  g_string_append(out, "\n      },\n");
+  fio_dir(out, "read", bytes, ns, p->workload_block_size, FALSE);
+  fio_dir(out, "write", 0, 0, p->workload_block_size, FALSE);
+  fio_dir(out, "trim", 0, 0, p->workload_block_size, FALSE);
+  g_string_append_printf(out, "      \"job_runtime\" : %" G_GUINT64_FORMAT "\n    }%s\n", (ns + 500000) / 1000000,
+                         last ? "" : ",");
+}
+
+void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
+  g_string_append(out, "{\n  \"fio version\" : ");
+  g_autofree char *version = g_strdup_printf("pcsim-%s", pcs_version());
+  pcs_json_string(out, version);
+  g_string_append(out, ",\n  \"timestamp\" : 0,\n  \"timestamp_ms\" : 0,\n  \"time\" : \"simulated\",\n"
+                       "  \"jobs\" : [\n");
+  gboolean grouped = group_reporting(p);
+  for (size_t i = 0; i < n; i++) {
+    const PcsResult *r = &res[i];
+    if (grouped) {
+      fio_job(out, p, r, (guint)i, r->bytes_returned, r->sim_time_ns, r->threads, i + 1 == n);
+      continue;
+    }
+    for (uint32_t t = 0; t < r->threads; t++)
+      fio_job(out, p, r, (guint)i, r->thread_bytes[t], r->thread_done_ns[t], 1, i + 1 == n && t + 1 == r->threads);
+  }
+  g_string_append(out, "  ],\n  \"pcsim\" : {\n");
+  pcs_report_json_provenance(out, p, "    ");
+  g_string_append(out, "\n  }\n}\n");
 }

@@ -117,6 +117,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   res->hist_len = (uint32_t)s->bio_max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
+  res->thread_done_ns = g_new0(uint64_t, s->nreaders);
   if (s->opt.count_page_reads) res->page_reads = g_new0(uint64_t, s->npages);
 }
 
@@ -186,6 +187,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
   for (uint32_t i = 0; i < s.nreaders; i++) {
     out->sim_time_ns = MAX(out->sim_time_ns, s.readers[i].done_at);
     out->bytes_returned += out->thread_bytes[i];
+    out->thread_done_ns[i] = s.readers[i].done_at;
   }
   out->events = s.evq.popped;
   sim_clear(&s);
@@ -195,6 +197,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
 void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->bio_pages_hist, g_free);
   g_clear_pointer(&r->thread_bytes, g_free);
+  g_clear_pointer(&r->thread_done_ns, g_free);
   g_clear_pointer(&r->page_reads, g_free);
 }
 

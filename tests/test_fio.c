@@ -4,6 +4,8 @@
 
 #include "pcsim/fio.h"
 
+#include <json-glib/json-glib.h>
+
 static void sizes_follow_fio_kb_base(void **state) {
   struct {
     const char *text;
@@ -174,6 +176,43 @@ static void the_seed_job_gives_the_ini_results(void **state) {
   assert_non_null(strstr(e, "random.fio:2: fio option 'rw=randread' is not modelled by pcsim"));
 }
 
+static JsonArray *fio_jobs(JsonParser *parser, const char *text) {
+  assert_true(json_parser_load_from_data(parser, text, -1, NULL));
+  return json_object_get_array_member(json_node_get_object(json_parser_get_root(parser)), "jobs");
+}
+
+/* What tools reading fio's JSON look at: jobs[].read.io_bytes, bw (KiB/s),
+ * iops and runtime (ms), one entry per group with group_reporting. */
+static void fio_json_reads_like_fio(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.fio", "--model", "workloads/liubo-2011.ini",
+                              "--set", "workload.file_size=64M", "--format", "fio-json", NULL), 0);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  JsonArray *jobs = fio_jobs(parser, out);
+  assert_int_equal(json_array_get_length(jobs), 2); /* group_reporting: one entry per policy */
+  for (guint i = 0; i < 2; i++) {
+    JsonObject *job = json_array_get_object_element(jobs, i);
+    assert_int_equal(json_object_get_int_member(job, "groupid"), i);
+    JsonObject *rd = json_object_get_object_member(job, "read");
+    gint64 bytes = json_object_get_int_member(rd, "io_bytes"), bw = json_object_get_int_member(rd, "bw");
+    gint64 runtime = json_object_get_int_member(rd, "runtime");
+    assert_int_equal(bytes, 4 * (64 << 20)); /* every thread reads the whole file */
+    assert_true(runtime > 0);
+    double want_bw = (double)bytes / 1024.0 / ((double)runtime / 1000.0);
+    assert_true(bw > want_bw * 0.99 && bw < want_bw * 1.01);
+    assert_true(json_object_get_double_member(rd, "iops") > 0);
+  }
+  /* without group_reporting: one entry per thread */
+  g_autofree char *path = test_tempfile("ng.fio", "[global]\nbs=32k\nrw=read\n[READ]\nnumjobs=3\nsize=8m\n");
+  g_autofree char *o2 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&o2, &e2, "run", path, "--policy", "pool:16", "--format", "fio-json", NULL), 0);
+  g_autoptr(JsonParser) p2 = json_parser_new();
+  JsonArray *j2 = fio_jobs(p2, o2);
+  assert_int_equal(json_array_get_length(j2), 3);
+  JsonObject *rd = json_object_get_object_member(json_array_get_object_element(j2, 0), "read");
+  assert_int_equal(json_object_get_int_member(rd, "io_bytes"), 8 << 20);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sizes_follow_fio_kb_base),
@@ -181,6 +220,7 @@ int main(void) {
     cmocka_unit_test(what_would_change_the_result_is_refused),
     cmocka_unit_test(real_fio_agrees),
     cmocka_unit_test(the_seed_job_gives_the_ini_results),
+    cmocka_unit_test(fio_json_reads_like_fio),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
 
 #include "pcsim/sim.h"
 
-#define PCS_FORMATS(X) X(TABLE, "table") X(CSV, "csv") X(JSON, "json")
+#define PCS_FORMATS(X) X(TABLE, "table") X(CSV, "csv") X(JSON, "json") X(FIO_JSON, "fio-json")
 
 typedef enum {
 #define X(name, text) PCS_FORMAT_##name,
@@ -61,6 +61,11 @@ void pcs_report_json_result(GString *out, const PcsResult *r, const char *indent
 /* Provenance: version, seed and every resolved parameter. */
 void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *indent);
 void pcs_report_csv_provenance(GString *out, const PcsParams *p);
+/* fio's --output-format=json layout: one jobs[] entry per policy when the
+ * scenario reports as a group (group_reporting, or an INI scenario), else one
+ * per thread; read.io_bytes, bw (KiB/s), iops, runtime (ms); pcsim's own
+ * provenance under "pcsim". */
+void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 

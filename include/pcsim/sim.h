@@ -72,6 +72,7 @@ typedef struct {
   uint64_t *bio_pages_hist; /* [pages] -> bios; hist_len = max bio pages + 1 */
   uint32_t hist_len;
   uint64_t *thread_bytes; /* bytes returned to each thread */
+  uint64_t *thread_done_ns; /* when each thread read its last byte */
   uint64_t *page_reads;   /* optional: per-page device read count (tests) */
 } PcsResult;
 
