@@ -57,5 +57,7 @@ int pcs_cmd_explore(int argc, char **argv);
 int pcs_cmd_sweep(int argc, char **argv);
 int pcs_cmd_merge(int argc, char **argv);
 int pcs_cmd_plot(int argc, char **argv);
+int pcs_cmd_trace_stats(int argc, char **argv);
+int pcs_cmd_compare(int argc, char **argv);
 
 #endif

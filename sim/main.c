@@ -24,6 +24,8 @@ static const Command commands[] = {
   {"sweep", pcs_cmd_sweep, "run a scenario over a grid of parameters and policies (CSV/JSON)"},
   {"merge", pcs_cmd_merge, "join the shards of a sweep into the unsharded output"},
   {"plot", pcs_cmd_plot, "plot a result file with gnuplot (PNG, SVG or in the terminal)"},
+  {"trace-stats", pcs_cmd_trace_stats, "bios, requests and bio sizes of a real kernel block trace"},
+  {"compare", pcs_cmd_compare, "a real trace and a simulated scenario side by side"},
   {"params", pcs_cmd_params, "list every scenario key with default, unit and meaning"},
   {"replay", pcs_cmd_replay, "replay one interleaving of the step model from a schedule file"},
   {"explore", pcs_cmd_explore, "count the bios of every interleaving of the step model"},
@@ -36,7 +38,7 @@ static void usage(FILE *f) {
           "reading one file, and counts bios, requests and throughput per readpages policy.\n\n"
           "Commands:\n");
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\n`pcsim COMMAND --help` explains each command's options.\n"
              "Example: pcsim run workloads/liubo-2011.ini --policy immediate --policy pool:16\n");
 }

@@ -1,0 +1,32 @@
+/* ktrace.h - real kernel block traces read back: `pcsim trace-stats` and
+ * `pcsim compare`.
+ *
+ * Two text formats are recognised line by line, gzip or plain:
+ *   ftrace   "... block_bio_queue: 7,0 RA 1124352 + 256 [fio]"
+ *            "... block_rq_issue: 7,0 RA 131072 () 1124352 + 256 be,0,4 [fio]"
+ *   blkparse "  7,0  1  12  0.000123  1234  Q  RA 1124352 + 256 [fio]" (Q and D)
+ * A bio is a block_bio_queue / Q event, a request a block_rq_issue / D
+ * event.  Reads only; rwbs with 'M' (metadata) is counted apart.
+ */
+#ifndef PCSIM_KTRACE_H
+#define PCSIM_KTRACE_H
+
+#include "pcsim/params.h"
+
+typedef struct {
+  uint64_t bios, requests, sectors;                /* data reads */
+  uint64_t meta_bios, meta_requests, meta_sectors; /* rwbs with M */
+} PcsKtraceCounts;
+
+typedef struct {
+  char *path;
+  const char *format;  /* "ftrace" or "blkparse" */
+  PcsKtraceCounts c;
+  GArray *bio_pages_hist; /* guint64 by bio size in pages (rounded up), data bios */
+} PcsKtrace;
+
+gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error);
+gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, size_t len, GError **error);
+void pcs_ktrace_clear(PcsKtrace *t);
+
+#endif

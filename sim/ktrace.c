@@ -1,0 +1,150 @@
+/* ktrace.c - counting bios and requests in real kernel block traces.
+ *
+ * Models nothing; it is the measuring stick the model is held against.  A
+ * bio is counted where the kernel's block_bio_queue tracepoint fires
+ * (blkparse's Q: submit_bio() reaching the queue, before any split or
+ * merge), a request where block_rq_issue fires (blkparse's D: the driver
+ * taking it), the same points as pcsim's `bios` and `requests`.  Only reads
+ * are counted; metadata (rwbs with M) is kept apart because pcsim models
+ * file data only.  .gz files are decompressed with GIO's zlib converter.
+ */
+#include "pcsim/ktrace.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+typedef enum { EV_NONE, EV_BIO, EV_REQUEST } EventKind;
+
+/* "SECTOR + NR" somewhere in WORDS from index FROM. */
+static gboolean sector_range(char **words, guint from, uint64_t *sector, uint64_t *nr) {
+  for (guint i = from; words[i] && words[i + 1]; i++)
+    if (!strcmp(words[i + 1], "+") && words[i + 2])
+      return pcs_parse_u64(words[i], sector) && pcs_parse_u64(words[i + 2], nr);
+  return FALSE;
+}
+
+static char **split_words(const char *line) {
+  char **w = g_strsplit_set(line, " \t", -1);
+  guint n = 0;
+  for (guint i = 0; w[i]; i++) {
+    if (*w[i]) w[n++] = w[i];
+    else g_free(w[i]);
+  }
+  w[n] = NULL;
+  return w;
+}
+
+/* ftrace: "... block_bio_queue: DEV RWBS ..." */
+static EventKind ftrace_event(char **w, guint *rwbs_at) {
+  for (guint i = 0; w[i]; i++) {
+    EventKind k = !strcmp(w[i], "block_bio_queue:") ? EV_BIO : !strcmp(w[i], "block_rq_issue:") ? EV_REQUEST : EV_NONE;
+    if (k != EV_NONE) {
+      *rwbs_at = i + 2;
+      return k;
+    }
+  }
+  return EV_NONE;
+}
+
+/* blkparse default output: "DEV CPU SEQ TIME PID ACTION RWBS SECTOR + NR [PROC]" */
+static EventKind blkparse_event(char **w, guint *rwbs_at) {
+  if (g_strv_length(w) < 8 || !strchr(w[0], ',') || !strchr(w[3], '.')) return EV_NONE;
+  *rwbs_at = 6;
+  return !strcmp(w[5], "Q") ? EV_BIO : !strcmp(w[5], "D") ? EV_REQUEST : EV_NONE;
+}
+
+static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **error) {
+  g_auto(GStrv) w = split_words(line);
+  guint at = 0;
+  EventKind k = ftrace_event(w, &at);
+  const char *format = "ftrace";
+  if (k == EV_NONE) k = blkparse_event(w, &at), format = "blkparse";
+  if (k == EV_NONE) return TRUE;
+  uint64_t sector, nr;
+  if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s event without 'SECTOR + NR': %s", t->path, no,
+                k == EV_BIO ? "bio" : "request", line);
+    return FALSE;
+  }
+  t->format = format;
+  const char *rwbs = w[at];
+  if (!strchr(rwbs, 'R')) return TRUE; /* writes, flushes, discards */
+  gboolean meta = strchr(rwbs, 'M') != NULL;
+  if (k == EV_BIO) {
+    *(meta ? &t->c.meta_bios : &t->c.bios) += 1;
+    *(meta ? &t->c.meta_sectors : &t->c.sectors) += nr;
+    if (!meta) {
+      guint pages = (guint)MIN((nr + 7) / 8, 1u << 20);
+      if (t->bio_pages_hist->len <= pages) g_array_set_size(t->bio_pages_hist, pages + 1);
+      g_array_index(t->bio_pages_hist, guint64, pages)++;
+    }
+  } else {
+    *(meta ? &t->c.meta_requests : &t->c.requests) += 1;
+  }
+  return TRUE;
+}
+
+gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, size_t len, GError **error) {
+  memset(t, 0, sizeof *t);
+  t->path = g_strdup(path);
+  t->bio_pages_hist = g_array_new(FALSE, TRUE, sizeof(guint64));
+  if (memchr(text, 0, len) || !g_utf8_validate(text, (gssize)len, NULL)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text trace (binary data; a blktrace file needs "
+                "blkparse first)", path);
+    return FALSE;
+  }
+  g_autofree char *copy = g_strndup(text, len);
+  g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (!count_line(t, lines[i], i + 1, error)) return FALSE;
+  if (!t->format) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no block_bio_queue/block_rq_issue (ftrace) or Q/D "
+                "(blkparse) events", path);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Whole file, gunzipped when it starts with the gzip magic. */
+static gboolean read_maybe_gzip(const char *path, char **text, gsize *len, GError **error) {
+  if (g_file_test(path, G_FILE_TEST_IS_DIR) || !g_file_test(path, G_FILE_TEST_EXISTS)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", path,
+                g_file_test(path, G_FILE_TEST_IS_DIR) ? "is a directory, expected a trace file" : "no such file");
+    return FALSE;
+  }
+  GError *e = NULL;
+  if (!g_file_get_contents(path, text, len, &e)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", path, e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  if (*len < 2 || (guchar)(*text)[0] != 0x1f || (guchar)(*text)[1] != 0x8b) return TRUE;
+  g_autoptr(GInputStream) raw = g_memory_input_stream_new_from_data(*text, (gssize)*len, g_free);
+  g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) in = g_converter_input_stream_new(raw, G_CONVERTER(z));
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable();
+  *text = NULL;
+  if (g_output_stream_splice(out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &e) < 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: broken gzip data: %s", path, e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  *len = g_memory_output_stream_get_data_size(G_MEMORY_OUTPUT_STREAM(out));
+  *text = g_memory_output_stream_steal_data(G_MEMORY_OUTPUT_STREAM(out));
+  return TRUE;
+}
+
+gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error) {
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  if (!read_maybe_gzip(path, &text, &len, error)) {
+    memset(t, 0, sizeof *t);
+    return FALSE;
+  }
+  return pcs_ktrace_load_text(t, path, text ? text : "", text ? len : 0, error);
+}
+
+void pcs_ktrace_clear(PcsKtrace *t) {
+  g_clear_pointer(&t->path, g_free);
+  g_clear_pointer(&t->bio_pages_hist, g_array_unref);
+}

@@ -1,0 +1,101 @@
+/* test_ktrace.c - real kernel traces counted as the shared README counts
+ * them, and `pcsim trace-stats` / `pcsim compare` as a user runs them. */
+#include "support.h"
+
+#include "pcsim/ktrace.h"
+
+static void load(PcsKtrace *t, const char *rel) {
+  g_autofree char *path = test_path(rel);
+  GError *error = NULL;
+  if (!pcs_ktrace_load(t, path, &error)) fail_msg("%s", error->message);
+}
+
+/* tests/data/kernel-6.18-btrfs/README: jobs1 201 read bios (66 metadata),
+ * 1001.0 MiB, 950 requests; jobs4 311 bios (66 metadata), 1086 requests. */
+static void shared_traces_give_their_readme_counts(void **state) {
+  struct {
+    const char *file;
+    uint64_t bios, meta, requests;
+  } want[] = {{"tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz", 201, 66, 950},
+              {"tests/data/kernel-6.18-btrfs/ra4096-jobs4.ftrace.txt.gz", 311, 66, 1086}};
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    PcsKtrace t;
+    load(&t, want[i].file);
+    assert_string_equal(t.format, "ftrace");
+    assert_int_equal(t.c.bios + t.c.meta_bios, want[i].bios);
+    assert_int_equal(t.c.meta_bios, want[i].meta);
+    assert_int_equal(t.c.requests + t.c.meta_requests, want[i].requests);
+    double mib = (double)(t.c.sectors + t.c.meta_sectors) * 512.0 / (1024.0 * 1024.0);
+    assert_true(mib > 1000.95 && mib < 1001.05); /* "1001.0 MiB" */
+    uint64_t hist_bios = 0;
+    for (guint k = 0; k < t.bio_pages_hist->len; k++) hist_bios += g_array_index(t.bio_pages_hist, guint64, k);
+    assert_int_equal(hist_bios, t.c.bios);
+    pcs_ktrace_clear(&t);
+  }
+}
+
+static void blkparse_text_counts_q_and_d(void **state) {
+  PcsKtrace t;
+  load(&t, "tests/data/blkparse-sample.txt");
+  assert_string_equal(t.format, "blkparse");
+  assert_int_equal(t.c.bios, 3);      /* Q of RA, RA, R; the RM apart, the WS not a read */
+  assert_int_equal(t.c.meta_bios, 1);
+  assert_int_equal(t.c.requests, 2);  /* D of RA and R */
+  assert_int_equal(t.c.meta_requests, 1);
+  assert_int_equal(t.c.sectors, 256 + 1024 + 2048);
+  pcs_ktrace_clear(&t);
+}
+
+static void bad_traces_are_refused(void **state) {
+  const char *cases[][2] = {
+    {"no events here\n", "no block_bio_queue"},
+    {"fio-1 [001] ..... 1.0: block_bio_queue: 7,0 RA 12x + 8 [fio]\n", ":1: bio event without"},
+    {"\x1f\x8b\x08garbage", "not a text trace"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    PcsKtrace t;
+    GError *error = NULL;
+    assert_false(pcs_ktrace_load_text(&t, "t.txt", cases[i][0], strlen(cases[i][0]), &error));
+    if (!strstr(error->message, cases[i][1])) fail_msg("'%s' lacks '%s'", error->message, cases[i][1]);
+    g_error_free(error);
+    pcs_ktrace_clear(&t);
+  }
+  g_autofree char *gz = test_tempfile("broken.gz", "\x1f\x8b\x08\x00garbage");
+  PcsKtrace t;
+  GError *error = NULL;
+  assert_false(pcs_ktrace_load(&t, gz, &error));
+  assert_non_null(strstr(error->message, "gzip"));
+  g_error_free(error);
+  pcs_ktrace_clear(&t);
+}
+
+static void trace_stats_and_compare_from_the_cli(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz",
+                              "--format", "csv", NULL), 0);
+  assert_non_null(strstr(out, "trace,format,bios,requests,mib_read,bios_per_mib,requests_per_mib,"));
+  assert_non_null(strstr(out, ",ftrace,135,884,1000.0000,0.1350,0.8840,"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/blkparse-sample.txt", "--format", "json", NULL), 0);
+  assert_non_null(strstr(out, "\"format\": \"blkparse\""));
+  assert_non_null(strstr(out, "\"bio_pages_hist\": {\"32\": 1, \"128\": 1, \"256\": 1}"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "compare", "tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz",
+                              "workloads/single-thread.ini", "--set", "workload.file_size=1000M", "--format", "csv",
+                              NULL), 0);
+  assert_non_null(strstr(out, "\nmetric,real,simulated,ratio\nbios,135.0000,"));
+  assert_non_null(strstr(out, "\nmib_read,1000.0000,1000.0000,1.0000\n"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "workloads", NULL), 2);
+  assert_non_null(strstr(err, "directory"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(shared_traces_give_their_readme_counts),
+    cmocka_unit_test(blkparse_text_counts_q_and_d),
+    cmocka_unit_test(bad_traces_are_refused),
+    cmocka_unit_test(trace_stats_and_compare_from_the_cli),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
