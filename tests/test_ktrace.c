@@ -90,12 +90,30 @@ static void trace_stats_and_compare_from_the_cli(void **state) {
   assert_non_null(strstr(err, "directory"));
 }
 
+/* workloads/linux-6.18-btrfs.ini against the one-job capture: within 25%
+ * on data bios and requests per MiB (the README shows the 4-job gap). */
+static void linux_618_scenario_matches_the_one_job_trace(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "compare", "tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz",
+                              "workloads/linux-6.18-btrfs.ini", "--set", "workload.threads=1", "--format", "csv", NULL),
+                   0);
+  const char *metrics[] = {"\nbios_per_mib,", "\nrequests_per_mib,"};
+  for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++) {
+    const char *row = strstr(out, metrics[i]);
+    assert_non_null(row);
+    g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
+    double ratio = g_ascii_strtod(strrchr(line, ',') + 1, NULL);
+    if (ratio < 0.75 || ratio > 1.25) fail_msg("%s ratio %.3f outside 0.75..1.25", metrics[i] + 1, ratio);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shared_traces_give_their_readme_counts),
     cmocka_unit_test(blkparse_text_counts_q_and_d),
     cmocka_unit_test(bad_traces_are_refused),
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
+    cmocka_unit_test(linux_618_scenario_matches_the_one_job_trace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
