@@ -36,19 +36,22 @@ static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
   PcsBio *b = pcs_bio_at(s, bio);
   uint32_t ns = bio_sectors(b);
   if (!fits(s, rq, ns, b->npages)) return FALSE;
+  PcsTraceKind how;
   if (rq_end(rq) == bio_sector(b)) { /* back merge */
     pcs_bio_at(s, rq->bio_tail)->next = bio;
     rq->bio_tail = bio;
+    how = PCS_TRACE_BACKMERGE;
   } else if (bio_sector(b) + ns == rq->sector) { /* front merge */
     b->next = rq->bio_head;
     rq->bio_head = bio;
     rq->sector = bio_sector(b);
+    how = PCS_TRACE_FRONTMERGE;
   } else {
     return FALSE;
   }
   rq->nsect += ns;
   rq->nseg += b->npages;
-  pcs_trace(s, b->thread + 1, PCS_TRACE_MERGE, b->first, b->npages);
+  pcs_trace(s, b->thread + 1, how, b->first, b->npages);
   return TRUE;
 }
 
@@ -157,7 +160,11 @@ void pcs_blk_start_plug(PcsSim *s, PcsReader *r) {
 }
 
 static void flush_plug(PcsSim *s, PcsReader *r) {
-  for (uint32_t i = 0; i < r->plug_n; i++) elv_insert(s, r->plug[i]);
+  for (uint32_t i = 0; i < r->plug_n; i++) {
+    PcsRequest *rq = pcs_rq_at(s, r->plug[i]);
+    pcs_trace(s, r->id + 1, PCS_TRACE_RQ_INSERT, rq->sector, rq->nsect);
+    elv_insert(s, r->plug[i]);
+  }
   r->plug_n = 0;
   pcs_dev_dispatch(s);
 }
@@ -192,6 +199,7 @@ static void queue_bio(PcsSim *s, PcsReader *r, uint32_t bio) {
     r->plug[r->plug_n++] = id;
     return;
   }
+  pcs_trace(s, r->id + 1, PCS_TRACE_RQ_INSERT, rq->sector, rq->nsect);
   elv_append(s, id);
   pcs_dev_dispatch(s);
 }

@@ -9,6 +9,7 @@
  */
 #include "cli.h"
 
+#include "pcsim/blktrace.h"
 #include "pcsim/fio.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
@@ -31,6 +32,7 @@ typedef struct {
   gint row;
   gboolean fio;
   char *model;
+  char *blktrace;
 } RunOpts;
 
 static void run_opts_clear(RunOpts *o) {
@@ -42,6 +44,7 @@ static void run_opts_clear(RunOpts *o) {
   g_free(o->pages);
   g_free(o->scenario_from);
   g_free(o->model);
+  g_free(o->blktrace);
 }
 
 /* ---- --trace FILE: every model action as TSV ---- */
@@ -73,12 +76,10 @@ typedef struct {
 typedef struct {
   uint64_t first, last; /* page range, inclusive */
   GArray *rows;
-  TraceSink *tsv;       /* also --trace, if given */
 } Timeline;
 
 static void timeline_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   Timeline *tl = user;
-  if (tl->tsv) trace_tsv(tl->tsv, t, thread, kind, a, b);
   uint64_t lo = a, hi = kind == PCS_TRACE_SUBMIT ? a + b - 1 : a;
   gboolean shown = kind == PCS_TRACE_INSERT || kind == PCS_TRACE_READ || kind == PCS_TRACE_SUBMIT;
   if (!shown || thread == PCS_NO_THREAD || hi < tl->first || lo > tl->last) return;
@@ -142,8 +143,23 @@ typedef struct {
   PcsCliOutput trace;
   TraceSink sink;
   Timeline tl;
+  GArray *blktraces; /* PcsBlktrace per policy, with --blktrace */
   PcsRunOptions ropt;
 } RunJob;
+
+/* Every model action goes to each output that asked for it. */
+static void run_trace(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  RunJob *j = user;
+  if (j->sink.f) trace_tsv(&j->sink, t, thread, kind, a, b);
+  if (j->tl.rows) timeline_watch(&j->tl, t, thread, kind, a, b);
+  if (j->blktraces && j->blktraces->len)
+    pcs_blktrace_event(&g_array_index(j->blktraces, PcsBlktrace, j->blktraces->len - 1), t, thread, kind, a, b);
+}
+
+static void blktraces_free(GArray *a) {
+  for (guint i = 0; a && i < a->len; i++) pcs_blktrace_clear(&g_array_index(a, PcsBlktrace, i));
+  if (a) g_array_free(a, TRUE);
+}
 
 static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
   if (o->timeline) {
@@ -157,14 +173,18 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
     if (!pcs_cli_output_open(&j->trace, o->trace, error)) return FALSE;
     j->sink.f = j->trace.f;
     fputs("policy\ttime_ns\tthread\tkind\ta\tb\n", j->sink.f);
-    j->ropt.trace = trace_tsv;
-    j->ropt.trace_user = &j->sink;
   }
-  if (o->timeline) {
-    j->tl.rows = g_array_new(FALSE, FALSE, sizeof(TimelineRow));
-    j->tl.tsv = j->sink.f ? &j->sink : NULL;
-    j->ropt.trace = timeline_watch;
-    j->ropt.trace_user = &j->tl;
+  if (o->timeline) j->tl.rows = g_array_new(FALSE, FALSE, sizeof(TimelineRow));
+  if (o->blktrace) {
+    if (g_file_test(o->blktrace, G_FILE_TEST_EXISTS) && !g_file_test(o->blktrace, G_FILE_TEST_IS_DIR)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--blktrace %s: not a directory", o->blktrace);
+      return FALSE;
+    }
+    j->blktraces = g_array_new(FALSE, TRUE, sizeof(PcsBlktrace));
+  }
+  if (o->trace || o->timeline || o->blktrace) {
+    j->ropt.trace = run_trace;
+    j->ropt.trace_user = j;
   }
   return TRUE;
 }
@@ -181,6 +201,11 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   for (guint i = 0; ok && i < j->policies->len; i++) {
     PcsResult r;
     j->sink.policy = g_array_index(j->policies, PcsPolicy, i).name;
+    if (j->blktraces) {
+      g_array_set_size(j->blktraces, j->blktraces->len + 1);
+      pcs_blktrace_init(&g_array_index(j->blktraces, PcsBlktrace, j->blktraces->len - 1), (uint32_t)j->p.cpu_count,
+                        (uint32_t)j->p.workload_threads);
+    }
     ok = pcs_sim_run(&j->p, &g_array_index(j->policies, PcsPolicy, i), &j->ropt, &r, error);
     if (!ok) break;
     events += r.events;
@@ -201,6 +226,10 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   g_string_append_len(s, timelines->str, (gssize)timelines->len);
   for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
   if (ok && j->trace.f) ok = pcs_cli_output_commit(&j->trace, error);
+  for (guint i = 0; ok && j->blktraces && i < j->blktraces->len; i++) {
+    g_autofree char *name = pcs_blktrace_name(g_array_index(j->policies, PcsPolicy, i).name);
+    ok = pcs_blktrace_write(&g_array_index(j->blktraces, PcsBlktrace, i), o->blktrace, name, error);
+  }
   if (ok) ok = pcs_cli_write_file(NULL, s, error);
   if (ok && o->stats) pcs_cli_print_stats(wall, events);
   return ok;
@@ -298,6 +327,8 @@ int pcs_cmd_run(int argc, char **argv) {
     {"row", 0, 0, G_OPTION_ARG_INT, &o.row, "With --scenario-from: the sweep row to rerun (1 = first data row)", "N"},
     {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
+    {"blktrace", 0, 0, G_OPTION_ARG_FILENAME, &o.blktrace,
+     "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt", "DIR"},
     {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
      "After the table, draw each policy's interleaving (add/read/submit per thread) for a page range", NULL},
     {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages,
@@ -322,6 +353,7 @@ int pcs_cmd_run(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   }
   if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
+  blktraces_free(j.blktraces);
   g_array_free(j.policies, TRUE);
   pcs_params_clear(&j.p);
   run_opts_clear(&o);

@@ -25,7 +25,9 @@
   X(SUBMIT, "submit", "bio submitted: a=first page, b=pages")                   \
   X(SPLIT, "split", "bio split at the request limits: a=first page, b=pages of the front part") \
   X(REQUEST, "request", "bio starts a new request: a=first sector, b=sectors")  \
-  X(MERGE, "merge", "bio merged into a request: a=first page, b=pages")         \
+  X(BACKMERGE, "backmerge", "bio merged at the end of a request: a=first page, b=pages") \
+  X(FRONTMERGE, "frontmerge", "bio merged at the start of a request: a=first page, b=pages") \
+  X(RQ_INSERT, "rq_insert", "request inserted into the queue: a=first sector, b=sectors") \
   X(DISPATCH, "dispatch", "request sent to the device: a=first sector, b=sectors") \
   X(COMPLETE, "complete", "device completed a request: a=first sector, b=sectors") \
   X(BIO_DONE, "bio_done", "end-io worker finished a bio: a=first page, b=pages") \

@@ -1,0 +1,29 @@
+/* blktrace.h - a simulation written as real blktrace files.
+ *
+ * `pcsim run --blktrace DIR` writes DIR/NAME.blktrace.N, one file per
+ * simulated CPU, in blktrace's binary format (struct blk_io_trace, version
+ * 7, 48-byte little-endian records, magic 0x65617407), so blkparse, btt and
+ * other blktrace tools read a simulation like a capture.  NAME is the
+ * policy ("immediate", "pool-16").  Time is simulated ns.
+ */
+#ifndef PCSIM_BLKTRACE_H
+#define PCSIM_BLKTRACE_H
+
+#include "pcsim/sim.h"
+
+typedef struct {
+  GPtrArray *cpu;      /* GByteArray per CPU: the records */
+  GArray *seq;         /* guint32 per CPU: next sequence number */
+  uint32_t ncpu, nreaders;
+} PcsBlktrace;
+
+void pcs_blktrace_init(PcsBlktrace *bt, uint32_t ncpu, uint32_t nreaders);
+void pcs_blktrace_clear(PcsBlktrace *bt);
+/* A PcsTraceFn: USER is the PcsBlktrace. */
+void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b);
+/* DIR/NAME.blktrace.N for every CPU, each written as .tmp and renamed. */
+gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error);
+/* "pool:16" -> "pool-16": a file-name-safe policy name. */
+char *pcs_blktrace_name(const char *policy);
+
+#endif

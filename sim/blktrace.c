@@ -1,0 +1,160 @@
+/* blktrace.c - writing a run in blktrace's binary format.
+ *
+ * Mirrors what the kernel's blktrace (kernel/trace/blktrace.c) records for
+ * a read: Q when a bio reaches the queue (pcsim's `submit`), M/F when it
+ * back/front merges into a request, G when it gets a new request, I when a
+ * request is inserted, D when the driver issues it, C when it completes;
+ * plus a process note (BLK_TN_PROCESS) naming each thread.  Reads carry
+ * BLK_TC_READ and, being readahead, BLK_TC_AHEAD ("RA" in blkparse).
+ *
+ * Simplifications: a thread's events go to CPU (thread - 1) % cpu.count;
+ * D and C, which pcsim does not attribute to a task, go to CPU 0 with
+ * pid 0.  Reader thread N has pid 1000+N ("fio"), end-io worker N pid
+ * 2000+N ("btrfs-endio").  The device is 8,0.
+ */
+#include "pcsim/blktrace.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define BLK_IO_TRACE_MAGIC 0x65617400u
+#define BLK_IO_TRACE_VERSION 0x07u
+#define TC(cat) ((uint32_t)(cat) << 16)
+
+enum { TA_QUEUE = 1, TA_BACKMERGE = 2, TA_FRONTMERGE = 3, TA_GETRQ = 4, TA_ISSUE = 7, TA_COMPLETE = 8,
+       TA_INSERT = 12 };
+enum { TC_READ = 1 << 0, TC_QUEUE = 1 << 4, TC_ISSUE = 1 << 6, TC_COMPLETE = 1 << 7, TC_NOTIFY = 1 << 10,
+       TC_AHEAD = 1 << 11 };
+enum { TN_PROCESS = 0 };
+
+#define DEVICE ((8u << 20) | 0u) /* MKDEV(8, 0) as the kernel encodes it */
+#define TASK_COMM_LEN 16
+
+static void put32(GByteArray *a, uint32_t v) {
+  guint8 b[4] = {v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24};
+  g_byte_array_append(a, b, 4);
+}
+
+static void put64(GByteArray *a, uint64_t v) {
+  put32(a, (uint32_t)v);
+  put32(a, (uint32_t)(v >> 32));
+}
+
+/* struct blk_io_trace, little-endian, then PDU_LEN bytes of PDU. */
+static void record(PcsBlktrace *bt, uint32_t cpu, PcsTime t, uint64_t sector, uint32_t bytes, uint32_t action,
+                   uint32_t pid, const void *pdu, uint16_t pdu_len) {
+  GByteArray *a = g_ptr_array_index(bt->cpu, cpu);
+  uint32_t *seq = &g_array_index(bt->seq, uint32_t, cpu);
+  put32(a, BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION);
+  put32(a, (*seq)++);
+  put64(a, t);
+  put64(a, sector);
+  put32(a, bytes);
+  put32(a, action);
+  put32(a, pid);
+  put32(a, DEVICE);
+  put32(a, cpu);
+  guint8 tail[4] = {0, 0, pdu_len & 0xff, pdu_len >> 8}; /* error = 0, pdu_len */
+  g_byte_array_append(a, tail, 4);
+  if (pdu_len) g_byte_array_append(a, pdu, pdu_len);
+}
+
+static uint32_t pid_of(const PcsBlktrace *bt, uint32_t thread) {
+  if (thread == PCS_NO_THREAD) return 0;
+  return thread <= bt->nreaders ? 1000 + thread : 2000 + (thread - bt->nreaders);
+}
+
+static uint32_t cpu_of(const PcsBlktrace *bt, uint32_t thread) {
+  return thread == PCS_NO_THREAD ? 0 : (thread - 1) % bt->ncpu;
+}
+
+static void note_process(PcsBlktrace *bt, uint32_t thread, const char *comm) {
+  char name[TASK_COMM_LEN] = {0};
+  g_strlcpy(name, comm, sizeof name);
+  record(bt, cpu_of(bt, thread), 0, 0, 0, TN_PROCESS | TC(TC_NOTIFY), pid_of(bt, thread), name, sizeof name);
+}
+
+void pcs_blktrace_init(PcsBlktrace *bt, uint32_t ncpu, uint32_t nreaders) {
+  bt->ncpu = MAX(ncpu, 1);
+  bt->nreaders = nreaders;
+  bt->cpu = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
+  bt->seq = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+  g_array_set_size(bt->seq, bt->ncpu);
+  for (uint32_t c = 0; c < bt->ncpu; c++) g_ptr_array_add(bt->cpu, g_byte_array_new());
+  note_process(bt, PCS_NO_THREAD, "kworker/0:1H"); /* dispatch and completion */
+  for (uint32_t t = 1; t <= nreaders; t++) note_process(bt, t, "fio");
+}
+
+void pcs_blktrace_clear(PcsBlktrace *bt) {
+  g_clear_pointer(&bt->cpu, g_ptr_array_unref);
+  g_clear_pointer(&bt->seq, g_array_unref);
+}
+
+void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  PcsBlktrace *bt = user;
+  const uint32_t rd = TC(TC_READ) | TC(TC_AHEAD);
+  uint32_t cpu = cpu_of(bt, thread), pid = pid_of(bt, thread);
+  switch (kind) {
+  case PCS_TRACE_SUBMIT: /* a=first page, b=pages */
+    record(bt, cpu, t, a * 8, (uint32_t)(b * 4096), TA_QUEUE | TC(TC_QUEUE) | rd, pid, NULL, 0);
+    break;
+  case PCS_TRACE_BACKMERGE:
+  case PCS_TRACE_FRONTMERGE:
+    record(bt, cpu, t, a * 8, (uint32_t)(b * 4096),
+           (kind == PCS_TRACE_BACKMERGE ? TA_BACKMERGE : TA_FRONTMERGE) | TC(TC_QUEUE) | rd, pid, NULL, 0);
+    break;
+  case PCS_TRACE_REQUEST: /* a=first sector, b=sectors */
+    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_GETRQ | TC(TC_QUEUE) | rd, pid, NULL, 0);
+    break;
+  case PCS_TRACE_RQ_INSERT:
+    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_INSERT | TC(TC_QUEUE) | rd, pid, NULL, 0);
+    break;
+  case PCS_TRACE_DISPATCH:
+    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_ISSUE | TC(TC_ISSUE) | rd, pid, NULL, 0);
+    break;
+  case PCS_TRACE_COMPLETE:
+    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_COMPLETE | TC(TC_COMPLETE) | rd, pid, NULL, 0);
+    break;
+  default:
+    break;
+  }
+}
+
+char *pcs_blktrace_name(const char *policy) {
+  char *n = g_strdup(policy);
+  for (char *p = n; *p; p++)
+    if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_') *p = '-';
+  return n;
+}
+
+gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error) {
+  if (g_mkdir_with_parents(dir, 0755) != 0) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--blktrace %s: cannot create the directory: %s", dir,
+                g_strerror(errno));
+    return FALSE;
+  }
+  g_autoptr(GPtrArray) tmps = g_ptr_array_new_with_free_func(g_free);
+  gboolean ok = TRUE;
+  for (uint32_t c = 0; ok && c < bt->ncpu; c++) {
+    GByteArray *a = g_ptr_array_index(bt->cpu, c);
+    char *tmp = g_strdup_printf("%s/%s.blktrace.%u.tmp", dir, name, c);
+    g_ptr_array_add(tmps, tmp);
+    GError *e = NULL;
+    if (!g_file_set_contents(tmp, (const char *)a->data, (gssize)a->len, &e)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "--blktrace: %s", e->message);
+      g_error_free(e);
+      ok = FALSE;
+    }
+  }
+  for (guint i = 0; i < tmps->len; i++) { /* all written: rename them all */
+    const char *tmp = g_ptr_array_index(tmps, i);
+    g_autofree char *final = g_strndup(tmp, strlen(tmp) - 4);
+    if (ok && g_rename(tmp, final) != 0) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot rename: %s", final, g_strerror(errno));
+      ok = FALSE;
+    }
+    if (!ok) g_unlink(tmp);
+  }
+  return ok;
+}

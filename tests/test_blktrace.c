@@ -1,0 +1,96 @@
+/* test_blktrace.c - `pcsim run --blktrace DIR`: real blktrace files that
+ * blkparse and btt read with the counts pcsim printed. */
+#include "support.h"
+
+#include <glib/gstdio.h>
+
+/* bios and requests of POLICY from pcsim's CSV. */
+static void counts(const char *csv, const char *policy, uint64_t *bios, uint64_t *requests) {
+  g_autofree char *needle = g_strdup_printf("\n%s,", policy);
+  const char *row = strstr(csv, needle);
+  assert_non_null(row);
+  g_auto(GStrv) cells = g_strsplit(row + 1, ",", 6);
+  *bios = g_ascii_strtoull(cells[3], NULL, 10);
+  *requests = g_ascii_strtoull(cells[4], NULL, 10);
+}
+
+static char *run_tool(char **argv) {
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = 0;
+  if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL) ||
+      !g_spawn_check_wait_status(status, NULL))
+    fail_msg("%s failed: %s", argv[0], err ? err : "");
+  return out;
+}
+
+/* Event lines of blkparse: "  8,0  CPU  SEQ  TIME  PID  ACTION  RWBS ..." */
+static uint64_t count_action(const char *text, const char *action) {
+  uint64_t n = 0;
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (char **l = lines; *l; l++) {
+    g_auto(GStrv) w = g_strsplit_set(g_strstrip(*l), " ", -1);
+    guint k = 0;
+    const char *f[7] = {0};
+    for (char **x = w; *x && k < 7; x++)
+      if (**x) f[k++] = *x;
+    if (k == 7 && !strcmp(f[0], "8,0") && !strcmp(f[5], action)) n++;
+  }
+  return n;
+}
+
+static void blktrace_files_read_back_with_pcsim_counts(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *out = NULL, *err = NULL;
+  /* a slow queue-depth-1 device keeps requests queued: bios merge (M) */
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=16M", "--set",
+                              "device.queue_depth=1", "--set", "device.latency=200us", "--policy", "immediate",
+                              "--policy", "pool:16", "--format", "csv", "--blktrace", dir, NULL), 0);
+  const char *names[] = {"immediate", "pool-16"}, *policies[] = {"immediate", "pool:16"};
+  for (size_t i = 0; i < 2; i++) {
+    for (int cpu = 0; cpu < 4; cpu++) {
+      g_autofree char *f = g_strdup_printf("%s/%s.blktrace.%d", dir, names[i], cpu);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+      assert_true(g_file_get_contents(f, &data, &len, NULL));
+      assert_true(len >= 48);
+      assert_memory_equal(data, "\x07\x74\x61\x65", 4); /* 0x65617407, little-endian */
+    }
+    uint64_t bios, requests;
+    counts(out, policies[i], &bios, &requests);
+    g_autofree char *blkparse = g_find_program_in_path("blkparse"), *btt = g_find_program_in_path("btt");
+    if (!blkparse || !btt) {
+      print_message("skipped blkparse/btt: not installed (apt-get install blktrace)\n");
+      continue;
+    }
+    char *parse[] = {blkparse, "-i", (char *)names[i], "-D", dir, NULL};
+    g_autofree char *text = run_tool(parse);
+    assert_int_equal(count_action(text, "Q"), bios);
+    assert_int_equal(count_action(text, "D"), requests);
+    assert_int_equal(count_action(text, "C"), requests);
+    assert_true(i == 1 || count_action(text, "M") + count_action(text, "F") > 0);
+    g_autofree char *bin = g_strdup_printf("%s/%s.bin", dir, names[i]);
+    char *dump[] = {blkparse, "-i", (char *)names[i], "-D", dir, "-d", bin, "-O", NULL};
+    g_free(run_tool(dump));
+    char *btt_argv[] = {btt, "-i", bin, NULL};
+    g_autofree char *report = run_tool(btt_argv);
+    g_autofree char *want = g_strdup_printf("| %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %7.1f |", bios, requests,
+                                            (double)bios / (double)requests);
+    if (!strstr(report, want)) fail_msg("btt: no '%s' in\n%s", want, report);
+  }
+}
+
+static void blktrace_into_a_file_is_refused(void **state) {
+  g_autofree char *file = test_tempfile("plain", "x");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/single-thread.ini", "--blktrace", file, NULL), 2);
+  assert_non_null(strstr(err, "not a directory"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(blktrace_files_read_back_with_pcsim_counts),
+    cmocka_unit_test(blktrace_into_a_file_is_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
