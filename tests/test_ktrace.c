@@ -4,6 +4,8 @@
 
 #include "pcsim/ktrace.h"
 
+#include <sys/wait.h>
+
 static void load(PcsKtrace *t, const char *rel) {
   g_autofree char *path = test_path(rel);
   GError *error = NULL;
@@ -107,6 +109,19 @@ static void linux_618_scenario_matches_the_one_job_trace(void **state) {
   }
 }
 
+/* The capture script needs root and tracefs; without tracefs it must say so. */
+static void capture_script_refuses_without_tracefs(void **state) {
+  g_autofree char *script = test_path("scripts/capture-kernel-trace");
+  g_autofree char *job = test_path("workloads/liubo-2011.fio");
+  g_autofree char *dir = test_tempdir();
+  char *argv[] = {"bash", script, "--job", job, "--out", dir, "--loop-btrfs", "1G", "--tracefs", "/nonexistent", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  assert_non_null(strstr(err, "no tracefs"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shared_traces_give_their_readme_counts),
@@ -114,6 +129,7 @@ int main(void) {
     cmocka_unit_test(bad_traces_are_refused),
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
     cmocka_unit_test(linux_618_scenario_matches_the_one_job_trace),
+    cmocka_unit_test(capture_script_refuses_without_tracefs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
