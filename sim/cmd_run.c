@@ -280,7 +280,7 @@ static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GErr
 
 static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GError **error) {
   gboolean fio = path && (o->fio || pcs_fio_is_job_file(path));
-  if (o->format && !pcs_format_parse(o->format, &j->format, error)) return FALSE;
+  if (!pcs_format_parse(o->format, PCS_FORMATS_ALL, &j->format, error)) return FALSE;
   if (o->model && !fio) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
     return FALSE;

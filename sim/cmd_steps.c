@@ -11,6 +11,8 @@
 #include "pcsim/report.h"
 #include "pcsim/steps.h"
 
+#define STEP_FORMATS (PCS_FORMAT_BIT(PCS_FORMAT_TABLE) | PCS_FORMAT_BIT(PCS_FORMAT_JSON))
+
 static const char default_step_policies[] = "immediate,pool:16,pool-contig:16,window";
 
 
@@ -33,11 +35,11 @@ int pcs_cmd_replay(int argc, char **argv) {
   g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
   g_autoptr(GString) out = g_string_new(NULL);
   int rc = 0;
-  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || (format && !pcs_format_parse(format, &fmt, &error)) ||
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !pcs_format_parse(format, STEP_FORMATS, &fmt, &error) ||
       !pcs_policy_parse_given(policies, "immediate", "default", pols, &error)) {
     rc = pcs_cli_fail(error);
-  } else if (argc != 2 || fmt == PCS_FORMAT_CSV || fmt == PCS_FORMAT_FIO_JSON) {
-    fprintf(stderr, "pcsim: replay: expected one SCHEDULE file and --format table or json\n");
+  } else if (argc != 2) {
+    fprintf(stderr, "pcsim: replay: expected one SCHEDULE file (see pcsim replay --help)\n");
     rc = PCS_EXIT_INPUT;
   } else if (!pcs_schedule_load(&sched, argv[1], &error)) {
     rc = pcs_cli_fail(error);
@@ -116,11 +118,11 @@ int pcs_cmd_explore(int argc, char **argv) {
   g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
   g_autoptr(GString) out = g_string_new(NULL);
   int rc = 0;
-  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || (format && !pcs_format_parse(format, &fmt, &error)) ||
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !pcs_format_parse(format, STEP_FORMATS, &fmt, &error) ||
       !pcs_policy_parse_given(policies, default_step_policies, "default", pols, &error)) {
     rc = pcs_cli_fail(error);
-  } else if (argc != 1 || threads < 1 || pages < 1 || fmt == PCS_FORMAT_CSV || fmt == PCS_FORMAT_FIO_JSON) {
-    fprintf(stderr, "pcsim: explore: expected --threads T >= 1, --pages P >= 1 and --format table or json\n");
+  } else if (argc != 1 || threads < 1 || pages < 1) {
+    fprintf(stderr, "pcsim: explore: expected --threads T >= 1 and --pages P >= 1 (see pcsim explore --help)\n");
     rc = PCS_EXIT_INPUT;
   } else {
     if (fmt == PCS_FORMAT_JSON)

@@ -112,15 +112,8 @@ static void stats_print(GString *out, const PcsKtrace *t, PcsFormat fmt) {
   g_string_append_c(out, '\n');
 }
 
-static gboolean trace_format(const char *text, PcsFormat *fmt, GError **error) {
-  if (!text) return TRUE;
-  if (!pcs_format_parse(text, fmt, error)) return FALSE;
-  if (*fmt == PCS_FORMAT_FIO_JSON) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--format fio-json: expected table, csv or json");
-    return FALSE;
-  }
-  return TRUE;
-}
+#define TRACE_FORMATS \
+  (PCS_FORMAT_BIT(PCS_FORMAT_TABLE) | PCS_FORMAT_BIT(PCS_FORMAT_CSV) | PCS_FORMAT_BIT(PCS_FORMAT_JSON))
 
 int pcs_cmd_trace_stats(int argc, char **argv) {
   char *format = NULL;
@@ -138,7 +131,7 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
   PcsKtrace t = {0};
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);
-  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !trace_format(format, &fmt, &error)) {
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !pcs_format_parse(format, TRACE_FORMATS, &fmt, &error)) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2) {
     rc = pcs_cli_usage_error("expected one TRACE file");
@@ -210,7 +203,7 @@ int pcs_cmd_compare(int argc, char **argv) {
   g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
   pcs_params_init(&p);
   char *given[] = {policy, NULL};
-  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !trace_format(format, &fmt, &error)) {
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !pcs_format_parse(format, TRACE_FORMATS, &fmt, &error)) {
     rc = pcs_cli_fail(error);
   } else if (argc != 3) {
     rc = pcs_cli_usage_error("expected a TRACE file and a SCENARIO file");

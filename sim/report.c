@@ -21,13 +21,19 @@ static const char *const format_names[] = {
 #undef X
 };
 
-gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error) {
+gboolean pcs_format_parse(const char *text, unsigned allowed, PcsFormat *out, GError **error) {
+  if (!text) return TRUE;
   for (size_t i = 0; i < G_N_ELEMENTS(format_names); i++)
-    if (strcmp(text, format_names[i]) == 0) {
+    if ((allowed & PCS_FORMAT_BIT(i)) && strcmp(text, format_names[i]) == 0) {
       *out = (PcsFormat)i;
       return TRUE;
     }
-  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--format: '%s': expected table, csv, json or fio-json", text);
+  g_autoptr(GString) names = g_string_new(NULL);
+  guint n = (guint)__builtin_popcount(allowed), k = 0;
+  for (size_t i = 0; i < G_N_ELEMENTS(format_names); i++)
+    if (allowed & PCS_FORMAT_BIT(i))
+      g_string_append_printf(names, "%s%s", k++ == 0 ? "" : k == n ? " or " : ", ", format_names[i]);
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--format '%s': expected %s", text, names->str);
   return FALSE;
 }
 

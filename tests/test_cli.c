@@ -53,6 +53,15 @@ static void bad_input_exits_2_with_file_line_and_key(void **state) {
   assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--policy", "pool:0", NULL), 2);
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--format", "xml", NULL), 2);
+  assert_non_null(strstr(err, "--format 'xml': expected table, csv, json or fio-json"));
+  g_free(out), g_free(err);
+  /* each command names only the formats it prints */
+  assert_int_equal(test_pcsim(&out, &err, "replay", "workloads/liubo-diagram.sched", "--format", "csv", NULL), 2);
+  assert_non_null(strstr(err, "--format 'csv': expected table or json"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "workloads/liubo-diagram.sched", "--format", "fio-json", NULL),
+                   2);
+  assert_non_null(strstr(err, "--format 'fio-json': expected table, csv or json"));
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--bogus", NULL), 2);
   g_free(out), g_free(err);

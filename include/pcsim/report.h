@@ -40,7 +40,12 @@ typedef enum {
   X(fallback_reads, U, "single-page ->readpage() fallbacks", "->readpage() fallbacks")               \
   X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages")
 
-gboolean pcs_format_parse(const char *text, PcsFormat *out, GError **error);
+#define PCS_FORMAT_BIT(f) (1u << (f))
+#define PCS_FORMATS_ALL (PCS_FORMAT_BIT(PCS_FORMAT_TABLE) | PCS_FORMAT_BIT(PCS_FORMAT_CSV) | \
+                         PCS_FORMAT_BIT(PCS_FORMAT_JSON) | PCS_FORMAT_BIT(PCS_FORMAT_FIO_JSON))
+/* --format TEXT as one of the ALLOWED formats (a mask of PCS_FORMAT_BIT);
+ * TEXT NULL leaves *OUT, the command's default, as it is. */
+gboolean pcs_format_parse(const char *text, unsigned allowed, PcsFormat *out, GError **error);
 
 /* Derived value of a numeric column (NAN for text columns). */
 double pcs_report_value(const PcsResult *r, const char *column);
