@@ -215,7 +215,7 @@ void pcs_blk_submit(PcsSim *s, PcsReader *r, uint32_t bio) {
   s->res->bios++;
   s->res->bio_pages_hist[b->npages]++;
   pcs_trace(s, r->id + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
-  uint32_t limit = (uint32_t)MIN(s->p->block_max_sectors / (PCS_PAGE_SIZE / PCS_SECTOR_SIZE), s->p->block_max_segments);
+  uint32_t limit = s->rq_max_pages;
   while (pcs_bio_at(s, bio)->npages > limit) {
     uint32_t front = pcs_pool_get(&s->bios); /* may move the pool: look B up again */
     b = pcs_bio_at(s, bio);

@@ -134,6 +134,7 @@ typedef struct {
   PcsEvq evq;
 
   uint64_t npages, block_pages, window_pages, bio_max_pages, stripe_pages;
+  uint32_t rq_max_pages; /* largest request: block.max_sectors and max_segments */
   double jitter;
 
   /* page cache */
