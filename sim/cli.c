@@ -138,18 +138,6 @@ GOptionContext *pcs_cli_context(const char *parameters, const char *description,
   return ctx;
 }
 
-gboolean pcs_cli_check_file(const char *path, GError **error) {
-  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected a file", path);
-    return FALSE;
-  }
-  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no such file", path);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 void pcs_cli_print_stats(double wall, uint64_t events) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);

@@ -44,8 +44,6 @@ gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, 
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
 /* A GOption context for one command: usage PARAMETERS, --help DESCRIPTION. */
 GOptionContext *pcs_cli_context(const char *parameters, const char *description, const GOptionEntry *entries);
-/* An existing regular file, or an input error naming it. */
-gboolean pcs_cli_check_file(const char *path, GError **error);
 
 /* --stats: "stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z" on stderr. */
 void pcs_cli_print_stats(double wall, uint64_t events);

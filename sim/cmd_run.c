@@ -189,16 +189,10 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
   return TRUE;
 }
 
-/* Runs every policy into memory, then writes the report and the trace. */
-static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
-  g_autoptr(GArray) results = g_array_new(FALSE, TRUE, sizeof(PcsResult));
-  g_autoptr(GString) timelines = g_string_new(NULL);
-  g_autoptr(GString) s = g_string_new(NULL);
-  gint64 t0 = g_get_monotonic_time();
-  uint64_t events = 0;
-  gboolean ok = TRUE;
+/* Every policy in turn, results into RESULTS and timelines into TIMELINES. */
+static gboolean run_policies(RunJob *j, GArray *results, GString *timelines, uint64_t *events, GError **error) {
   j->ropt.cancel = &pcs_cli_signal;
-  for (guint i = 0; ok && i < j->policies->len; i++) {
+  for (guint i = 0; i < j->policies->len; i++) {
     PcsResult r;
     j->sink.policy = g_array_index(j->policies, PcsPolicy, i).name;
     if (j->blktraces) {
@@ -206,31 +200,52 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
       pcs_blktrace_init(&g_array_index(j->blktraces, PcsBlktrace, j->blktraces->len - 1), (uint32_t)j->p.cpu_count,
                         (uint32_t)j->p.workload_threads);
     }
-    ok = pcs_sim_run(&j->p, &g_array_index(j->policies, PcsPolicy, i), &j->ropt, &r, error);
-    if (!ok) break;
-    events += r.events;
+    if (!pcs_sim_run(&j->p, &g_array_index(j->policies, PcsPolicy, i), &j->ropt, &r, error)) return FALSE;
+    *events += r.events;
     g_array_append_val(results, r);
     if (j->tl.rows) {
       timeline_print(timelines, &j->tl, j->sink.policy, r.threads);
       g_array_set_size(j->tl.rows, 0);
     }
   }
-  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
-  PcsResult *res = (PcsResult *)results->data;
+  return TRUE;
+}
+
+static void run_report(GString *s, const RunJob *j, const GArray *results) {
+  const PcsResult *res = (const PcsResult *)results->data;
   switch (j->format) {
   case PCS_FORMAT_TABLE: pcs_report_table(s, &j->p, res, results->len); break;
   case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
   case PCS_FORMAT_FIO_JSON: pcs_report_fio_json(s, &j->p, res, results->len); break;
   }
-  g_string_append_len(s, timelines->str, (gssize)timelines->len);
-  for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
-  if (ok && j->trace.f) ok = pcs_cli_output_commit(&j->trace, error);
-  for (guint i = 0; ok && j->blktraces && i < j->blktraces->len; i++) {
+}
+
+/* --trace and --blktrace files, then the report on stdout. */
+static gboolean run_write(RunJob *j, const RunOpts *o, const GString *report, GError **error) {
+  if (j->trace.f && !pcs_cli_output_commit(&j->trace, error)) return FALSE;
+  for (guint i = 0; j->blktraces && i < j->blktraces->len; i++) {
     g_autofree char *name = pcs_blktrace_name(g_array_index(j->policies, PcsPolicy, i).name);
-    ok = pcs_blktrace_write(&g_array_index(j->blktraces, PcsBlktrace, i), o->blktrace, name, error);
+    if (!pcs_blktrace_write(&g_array_index(j->blktraces, PcsBlktrace, i), o->blktrace, name, error)) return FALSE;
   }
-  if (ok) ok = pcs_cli_write_file(NULL, s, error);
+  return pcs_cli_write_file(NULL, report, error);
+}
+
+/* Runs every policy into memory, then writes the outputs and the report. */
+static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
+  g_autoptr(GArray) results = g_array_new(FALSE, TRUE, sizeof(PcsResult));
+  g_autoptr(GString) timelines = g_string_new(NULL);
+  g_autoptr(GString) report = g_string_new(NULL);
+  gint64 t0 = g_get_monotonic_time();
+  uint64_t events = 0;
+  gboolean ok = run_policies(j, results, timelines, &events, error);
+  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  if (ok) {
+    run_report(report, j, results);
+    g_string_append_len(report, timelines->str, (gssize)timelines->len);
+    ok = run_write(j, o, report, error);
+  }
+  for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
   if (ok && o->stats) pcs_cli_print_stats(wall, events);
   return ok;
 }
