@@ -194,19 +194,22 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
 
 G_STATIC_ASSERT(G_N_ELEMENTS(param_table) <= PCS_PARAMS_MAX);
 
+const PcsParamInfo *pcs_params_find_dotted(const char *dotted) {
+  const char *dot = strchr(dotted, '.');
+  if (!dot) return NULL;
+  g_autofree char *section = g_strndup(dotted, (gsize)(dot - dotted));
+  return pcs_params_find(section, dot + 1);
+}
+
 void pcs_params_mark(PcsParams *p, const char *key, uint32_t line) {
-  const char *dot = strchr(key, '.');
-  g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
-  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  const PcsParamInfo *info = pcs_params_find_dotted(key);
   g_assert(info);
   p->line[info - param_table] = line;
 }
 
 char *pcs_params_where(const PcsParams *p, const char *key) {
   const char *src = p->source ? p->source : "scenario";
-  const char *dot = strchr(key, '.');
-  g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
-  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  const PcsParamInfo *info = pcs_params_find_dotted(key);
   uint32_t line = info ? p->line[info - param_table] : 0;
   if (line == PCS_LINE_CLI) return g_strdup("--set");
   if (line) return g_strdup_printf("%s:%u", src, line);
@@ -251,11 +254,12 @@ static void set_unknown_key_error(GError **error, const char *where, const char 
 }
 
 const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GError **error) {
-  const char *dot = strchr(dotted, '.');
-  g_autofree char *section = dot ? g_strndup(dotted, (gsize)(dot - dotted)) : g_strdup(dotted);
-  const char *key = dot ? dot + 1 : "";
-  const PcsParamInfo *info = pcs_params_find(section, key);
-  if (!info) set_unknown_key_error(error, where, section, key);
+  const PcsParamInfo *info = pcs_params_find_dotted(dotted);
+  if (!info) {
+    const char *dot = strchr(dotted, '.');
+    g_autofree char *section = dot ? g_strndup(dotted, (gsize)(dot - dotted)) : g_strdup(dotted);
+    set_unknown_key_error(error, where, section, dot ? dot + 1 : "");
+  }
   return info;
 }
 
@@ -267,14 +271,9 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
                 "--set: '%s': expected SECTION.KEY=VALUE, e.g. workload.threads=8", assignment);
     return FALSE;
   }
-  g_autofree char *section = g_strndup(assignment, (gsize)(dot - assignment));
-  g_autofree char *key = g_strndup(dot + 1, (gsize)(eq - dot - 1));
-  const PcsParamInfo *info = pcs_params_find(section, key);
-  if (!info) {
-    set_unknown_key_error(error, "--set", section, key);
-    return FALSE;
-  }
-  if (!pcs_params_set(p, info, eq + 1, "--set", error)) return FALSE;
+  g_autofree char *key = g_strndup(assignment, (gsize)(eq - assignment));
+  const PcsParamInfo *info = pcs_params_lookup(key, "--set", error);
+  if (!info || !pcs_params_set(p, info, eq + 1, "--set", error)) return FALSE;
   p->line[info - param_table] = PCS_LINE_CLI;
   return TRUE;
 }

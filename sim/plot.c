@@ -81,9 +81,7 @@ static gboolean axis_init(Axis *a, const PcsResults *r, const char *column, GErr
     return FALSE;
   }
   const char *label = pcs_report_column_label(column);
-  const char *dot = strchr(column, '.');
-  g_autofree char *section = dot ? g_strndup(column, (gsize)(dot - column)) : NULL;
-  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  const PcsParamInfo *info = pcs_params_find_dotted(column);
   if (label) {
     a->label = g_strdup(label);
   } else if (!strcmp(column, "workload.threads")) {

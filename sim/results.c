@@ -234,9 +234,7 @@ gboolean pcs_results_load_text(PcsResults *r, const char *path, const char *data
 
 /* A recorded value for KEY: TIME columns hold bare nanoseconds. */
 static gboolean set_recorded(PcsParams *p, const char *key, const char *value, const char *where, GError **error) {
-  const char *dot = strchr(key, '.');
-  g_autofree char *section = dot ? g_strndup(key, (gsize)(dot - key)) : NULL;
-  const PcsParamInfo *info = dot ? pcs_params_find(section, dot + 1) : NULL;
+  const PcsParamInfo *info = pcs_params_find_dotted(key);
   if (!info) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: '%s' is not a scenario key of this pcsim (%s)", where, key,
                 pcs_version());

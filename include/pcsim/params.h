@@ -141,6 +141,8 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src);
 /* Parse VALUE for INFO into P.  WHERE prefixes error messages ("file:12"). */
 gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *value,
                         const char *where, GError **error);
+/* "section.key": the key's info, or NULL. */
+const PcsParamInfo *pcs_params_find_dotted(const char *dotted);
 /* "section.key": the key's info, or an input error (with the nearest valid key). */
 const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GError **error);
 /* "section.key=value", as given to --set. */
