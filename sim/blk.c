@@ -13,8 +13,8 @@
  *   - blk_finish_plug() flushes the plug list: each request is inserted with
  *     one more merge attempt (ELEVATOR_INSERT_SORT_MERGE), then the queue
  *     runs and dispatches up to the device's queue depth (device.c).
- * No request grows past block.max_sectors or block.max_segments (a page is
- * one segment: page frames are not assumed physically contiguous).
+ * No request grows past block.max_sectors or block.max_segments (a segment
+ * is a run of physically contiguous pages, see bio.c and alloc.c).
  *
  * Differs from the kernel: requests leave the elevator in insertion order
  * (noop), not CFQ's per-process order; nr_requests is unbounded (readahead
@@ -35,7 +35,7 @@ static gboolean fits(PcsSim *s, const PcsRequest *rq, uint32_t nsect, uint32_t n
 static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
   PcsBio *b = pcs_bio_at(s, bio);
   uint32_t ns = bio_sectors(b);
-  if (!fits(s, rq, ns, b->npages)) return FALSE;
+  if (!fits(s, rq, ns, b->nseg)) return FALSE;
   PcsTraceKind how;
   if (rq_end(rq) == bio_sector(b)) { /* back merge */
     pcs_bio_at(s, rq->bio_tail)->next = bio;
@@ -50,7 +50,7 @@ static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
     return FALSE;
   }
   rq->nsect += ns;
-  rq->nseg += b->npages;
+  rq->nseg += b->nseg;
   pcs_trace(s, b->thread + 1, how, b->first, b->npages);
   return TRUE;
 }
@@ -190,7 +190,7 @@ static void queue_bio(PcsSim *s, PcsReader *r, uint32_t bio) {
   b = pcs_bio_at(s, bio);
   rq->sector = bio_sector(b);
   rq->nsect = bio_sectors(b);
-  rq->nseg = b->npages;
+  rq->nseg = b->nseg;
   rq->bio_head = rq->bio_tail = bio;
   rq->prev = rq->next = PCS_NONE;
   pcs_trace(s, r->id + 1, PCS_TRACE_REQUEST, rq->sector, rq->nsect);
@@ -215,15 +215,18 @@ void pcs_blk_submit(PcsSim *s, PcsReader *r, uint32_t bio) {
   s->res->bios++;
   s->res->bio_pages_hist[b->npages]++;
   pcs_trace(s, r->id + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
-  uint32_t limit = s->rq_max_pages;
-  while (pcs_bio_at(s, bio)->npages > limit) {
+  uint32_t max_segs = (uint32_t)MIN(s->p->block_max_segments, UINT32_MAX);
+  while (b->npages > s->rq_max_pages || b->nseg > max_segs) {
+    uint32_t nseg, n = pcs_bio_fit(s, b->first, b->npages, s->rq_max_pages, max_segs, &nseg);
     uint32_t front = pcs_pool_get(&s->bios); /* may move the pool: look B up again */
     b = pcs_bio_at(s, bio);
-    *pcs_bio_at(s, front) = (PcsBio){.first = b->first, .npages = limit, .thread = b->thread, .next = PCS_NONE};
-    b->first += limit;
-    b->npages -= limit;
-    pcs_trace(s, r->id + 1, PCS_TRACE_SPLIT, pcs_bio_at(s, front)->first, limit);
+    *pcs_bio_at(s, front) = (PcsBio){.first = b->first, .npages = n, .nseg = nseg, .thread = b->thread, .next = PCS_NONE};
+    b->first += n;
+    b->npages -= n;
+    pcs_bio_fit(s, b->first, b->npages, UINT32_MAX, UINT32_MAX, &b->nseg); /* the rest, recounted */
+    pcs_trace(s, r->id + 1, PCS_TRACE_SPLIT, pcs_bio_at(s, front)->first, n);
     queue_bio(s, r, front);
+    b = pcs_bio_at(s, bio);
   }
   queue_bio(s, r, bio);
 }

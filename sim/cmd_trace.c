@@ -12,19 +12,22 @@
 #include "pcsim/report.h"
 #include "pcsim/sim.h"
 
+#include <math.h>
 #include <string.h>
 
 #define MIB (1024.0 * 1024.0)
 
 /* X(name, doc): metrics shared by the trace and the simulation. */
-#define PCS_TRACE_METRICS(X)                                   \
-  X(bios, "data bios (block_bio_queue / Q)")                   \
-  X(requests, "data requests (block_rq_issue / D)")            \
-  X(mib_read, "MiB of data read")                              \
-  X(bios_per_mib, "data bios per MiB read")                    \
-  X(requests_per_mib, "data requests per MiB read")            \
-  X(avg_bio_kib, "mean data bio size in KiB")                  \
-  X(avg_request_kib, "mean data request size in KiB")
+#define PCS_TRACE_METRICS(X)                                                        \
+  X(bios, "data bios (block_bio_queue / Q)")                                        \
+  X(requests, "data requests (block_rq_issue / D)")                                 \
+  X(mib_read, "MiB of data read")                                                   \
+  X(bios_per_mib, "data bios per MiB read")                                         \
+  X(requests_per_mib, "data requests per MiB read")                                 \
+  X(avg_bio_kib, "mean data bio size in KiB")                                       \
+  X(avg_request_kib, "mean data request size in KiB")                               \
+  X(threads, "tasks that queued data bios (workload.threads)")                      \
+  X(mib_before_large_bio, "MiB read before the first data bio over 1 MiB (memory.scattered)")
 
 static const char *const metric_names[] = {
 #define X(name, doc) #name,
@@ -32,28 +35,57 @@ static const char *const metric_names[] = {
 #undef X
 };
 
+/* What every metric is derived from, for a trace and for a run alike. */
+typedef struct {
+  double bios, requests, mib, threads, mib_before_large;
+} Measured;
+
 static double per(double a, double b) { return b > 0 ? a / b : 0.0; }
 
-static double metric(const char *m, double bios, double requests, double mib) {
-  if (!strcmp(m, "bios")) return bios;
-  if (!strcmp(m, "requests")) return requests;
-  if (!strcmp(m, "mib_read")) return mib;
-  if (!strcmp(m, "bios_per_mib")) return per(bios, mib);
-  if (!strcmp(m, "requests_per_mib")) return per(requests, mib);
-  if (!strcmp(m, "avg_bio_kib")) return per(mib * 1024.0, bios);
-  if (!strcmp(m, "avg_request_kib")) return per(mib * 1024.0, requests);
+static double metric(const char *m, const Measured *v) {
+  if (!strcmp(m, "bios")) return v->bios;
+  if (!strcmp(m, "requests")) return v->requests;
+  if (!strcmp(m, "mib_read")) return v->mib;
+  if (!strcmp(m, "bios_per_mib")) return per(v->bios, v->mib);
+  if (!strcmp(m, "requests_per_mib")) return per(v->requests, v->mib);
+  if (!strcmp(m, "avg_bio_kib")) return per(v->mib * 1024.0, v->bios);
+  if (!strcmp(m, "avg_request_kib")) return per(v->mib * 1024.0, v->requests);
+  if (!strcmp(m, "threads")) return v->threads;
+  if (!strcmp(m, "mib_before_large_bio")) return v->mib_before_large;
   g_assert_not_reached();
 }
 
 static double trace_metric(const PcsKtrace *t, const char *m) {
-  return metric(m, (double)t->c.bios, (double)t->c.requests, (double)t->c.sectors * 512.0 / MIB);
+  Measured v = {(double)t->c.bios, (double)t->c.requests, (double)t->c.sectors * 512.0 / MIB, (double)t->c.threads,
+                (double)t->c.sectors_before_large * 512.0 / MIB};
+  return metric(m, &v);
 }
 
-static double sim_metric(const PcsResult *r, const char *m) {
-  return metric(m, (double)r->bios, (double)r->requests, (double)r->pages_read * PCS_PAGE_SIZE / MIB);
+/* Data read before the first bio over 1 MiB, watched on a simulated run. */
+typedef struct {
+  uint64_t pages_before_large;
+  gboolean seen_large;
+} SimWatch;
+
+static void sim_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  (void)t, (void)thread, (void)a;
+  SimWatch *w = user;
+  if (kind != PCS_TRACE_SUBMIT || w->seen_large) return;
+  if (b * (PCS_PAGE_SIZE / PCS_SECTOR_SIZE) > PCS_KTRACE_LARGE_BIO)
+    w->seen_large = TRUE;
+  else
+    w->pages_before_large += b;
 }
 
-static gboolean is_count(const char *m) { return !strcmp(m, "bios") || !strcmp(m, "requests"); }
+static double sim_metric(const PcsResult *r, const SimWatch *w, const char *m) {
+  Measured v = {(double)r->bios, (double)r->requests, (double)r->pages_read * PCS_PAGE_SIZE / MIB, (double)r->threads,
+                (double)w->pages_before_large * PCS_PAGE_SIZE / MIB};
+  return metric(m, &v);
+}
+
+static gboolean is_count(const char *m) {
+  return !strcmp(m, "bios") || !strcmp(m, "requests") || !strcmp(m, "threads");
+}
 
 static void hist_json(GString *out, const GArray *h) {
   g_string_append(out, "{");
@@ -105,6 +137,9 @@ static void stats_print(GString *out, const PcsKtrace *t, PcsFormat fmt) {
                          trace_metric(t, "bios_per_mib"), "requests/MiB", trace_metric(t, "requests_per_mib"),
                          "avg bio KiB", trace_metric(t, "avg_bio_kib"), "avg request KiB",
                          trace_metric(t, "avg_request_kib"));
+  g_string_append_printf(out, "%-18s %12" G_GUINT64_FORMAT "\n", "threads", t->c.threads);
+  g_string_append_printf(out, "%-18s %12.1f   (MiB before the first bio over 1 MiB)\n", "scattered MiB",
+                         trace_metric(t, "mib_before_large_bio"));
   g_string_append(out, "\ndata bio sizes (KiB: bios):");
   for (guint k = 0; k < t->bio_pages_hist->len; k++)
     if (g_array_index(t->bio_pages_hist, guint64, k))
@@ -148,7 +183,22 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
 
 /* ---- compare ---- */
 
-static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r, PcsFormat fmt) {
+/* Where the run's conditions differ from the trace's: what to --set. */
+static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) {
+  if (t->c.threads && t->c.threads != p->workload_threads)
+    g_string_append_printf(out, "\nnote: %" G_GUINT64_FORMAT " tasks queued data bios in the trace, the simulation ran %"
+                           G_GUINT64_FORMAT " threads (--set workload.threads=%" G_GUINT64_FORMAT ")\n",
+                           t->c.threads, p->workload_threads, t->c.threads);
+  uint64_t kib = (t->c.sectors_before_large / 8) * 4; /* whole pages */
+  double real = (double)kib / 1024.0, assumed = (double)p->memory_scattered / MIB;
+  if (p->memory_contiguous && fabs(real - assumed) > MAX(1.0, 0.1 * real))
+    g_string_append_printf(out, "\nnote: the trace read %.1f MiB before its first bio over 1 MiB, the scenario's "
+                           "memory.scattered is %.1f MiB (--set memory.scattered=%" G_GUINT64_FORMAT "k simulates "
+                           "the trace's memory)\n", real, assumed, kib);
+}
+
+static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r,
+                          const SimWatch *w, PcsFormat fmt) {
   if (fmt == PCS_FORMAT_JSON) {
     g_string_append(out, "{\n  \"trace\": ");
     pcs_json_string(out, t->path);
@@ -167,7 +217,7 @@ static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, 
   }
   for (size_t i = 0; i < G_N_ELEMENTS(metric_names); i++) {
     const char *m = metric_names[i];
-    double real = trace_metric(t, m), sim = sim_metric(r, m), ratio = per(sim, real);
+    double real = trace_metric(t, m), sim = sim_metric(r, w, m), ratio = per(sim, real);
     if (fmt == PCS_FORMAT_JSON)
       g_string_append_printf(out, "    {\"metric\": \"%s\", \"real\": %.4f, \"simulated\": %.4f, \"ratio\": %.4f}%s\n",
                              m, real, sim, ratio, i + 1 < G_N_ELEMENTS(metric_names) ? "," : "");
@@ -177,6 +227,7 @@ static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, 
       g_string_append_printf(out, "%-18s %14.4f %14.4f %8.3f\n", m, real, sim, ratio);
   }
   if (fmt == PCS_FORMAT_JSON) g_string_append(out, "  ]\n}\n");
+  if (fmt == PCS_FORMAT_TABLE) compare_notes(out, t, p);
 }
 
 int pcs_cmd_compare(int argc, char **argv) {
@@ -191,12 +242,20 @@ int pcs_cmd_compare(int argc, char **argv) {
   g_autoptr(GOptionContext) ctx = pcs_cli_context("TRACE SCENARIO - a real trace and a simulation side by side",
       "Reads TRACE as `pcsim trace-stats` does, runs SCENARIO under one policy, and\n"
       "prints each metric real, simulated and their ratio (simulated / real).\n"
-      "Data reads only: pcsim does not model metadata.", entries);
+      "Data reads only: pcsim does not model metadata.\n\n"
+      "Two rows are the run's conditions rather than results: threads (tasks\n"
+      "that queued data bios) and mib_before_large_bio (data read before the\n"
+      "first bio over 1 MiB: with BIO_MAX_VECS = 256, a larger bio needs\n"
+      "physically contiguous pages, so this is how much was read into\n"
+      "scattered free memory).  The table ends with a note and the --set that\n"
+      "matches the trace when the scenario differs (workload.threads,\n"
+      "memory.scattered).", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsKtrace t = {0};
   PcsParams p;
   PcsResult r = {0};
+  SimWatch watch = {0};
   gboolean ran = FALSE;
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);
@@ -209,11 +268,12 @@ int pcs_cmd_compare(int argc, char **argv) {
     rc = pcs_cli_usage_error("expected a TRACE file and a SCENARIO file");
   } else if (!pcs_ktrace_load(&t, argv[1], &error) || !pcs_cli_load_scenario(argv[2], sets, seed, &p, &error) ||
              !pcs_cli_policies(&p, policy ? given : NULL, pols, &error) ||
-             !(ran = pcs_sim_run(&p, &g_array_index(pols, PcsPolicy, 0), &(PcsRunOptions){.cancel = &pcs_cli_signal},
+             !(ran = pcs_sim_run(&p, &g_array_index(pols, PcsPolicy, 0),
+                                 &(PcsRunOptions){.trace = sim_watch, .trace_user = &watch, .cancel = &pcs_cli_signal},
                                  &r, &error))) {
     rc = pcs_cli_fail(error);
   } else {
-    compare_print(out, &t, &p, &r, fmt);
+    compare_print(out, &t, &p, &r, &watch, fmt);
     if (!pcs_cli_write_file(NULL, out, &error)) rc = pcs_cli_fail(error);
   }
   if (ran) pcs_result_clear(&r);

@@ -19,6 +19,7 @@ enum {
   PCS_PG_PRESENT = 1u << 0,   /* in the radix tree (inserted, locked until read) */
   PCS_PG_UPTODATE = 1u << 1,  /* read completed, unlocked */
   PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker */
+  PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c) */
 };
 
 /* ---- index pools (pool.c) ---- */
@@ -40,6 +41,9 @@ static inline void *pcs_pool_at(PcsPool *pool, uint32_t id) {
 typedef struct {
   uint64_t first;   /* first file page; disk sector = first * 8 */
   uint32_t npages;
+  uint32_t nvecs;   /* bio_vec entries: runs of physically contiguous pages */
+  uint32_t nseg;    /* request segments: those runs cut at block.max_segment_size */
+  uint32_t seg_pages; /* pages in the last segment */
   uint32_t thread;  /* submitting reader */
   uint32_t next;    /* next bio in its request / end-io queue / free list */
 } PcsBio;
@@ -115,6 +119,7 @@ typedef struct {
 
   uint64_t wait_page;
   PcsTime done_at;
+  uint64_t last_frame; /* file page on this thread's last contiguous frame (alloc.c), or UINT64_MAX */
 } PcsReader;
 
 /* ---- end-io worker (endio.c) ---- */
@@ -134,7 +139,9 @@ typedef struct {
   PcsEvq evq;
 
   uint64_t npages, block_pages, window_pages, bio_max_pages, stripe_pages;
-  uint32_t rq_max_pages; /* largest request: block.max_sectors and max_segments */
+  uint32_t rq_max_pages; /* largest request: block.max_sectors */
+  uint32_t seg_max_pages; /* block.max_segment_size in pages */
+  uint64_t scattered_left; /* pages of memory.scattered not yet handed out */
   double jitter;
 
   /* page cache */
@@ -196,8 +203,14 @@ void pcs_reader_start(PcsSim *s, PcsReader *r);
 void pcs_reader_step(PcsSim *s, PcsReader *r);
 void pcs_reader_wake(PcsSim *s, PcsReader *r);
 
+/* alloc.c */
+gboolean pcs_alloc_page(PcsSim *s, PcsReader *r, uint64_t page);
+void pcs_alloc_free(PcsSim *s, PcsReader *r);
+
 /* bio.c */
 gboolean pcs_bio_add_page(PcsSim *s, PcsReader *r, uint64_t page);
+uint32_t pcs_bio_fit(const PcsSim *s, uint64_t first, uint32_t npages, uint32_t max_pages, uint32_t max_segs,
+                     uint32_t *nseg);
 void pcs_bio_open(PcsSim *s, PcsReader *r, uint64_t page);
 static inline PcsBio *pcs_bio_at(PcsSim *s, uint32_t id) { return pcs_pool_at(&s->bios, id); }
 

@@ -53,12 +53,26 @@ static EventKind blkparse_event(char **w, guint *rwbs_at) {
   return !strcmp(w[5], "Q") ? EV_BIO : !strcmp(w[5], "D") ? EV_REQUEST : EV_NONE;
 }
 
+/* A data bio of NR sectors queued by TASK, in trace order. */
+static void count_data_bio(PcsKtrace *t, const char *task, uint64_t nr) {
+  t->c.bios++;
+  t->c.sectors += nr;
+  guint pages = (guint)MIN((nr + 7) / 8, 1u << 20);
+  if (t->bio_pages_hist->len <= pages) g_array_set_size(t->bio_pages_hist, pages + 1);
+  g_array_index(t->bio_pages_hist, guint64, pages)++;
+  if (!g_hash_table_contains(t->tasks, task)) g_hash_table_add(t->tasks, g_strdup(task));
+  t->c.threads = g_hash_table_size(t->tasks);
+  if (nr > PCS_KTRACE_LARGE_BIO) t->seen_large = TRUE;
+  if (!t->seen_large) t->c.sectors_before_large += nr;
+}
+
 static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **error) {
   g_auto(GStrv) w = split_words(line);
   guint at = 0;
   EventKind k = ftrace_event(w, &at);
   const char *format = "ftrace";
-  if (k == EV_NONE) k = blkparse_event(w, &at), format = "blkparse";
+  const char *task = w[0]; /* ftrace: "COMM-PID"; blkparse: the PID column */
+  if (k == EV_NONE) k = blkparse_event(w, &at), format = "blkparse", task = k == EV_NONE ? NULL : w[4];
   if (k == EV_NONE) return TRUE;
   uint64_t sector, nr;
   if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr)) {
@@ -70,14 +84,11 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
   const char *rwbs = w[at];
   if (!strchr(rwbs, 'R')) return TRUE; /* writes, flushes, discards */
   gboolean meta = strchr(rwbs, 'M') != NULL;
-  if (k == EV_BIO) {
-    *(meta ? &t->c.meta_bios : &t->c.bios) += 1;
-    *(meta ? &t->c.meta_sectors : &t->c.sectors) += nr;
-    if (!meta) {
-      guint pages = (guint)MIN((nr + 7) / 8, 1u << 20);
-      if (t->bio_pages_hist->len <= pages) g_array_set_size(t->bio_pages_hist, pages + 1);
-      g_array_index(t->bio_pages_hist, guint64, pages)++;
-    }
+  if (k == EV_BIO && !meta) {
+    count_data_bio(t, task, nr);
+  } else if (k == EV_BIO) {
+    t->c.meta_bios++;
+    t->c.meta_sectors += nr;
   } else {
     *(meta ? &t->c.meta_requests : &t->c.requests) += 1;
   }
@@ -88,6 +99,7 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
   memset(t, 0, sizeof *t);
   t->path = g_strdup(path);
   t->bio_pages_hist = g_array_new(FALSE, TRUE, sizeof(guint64));
+  t->tasks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   if (memchr(text, 0, len) || !g_utf8_validate(text, (gssize)len, NULL)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text trace (binary data; a blktrace file needs "
                 "blkparse first)", path);
@@ -147,4 +159,5 @@ gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error) {
 void pcs_ktrace_clear(PcsKtrace *t) {
   g_clear_pointer(&t->path, g_free);
   g_clear_pointer(&t->bio_pages_hist, g_array_unref);
+  g_clear_pointer(&t->tasks, g_hash_table_unref);
 }

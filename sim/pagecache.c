@@ -8,7 +8,8 @@
  * locked until its bio completes; readers that find it locked sleep
  * (wait_on_page_locked) and are woken by unlock_page() in the end-io path.
  *
- * One byte per page: PRESENT, UPTODATE, READAHEAD bits.  tree_lock is a
+ * One byte per page: PRESENT, UPTODATE, READAHEAD bits, and CONTIG: the
+ * frame the allocator gave it follows page-1's (alloc.c).  tree_lock is a
  * ticket spinlock (FIFO, as x86 Linux has had since 2.6.25), so it is a
  * single "free at" time: a thread arriving while it is held spins, on its
  * CPU, until its turn.
@@ -26,12 +27,14 @@ gboolean pcs_pc_insert(PcsSim *s, uint32_t reader, uint64_t page, gboolean marke
   s->tree_lock_free = acquire + s->p->cost_tree_lock_hold;
   *spin = acquire - now + s->p->cost_tree_lock_hold;
   uint8_t *pg = &s->pages[page];
+  PcsReader *r = &s->readers[reader];
   if (*pg & PCS_PG_PRESENT) {
     s->res->eexist++;
+    pcs_alloc_free(s, r); /* its private page goes back to the allocator */
     pcs_trace(s, reader + 1, PCS_TRACE_EEXIST, page, 0);
     return FALSE;
   }
-  *pg = PCS_PG_PRESENT | (marker ? PCS_PG_READAHEAD : 0);
+  *pg = PCS_PG_PRESENT | (marker ? PCS_PG_READAHEAD : 0) | (pcs_alloc_page(s, r, page) ? PCS_PG_CONTIG : 0);
   pcs_trace(s, reader + 1, PCS_TRACE_INSERT, page, 0);
   return TRUE;
 }

@@ -420,6 +420,11 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "bio.stripe_size: expected 0 or a multiple of the 4096-byte page");
   CHECK("block.max_sectors", p->block_max_sectors >= PCS_PAGE_SIZE / PCS_SECTOR_SIZE,
         "block.max_sectors: expected at least 8 (one page)");
+  CHECK("block.max_segment_size", p->block_max_segment_size % PCS_PAGE_SIZE == 0,
+        "block.max_segment_size: expected a multiple of the 4096-byte page");
+  CHECK("memory.scattered", p->memory_scattered == 0 || p->memory_contiguous,
+        "memory.scattered is set but memory.contiguous = 0: every page is already scattered; "
+        "set memory.contiguous = 1");
   return TRUE;
 }
 

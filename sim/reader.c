@@ -44,6 +44,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   r->plug = g_new(uint32_t, s->p->block_plug_max);
   r->open_bio = PCS_NONE;
   r->marker = UINT64_MAX;
+  r->last_frame = UINT64_MAX;
 }
 
 void pcs_reader_clear(PcsReader *r) {

@@ -76,9 +76,11 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->window_pages = p->readahead_max_window / PCS_PAGE_SIZE;
   /* v3.x bio_add_page() also honours the queue's max_sectors and
    * max_segments; newer kernels let the bio grow and split it (blk.c) */
-  s->rq_max_pages = (uint32_t)MIN(p->block_max_sectors * PCS_SECTOR_SIZE / PCS_PAGE_SIZE, p->block_max_segments);
+  s->rq_max_pages = (uint32_t)MIN(p->block_max_sectors * PCS_SECTOR_SIZE / PCS_PAGE_SIZE, UINT32_MAX);
+  s->seg_max_pages = (uint32_t)MIN(p->block_max_segment_size / PCS_PAGE_SIZE, UINT32_MAX);
   s->bio_max_pages = p->bio_max_size / PCS_PAGE_SIZE;
   if (p->bio_queue_limited) s->bio_max_pages = MIN(s->bio_max_pages, s->rq_max_pages);
+  s->scattered_left = p->memory_scattered / PCS_PAGE_SIZE;
   s->stripe_pages = p->bio_stripe_size / PCS_PAGE_SIZE;
   s->jitter = p->cost_jitter;
   s->pages = g_new0(uint8_t, s->npages);

@@ -4,12 +4,16 @@
 typedef struct {
   uint64_t max_bio_pages, max_rq_sectors, stripe_crossings, stripe_pages;
   uint64_t dispatched_sectors;
+  uint64_t pages_before_large; /* submitted before the first bio over 256 pages */
+  gboolean seen_large;
 } Seen;
 
 static void watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   Seen *s = user;
   if (kind == PCS_TRACE_SUBMIT) {
     s->max_bio_pages = MAX(s->max_bio_pages, b);
+    if (b > 256) s->seen_large = TRUE;
+    if (!s->seen_large) s->pages_before_large += b;
     if (s->stripe_pages && a / s->stripe_pages != (a + b - 1) / s->stripe_pages) s->stripe_crossings++;
   }
   if (kind == PCS_TRACE_DISPATCH) {
@@ -105,11 +109,51 @@ static void large_bios_split_into_requests_at_max_sectors(void **state) {
   pcs_params_clear(&p);
 }
 
+/* Linux 6.18 on a loop device: 8 MiB windows in one bio when the pages are
+ * physically contiguous; 256 single pages (BIO_MAX_VECS) when they are
+ * scattered, and then 128 single-page segments (512 KiB) per request. */
+static void scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  const char *sets[] = {"workload.threads=1", "workload.file_size=64M", "readahead.max_window=8M",
+                        "bio.max_size=16M", "bio.queue_limited=0", "bio.max_vecs=256", "block.max_sectors=2560",
+                        "block.max_segments=128", "block.max_segment_size=64k", "device.queue_depth=64"};
+  for (size_t i = 0; i < G_N_ELEMENTS(sets); i++) assert_true(pcs_params_set_assignment(&p, sets[i], NULL));
+  Seen seen = {0};
+  PcsResult r;
+  run_watched(&p, "window", &seen, &r); /* memory.contiguous = 0: every page its own bio_vec */
+  assert_int_equal(seen.max_bio_pages, 256);
+  assert_int_equal(seen.max_rq_sectors, 1024);
+  assert_int_equal(seen.dispatched_sectors, r.pages_read * 8);
+  pcs_result_clear(&r);
+
+  assert_true(pcs_params_set_assignment(&p, "memory.contiguous=1", NULL));
+  seen = (Seen){0};
+  run_watched(&p, "window", &seen, &r);
+  assert_int_equal(seen.max_bio_pages, 2048); /* whole 8 MiB windows */
+  assert_int_equal(seen.max_rq_sectors, 2560);
+  assert_true(r.bio_pages_hist[2048] >= 6);
+  assert_int_equal(seen.dispatched_sectors, r.pages_read * 8);
+  uint64_t contiguous_bios = r.bios;
+  pcs_result_clear(&r);
+
+  /* 16 MiB of scattered pages first: those windows go out 1 MiB at a time */
+  assert_true(pcs_params_set_assignment(&p, "memory.scattered=16M", NULL));
+  seen = (Seen){0};
+  run_watched(&p, "window", &seen, &r);
+  assert_true(seen.pages_before_large >= 2048 && seen.pages_before_large <= 4096);
+  assert_true(r.bios > contiguous_bios + 8);
+  assert_int_equal(seen.max_bio_pages, 2048);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(bios_respect_size_and_stripe_limits),
     cmocka_unit_test(elevator_merges_queued_bios_up_to_max_sectors),
     cmocka_unit_test(large_bios_split_into_requests_at_max_sectors),
+    cmocka_unit_test(scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,13 +16,21 @@
 typedef struct {
   uint64_t bios, requests, sectors;                /* data reads */
   uint64_t meta_bios, meta_requests, meta_sectors; /* rwbs with M */
+  uint64_t threads;        /* distinct tasks that queued data bios */
+  uint64_t sectors_before_large; /* data read before the first bio over PCS_KTRACE_LARGE_BIO sectors */
 } PcsKtraceCounts;
+
+/* 1 MiB: BIO_MAX_VECS (256) bio_vecs of one 4 KiB page each.  A larger bio
+ * needs physically contiguous pages (or large folios) in a bio_vec. */
+#define PCS_KTRACE_LARGE_BIO 2048u
 
 typedef struct {
   char *path;
   const char *format;  /* "ftrace" or "blkparse" */
   PcsKtraceCounts c;
   GArray *bio_pages_hist; /* guint64 by bio size in pages (rounded up), data bios */
+  GHashTable *tasks;      /* names of the tasks counted in c.threads */
+  gboolean seen_large;    /* a data bio over PCS_KTRACE_LARGE_BIO sectors was seen */
 } PcsKtrace;
 
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error);

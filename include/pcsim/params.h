@@ -45,6 +45,8 @@ typedef enum {
     "maximum readahead window (read_ahead_kb); 128 KiB is the v3.x default")          \
   X(bio, max_size, SIZE, "512k", 4096, (UINT64_C(1) << 30),                          \
     "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
+  X(bio, max_vecs, COUNT, "256", 1, 65536,                                            \
+    "bio_vec entries in one bio (BIO_MAX_VECS); physically contiguous pages share one") \
   X(bio, queue_limited, COUNT, "1", 0, 1,                                            \
     "1: bio_add_page() stops at block.max_sectors/max_segments (v3.x); 0: bios grow to bio.max_size and the block layer splits them (v4.13+)") \
   X(bio, stripe_size, SIZE, "0", 0, (UINT64_C(1) << 40),                             \
@@ -52,9 +54,15 @@ typedef enum {
   X(block, max_sectors, COUNT, "1024", 8, (UINT64_C(1) << 31),                       \
     "largest request in 512-byte sectors (max_sectors_kb * 2)")                       \
   X(block, max_segments, COUNT, "128", 1, (UINT64_C(1) << 31),                       \
-    "most segments (pages) in one request")                                           \
+    "most segments in one request: runs of physically contiguous pages (every page when memory.contiguous = 0)") \
+  X(block, max_segment_size, SIZE, "64k", 4096, (UINT64_C(1) << 32),                 \
+    "largest segment (BLK_MAX_SEGMENT_SIZE); a longer contiguous run is several")    \
   X(block, plug_max, COUNT, "16", 1, 65536,                                           \
     "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \
+  X(memory, contiguous, COUNT, "0", 0, 1,                                             \
+    "0: no two page frames are adjacent (v3.x assumption); 1: a thread's consecutive page allocations are adjacent frames of a large free block") \
+  X(memory, scattered, SIZE, "0", 0, (UINT64_C(1) << 50),                            \
+    "with memory.contiguous = 1: free memory in scattered single pages, handed out first (pages just freed by drop_caches or fio's invalidate)") \
   X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
     "per-request access latency; overlaps across the queue depth")                    \
   X(device, bandwidth, RATE, "1G", 1024, (UINT64_C(1) << 50),                      \
