@@ -169,6 +169,46 @@ static void capture_script_refuses_without_tracefs(void **state) {
   assert_non_null(strstr(err, "no tracefs"));
 }
 
+/* Why the "1-job" capture ran four threads, and what the script does about
+ * it: fio applies command-line options as defaults the job file overrides,
+ * so --numjobs (and --directory with --loop-btrfs) must leave the job file. */
+static void capture_script_takes_numjobs_out_of_the_job_file(void **state) {
+  g_autofree char *script = test_path("scripts/capture-kernel-trace");
+  g_autofree char *job = test_path("tests/data/kernel-6.18-btrfs/job.fio");
+  char *with[] = {"bash", script, "--job", job, "--numjobs", "1", "--loop-btrfs", "1G", "--print-job", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  assert_true(g_spawn_sync(NULL, with, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  assert_null(strstr(out, "numjobs"));
+  assert_null(strstr(out, "directory"));
+  assert_non_null(strstr(out, "size=1000M"));
+  g_free(out), g_free(err);
+  char *without[] = {"bash", script, "--job", job, "--print-job", NULL};
+  assert_true(g_spawn_sync(NULL, without, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  assert_non_null(strstr(out, "numjobs=4"));
+
+  g_autofree char *fio = g_find_program_in_path("fio");
+  if (!fio) {
+    print_message("skipped the fio part: fio is not installed (apt-get install fio)\n");
+    return;
+  }
+  /* the shared job, shrunk, run as the captures were: fio --numjobs=1 job.fio */
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *text = g_strdup_printf("[global]\ngroup_reporting\nthread\nnumjobs=4\nbs=32k\nrw=read\n"
+                                          "ioengine=sync\ndirectory=%s\n\n[READ]\nfilename=foobar\nsize=64k\n", dir);
+  g_autofree char *small = g_build_filename(dir, "job.fio", NULL);
+  assert_true(g_file_set_contents(small, text, -1, NULL));
+  char *run[] = {fio, "--numjobs=1", "--output-format=json", small, NULL};
+  g_free(out), g_free(err);
+  assert_true(g_spawn_sync(dir, run, NULL, 0, NULL, NULL, &out, &err, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  /* group_reporting sums the threads: 4 x 64 KiB were read, not 1 x 64 KiB */
+  const char *read = strstr(out, "\"read\" : {");
+  assert_non_null(read);
+  if (!strstr(read, "\"io_kbytes\" : 256,")) fail_msg("fio did not run four threads:\n%s", out);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shared_traces_give_their_readme_counts),
@@ -178,6 +218,7 @@ int main(void) {
     cmocka_unit_test(linux_618_scenario_matches_both_captures),
     cmocka_unit_test(traces_show_threads_and_scattered_memory),
     cmocka_unit_test(capture_script_refuses_without_tracefs),
+    cmocka_unit_test(capture_script_takes_numjobs_out_of_the_job_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
