@@ -41,12 +41,12 @@ void pcs_bio_open(PcsSim *s, PcsReader *r, uint64_t page) {
   r->open_bio = id;
 }
 
-static gboolean bio_accepts(PcsSim *s, const PcsBio *b, uint64_t page) {
+/* CONTIG: PAGE's frame follows the previous page's; NEW_SEG: PAGE starts a segment. */
+static gboolean bio_accepts(PcsSim *s, const PcsBio *b, uint64_t page, gboolean contig, gboolean new_seg) {
   if (b->first + b->npages != page) return FALSE;
   if (b->npages >= s->bio_max_pages) return FALSE;
-  if (!page_contig(s, page) && b->nvecs >= s->p->bio_max_vecs) return FALSE;
-  if (s->p->bio_queue_limited && new_segment(s, b->seg_pages, page) && b->nseg >= s->p->block_max_segments)
-    return FALSE;
+  if (!contig && b->nvecs >= s->p->bio_max_vecs) return FALSE;
+  if (new_seg && s->p->bio_queue_limited && b->nseg >= s->p->block_max_segments) return FALSE;
   if (s->stripe_pages && b->first / s->stripe_pages != page / s->stripe_pages) return FALSE;
   return TRUE;
 }
@@ -59,14 +59,12 @@ gboolean pcs_bio_add_page(PcsSim *s, PcsReader *r, uint64_t page) {
     return TRUE;
   }
   PcsBio *b = pcs_bio_at(s, r->open_bio);
-  if (!bio_accepts(s, b, page)) return FALSE;
-  if (!page_contig(s, page)) b->nvecs++;
-  if (new_segment(s, b->seg_pages, page)) {
-    b->nseg++;
-    b->seg_pages = 1;
-  } else {
-    b->seg_pages++;
-  }
+  gboolean contig = page_contig(s, page);
+  gboolean new_seg = !contig || b->seg_pages >= s->seg_max_pages;
+  if (!bio_accepts(s, b, page, contig, new_seg)) return FALSE;
+  b->nvecs += !contig;
+  b->nseg += new_seg;
+  b->seg_pages = new_seg ? 1 : b->seg_pages + 1;
   b->npages++;
   return TRUE;
 }

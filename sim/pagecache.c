@@ -27,14 +27,15 @@ gboolean pcs_pc_insert(PcsSim *s, uint32_t reader, uint64_t page, gboolean marke
   s->tree_lock_free = acquire + s->p->cost_tree_lock_hold;
   *spin = acquire - now + s->p->cost_tree_lock_hold;
   uint8_t *pg = &s->pages[page];
-  PcsReader *r = &s->readers[reader];
+  gboolean frames = s->p->memory_contiguous != 0; /* else no frame is adjacent: skip alloc.c */
   if (*pg & PCS_PG_PRESENT) {
     s->res->eexist++;
-    pcs_alloc_free(s, r); /* its private page goes back to the allocator */
+    if (frames) pcs_alloc_free(s, &s->readers[reader]); /* its private page goes back */
     pcs_trace(s, reader + 1, PCS_TRACE_EEXIST, page, 0);
     return FALSE;
   }
-  *pg = PCS_PG_PRESENT | (marker ? PCS_PG_READAHEAD : 0) | (pcs_alloc_page(s, r, page) ? PCS_PG_CONTIG : 0);
+  gboolean contig = frames && pcs_alloc_page(s, &s->readers[reader], page);
+  *pg = PCS_PG_PRESENT | (marker ? PCS_PG_READAHEAD : 0) | (contig ? PCS_PG_CONTIG : 0);
   pcs_trace(s, reader + 1, PCS_TRACE_INSERT, page, 0);
   return TRUE;
 }
