@@ -160,7 +160,10 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
       "`cat /sys/kernel/tracing/trace` prints them) or blkparse's default output\n"
       "(Q and D actions), plain or gzip.  Reads only; metadata (rwbs M) apart.\n"
       "Metrics are named as in `pcsim run`: bios, requests, mib_read,\n"
-      "bios_per_mib, requests_per_mib, avg_bio_kib, avg_request_kib.", entries);
+      "bios_per_mib, requests_per_mib, avg_bio_kib, avg_request_kib; and two\n"
+      "about the run: threads (tasks that queued data bios) and\n"
+      "mib_before_large_bio (data read before the first bio over 1 MiB, the\n"
+      "scattered memory of the scenario key memory.scattered).", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsKtrace t = {0};

@@ -45,6 +45,8 @@ static void blkparse_text_counts_q_and_d(void **state) {
   assert_int_equal(t.c.requests, 2);  /* D of RA and R */
   assert_int_equal(t.c.meta_requests, 1);
   assert_int_equal(t.c.sectors, 256 + 1024 + 2048);
+  assert_int_equal(t.c.threads, 2); /* PIDs that queued data bios */
+  assert_int_equal(t.c.sectors_before_large, 256 + 1024 + 2048); /* none over 1 MiB */
   pcs_ktrace_clear(&t);
 }
 
