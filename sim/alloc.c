@@ -24,9 +24,9 @@
 #include "internal.h"
 
 /* Allocate the frame for PAGE, about to be inserted by R.  TRUE when it
- * directly follows the frame of PAGE - 1. */
+ * directly follows the frame of PAGE - 1.  Only called with
+ * memory.contiguous = 1 (pagecache.c skips the allocator otherwise). */
 gboolean pcs_alloc_page(PcsSim *s, PcsReader *r, uint64_t page) {
-  if (!s->p->memory_contiguous) return FALSE;
   if (s->scattered_left) {
     s->scattered_left--;
     r->last_frame = UINT64_MAX;

@@ -25,9 +25,10 @@ static inline gboolean page_contig(const PcsSim *s, uint64_t page) {
   return (s->pages[page] & PCS_PG_CONTIG) != 0;
 }
 
-/* Does PAGE start a new segment after a segment of SEG_PAGES pages? */
-static inline gboolean new_segment(const PcsSim *s, uint32_t seg_pages, uint64_t page) {
-  return !page_contig(s, page) || seg_pages >= s->seg_max_pages;
+/* Does a page start a new segment after a segment of SEG_PAGES pages?
+ * CONTIG: its frame follows the previous page's. */
+static inline gboolean new_segment(const PcsSim *s, uint32_t seg_pages, gboolean contig) {
+  return !contig || seg_pages >= s->seg_max_pages;
 }
 
 void pcs_bio_open(PcsSim *s, PcsReader *r, uint64_t page) {
@@ -60,7 +61,7 @@ gboolean pcs_bio_add_page(PcsSim *s, PcsReader *r, uint64_t page) {
   }
   PcsBio *b = pcs_bio_at(s, r->open_bio);
   gboolean contig = page_contig(s, page);
-  gboolean new_seg = !contig || b->seg_pages >= s->seg_max_pages;
+  gboolean new_seg = new_segment(s, b->seg_pages, contig);
   if (!bio_accepts(s, b, page, contig, new_seg)) return FALSE;
   b->nvecs += !contig;
   b->nseg += new_seg;
@@ -75,7 +76,7 @@ uint32_t pcs_bio_fit(const PcsSim *s, uint64_t first, uint32_t npages, uint32_t 
                      uint32_t *nseg) {
   uint32_t n = 1, segs = 1, seg_pages = 1;
   for (; n < npages && n < max_pages; n++) {
-    if (new_segment(s, seg_pages, first + n)) {
+    if (new_segment(s, seg_pages, page_contig(s, first + n))) {
       if (segs >= max_segs) break;
       segs++;
       seg_pages = 1;

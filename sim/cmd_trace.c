@@ -57,29 +57,19 @@ static double metric(const char *m, const Measured *v) {
 
 static double trace_metric(const PcsKtrace *t, const char *m) {
   Measured v = {(double)t->c.bios, (double)t->c.requests, (double)t->c.sectors * 512.0 / MIB, (double)t->c.threads,
-                (double)t->c.sectors_before_large * 512.0 / MIB};
+                (double)t->large.sectors_before * 512.0 / MIB};
   return metric(m, &v);
 }
 
-/* Data read before the first bio over 1 MiB, watched on a simulated run. */
-typedef struct {
-  uint64_t pages_before_large;
-  gboolean seen_large;
-} SimWatch;
-
+/* Data bios of a simulated run, in submission order (trace callback). */
 static void sim_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   (void)t, (void)thread, (void)a;
-  SimWatch *w = user;
-  if (kind != PCS_TRACE_SUBMIT || w->seen_large) return;
-  if (b * (PCS_PAGE_SIZE / PCS_SECTOR_SIZE) > PCS_KTRACE_LARGE_BIO)
-    w->seen_large = TRUE;
-  else
-    w->pages_before_large += b;
+  if (kind == PCS_TRACE_SUBMIT) pcs_large_bio_watch(user, b * (PCS_PAGE_SIZE / PCS_SECTOR_SIZE));
 }
 
-static double sim_metric(const PcsResult *r, const SimWatch *w, const char *m) {
+static double sim_metric(const PcsResult *r, const PcsLargeBioWatch *w, const char *m) {
   Measured v = {(double)r->bios, (double)r->requests, (double)r->pages_read * PCS_PAGE_SIZE / MIB, (double)r->threads,
-                (double)w->pages_before_large * PCS_PAGE_SIZE / MIB};
+                (double)w->sectors_before * 512.0 / MIB};
   return metric(m, &v);
 }
 
@@ -192,7 +182,7 @@ static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) 
     g_string_append_printf(out, "\nnote: %" G_GUINT64_FORMAT " tasks queued data bios in the trace, the simulation ran %"
                            G_GUINT64_FORMAT " threads (--set workload.threads=%" G_GUINT64_FORMAT ")\n",
                            t->c.threads, p->workload_threads, t->c.threads);
-  uint64_t kib = (t->c.sectors_before_large / 8) * 4; /* whole pages */
+  uint64_t kib = (t->large.sectors_before / 8) * 4; /* whole pages */
   double real = (double)kib / 1024.0, assumed = (double)p->memory_scattered / MIB;
   if (p->memory_contiguous && fabs(real - assumed) > MAX(1.0, 0.1 * real))
     g_string_append_printf(out, "\nnote: the trace read %.1f MiB before its first bio over 1 MiB, the scenario's "
@@ -201,7 +191,7 @@ static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) 
 }
 
 static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r,
-                          const SimWatch *w, PcsFormat fmt) {
+                          const PcsLargeBioWatch *w, PcsFormat fmt) {
   if (fmt == PCS_FORMAT_JSON) {
     g_string_append(out, "{\n  \"trace\": ");
     pcs_json_string(out, t->path);
@@ -258,7 +248,7 @@ int pcs_cmd_compare(int argc, char **argv) {
   PcsKtrace t = {0};
   PcsParams p;
   PcsResult r = {0};
-  SimWatch watch = {0};
+  PcsLargeBioWatch watch = {0};
   gboolean ran = FALSE;
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);

@@ -61,9 +61,7 @@ static void count_data_bio(PcsKtrace *t, const char *task, uint64_t nr) {
   if (t->bio_pages_hist->len <= pages) g_array_set_size(t->bio_pages_hist, pages + 1);
   g_array_index(t->bio_pages_hist, guint64, pages)++;
   if (!g_hash_table_contains(t->tasks, task)) g_hash_table_add(t->tasks, g_strdup(task));
-  t->c.threads = g_hash_table_size(t->tasks);
-  if (nr > PCS_KTRACE_LARGE_BIO) t->seen_large = TRUE;
-  if (!t->seen_large) t->c.sectors_before_large += nr;
+  pcs_large_bio_watch(&t->large, nr);
 }
 
 static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **error) {
@@ -109,6 +107,7 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
   g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     if (!count_line(t, lines[i], i + 1, error)) return FALSE;
+  t->c.threads = g_hash_table_size(t->tasks);
   if (!t->format) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no block_bio_queue/block_rq_issue (ftrace) or Q/D "
                 "(blkparse) events", path);

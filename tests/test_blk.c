@@ -1,19 +1,19 @@
 /* test_blk.c - bio building, plug and elevator limits, seen through the trace. */
 #include "support.h"
 
+#include "pcsim/ktrace.h"
+
 typedef struct {
   uint64_t max_bio_pages, max_rq_sectors, stripe_crossings, stripe_pages;
   uint64_t dispatched_sectors;
-  uint64_t pages_before_large; /* submitted before the first bio over 256 pages */
-  gboolean seen_large;
+  PcsLargeBioWatch large; /* data submitted before the first bio over 1 MiB */
 } Seen;
 
 static void watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   Seen *s = user;
   if (kind == PCS_TRACE_SUBMIT) {
     s->max_bio_pages = MAX(s->max_bio_pages, b);
-    if (b > 256) s->seen_large = TRUE;
-    if (!s->seen_large) s->pages_before_large += b;
+    pcs_large_bio_watch(&s->large, b * 8);
     if (s->stripe_pages && a / s->stripe_pages != (a + b - 1) / s->stripe_pages) s->stripe_crossings++;
   }
   if (kind == PCS_TRACE_DISPATCH) {
@@ -141,7 +141,7 @@ static void scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments(vo
   assert_true(pcs_params_set_assignment(&p, "memory.scattered=16M", NULL));
   seen = (Seen){0};
   run_watched(&p, "window", &seen, &r);
-  assert_true(seen.pages_before_large >= 2048 && seen.pages_before_large <= 4096);
+  assert_true(seen.large.sectors_before >= 2048 * 8 && seen.large.sectors_before <= 4096 * 8); /* 8-16 MiB */
   assert_true(r.bios > contiguous_bios + 8);
   assert_int_equal(seen.max_bio_pages, 2048);
   pcs_result_clear(&r);

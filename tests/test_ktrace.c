@@ -46,7 +46,7 @@ static void blkparse_text_counts_q_and_d(void **state) {
   assert_int_equal(t.c.meta_requests, 1);
   assert_int_equal(t.c.sectors, 256 + 1024 + 2048);
   assert_int_equal(t.c.threads, 2); /* PIDs that queued data bios */
-  assert_int_equal(t.c.sectors_before_large, 256 + 1024 + 2048); /* none over 1 MiB */
+  assert_int_equal(t.large.sectors_before, 256 + 1024 + 2048); /* none over 1 MiB */
   pcs_ktrace_clear(&t);
 }
 
@@ -139,11 +139,11 @@ static void traces_show_threads_and_scattered_memory(void **state) {
   PcsKtrace t;
   load(&t, "tests/data/kernel-6.18-btrfs/ra4096-jobs4.ftrace.txt.gz");
   assert_int_equal(t.c.threads, 4);
-  assert_int_equal(t.c.sectors_before_large, 180864); /* 88.3125 MiB */
+  assert_int_equal(t.large.sectors_before, 180864); /* 88.3125 MiB */
   pcs_ktrace_clear(&t);
   load(&t, "tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz");
   assert_int_equal(t.c.threads, 4);
-  assert_int_equal(t.c.sectors_before_large, 256 + 1024 + 2048);
+  assert_int_equal(t.large.sectors_before, 256 + 1024 + 2048);
   pcs_ktrace_clear(&t);
 
   g_autofree char *out = NULL, *err = NULL;
@@ -188,6 +188,7 @@ static void capture_script_takes_numjobs_out_of_the_job_file(void **state) {
   g_free(out), g_free(err);
   char *without[] = {"bash", script, "--job", job, "--print-job", NULL};
   assert_true(g_spawn_sync(NULL, without, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   assert_non_null(strstr(out, "numjobs=4"));
 
   g_autofree char *fio = g_find_program_in_path("fio");

@@ -17,12 +17,24 @@ typedef struct {
   uint64_t bios, requests, sectors;                /* data reads */
   uint64_t meta_bios, meta_requests, meta_sectors; /* rwbs with M */
   uint64_t threads;        /* distinct tasks that queued data bios */
-  uint64_t sectors_before_large; /* data read before the first bio over PCS_KTRACE_LARGE_BIO sectors */
 } PcsKtraceCounts;
 
 /* 1 MiB: BIO_MAX_VECS (256) bio_vecs of one 4 KiB page each.  A larger bio
  * needs physically contiguous pages (or large folios) in a bio_vec. */
 #define PCS_KTRACE_LARGE_BIO 2048u
+
+/* Data read before the first bio over PCS_KTRACE_LARGE_BIO sectors: fed
+ * every data bio in submission order, by the trace reader and by
+ * `pcsim compare` watching a simulation, so both count it alike. */
+typedef struct {
+  uint64_t sectors_before;
+  gboolean seen;
+} PcsLargeBioWatch;
+
+static inline void pcs_large_bio_watch(PcsLargeBioWatch *w, uint64_t sectors) {
+  if (sectors > PCS_KTRACE_LARGE_BIO) w->seen = TRUE;
+  if (!w->seen) w->sectors_before += sectors;
+}
 
 typedef struct {
   char *path;
@@ -30,7 +42,7 @@ typedef struct {
   PcsKtraceCounts c;
   GArray *bio_pages_hist; /* guint64 by bio size in pages (rounded up), data bios */
   GHashTable *tasks;      /* names of the tasks counted in c.threads */
-  gboolean seen_large;    /* a data bio over PCS_KTRACE_LARGE_BIO sectors was seen */
+  PcsLargeBioWatch large; /* data read before the first bio over 1 MiB */
 } PcsKtrace;
 
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error);
