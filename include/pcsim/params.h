@@ -8,6 +8,8 @@
 #ifndef PCSIM_PARAMS_H
 #define PCSIM_PARAMS_H
 
+#include "pcsim/units.h"
+
 #include <glib.h>
 #include <stdint.h>
 
@@ -130,9 +132,6 @@ typedef struct {
   const char *doc;
   size_t offset;
 } PcsParamInfo;
-
-#define PCS_PAGE_SIZE 4096u
-#define PCS_SECTOR_SIZE 512u
 
 #define PCS_ERROR (pcs_error_quark())
 typedef enum { PCS_ERROR_INPUT, PCS_ERROR_LIMIT, PCS_ERROR_IO, PCS_ERROR_CANCELLED } PcsError;
