@@ -154,8 +154,6 @@ const PcsParamInfo *pcs_params_find_dotted(const char *dotted);
 const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GError **error);
 /* "section.key=value", as given to --set. */
 gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError **error);
-/* Whole text file; an input error for directories, unreadable or binary files. */
-gboolean pcs_text_file_read(const char *path, char **text, GError **error);
 /* Load an INI scenario on top of the defaults. */
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
 /* The same from LEN bytes of DATA; PATH names it in messages. */

@@ -7,6 +7,7 @@
  * each there once and complete, then deals the rows back out point by point.
  * It works on the text, so the merged file is exactly the unsharded bytes.
  */
+#include "pcsim/text.h"
 #include "pcsim/merge.h"
 
 #include "pcsim/params.h"
@@ -56,7 +57,7 @@ static gboolean shard_load(Shard *s, const char *path, GError **error) {
   g_autofree char *text = NULL;
   memset(s, 0, sizeof *s);
   s->path = path;
-  if (!pcs_text_file_read(path, &text, error)) return FALSE;
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
   s->json = text[0] == '{';
   s->header = g_string_new(NULL);
   s->footer = g_string_new(NULL);

@@ -17,6 +17,7 @@
  * Several job sections are one scenario when they read the same file the
  * same way: their numjobs add up.
  */
+#include "pcsim/text.h"
 #include "pcsim/fio.h"
 
 #include <stdlib.h>
@@ -127,7 +128,7 @@ static gboolean parse_include(const char *path, const char *name, const char *wh
   g_autofree char *text = NULL;
   if (!g_file_test(full, G_FILE_TEST_IS_REGULAR))
     return fail(error, where, "include: %s: no such file", full);
-  if (!pcs_text_file_read(full, &text, error)) {
+  if (!pcs_text_read(full, PCS_TEXT_PLAIN, &text, NULL, error)) {
     g_prefix_error(error, "%s: include: ", where);
     return FALSE;
   }
@@ -335,7 +336,7 @@ gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, s
 
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error) {
   g_autofree char *text = NULL;
-  if (!pcs_text_file_read(path, &text, error)) {
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) {
     memset(job, 0, sizeof *job);
     return FALSE;
   }

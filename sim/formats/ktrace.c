@@ -9,6 +9,7 @@
  * file data only.  .gz files are decompressed with GIO's zlib converter.
  */
 #include "pcsim/ktrace.h"
+#include "pcsim/text.h"
 
 #include <gio/gio.h>
 #include <string.h>
@@ -117,38 +118,11 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
 }
 
 /* Whole file, gunzipped when it starts with the gzip magic. */
-static gboolean read_maybe_gzip(const char *path, char **text, gsize *len, GError **error) {
-  if (g_file_test(path, G_FILE_TEST_IS_DIR) || !g_file_test(path, G_FILE_TEST_EXISTS)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", path,
-                g_file_test(path, G_FILE_TEST_IS_DIR) ? "is a directory, expected a trace file" : "no such file");
-    return FALSE;
-  }
-  GError *e = NULL;
-  if (!g_file_get_contents(path, text, len, &e)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", path, e->message);
-    g_error_free(e);
-    return FALSE;
-  }
-  if (*len < 2 || (guchar)(*text)[0] != 0x1f || (guchar)(*text)[1] != 0x8b) return TRUE;
-  g_autoptr(GInputStream) raw = g_memory_input_stream_new_from_data(*text, (gssize)*len, g_free);
-  g_autoptr(GZlibDecompressor) z = g_zlib_decompressor_new(G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-  g_autoptr(GInputStream) in = g_converter_input_stream_new(raw, G_CONVERTER(z));
-  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable();
-  *text = NULL;
-  if (g_output_stream_splice(out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &e) < 0) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: broken gzip data: %s", path, e->message);
-    g_error_free(e);
-    return FALSE;
-  }
-  *len = g_memory_output_stream_get_data_size(G_MEMORY_OUTPUT_STREAM(out));
-  *text = g_memory_output_stream_steal_data(G_MEMORY_OUTPUT_STREAM(out));
-  return TRUE;
-}
 
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error) {
   g_autofree char *text = NULL;
   gsize len = 0;
-  if (!read_maybe_gzip(path, &text, &len, error)) {
+  if (!pcs_text_read(path, PCS_TEXT_GZIP, &text, &len, error)) {
     memset(t, 0, sizeof *t);
     return FALSE;
   }

@@ -5,6 +5,7 @@
  * in JSON) is what lets a published point be rerun.  JSON is read with
  * json-glib, so files reformatted by jq still load.
  */
+#include "pcsim/text.h"
 #include "pcsim/results.h"
 
 #include <json-glib/json-glib.h>
@@ -213,7 +214,7 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
 
 gboolean pcs_results_load(PcsResults *r, const char *path, GError **error) {
   g_autofree char *text = NULL;
-  if (!pcs_text_file_read(path, &text, error)) {
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) {
     results_init(r, path);
     return FALSE;
   }

@@ -8,6 +8,7 @@
  * duplicate must be an error.
  */
 #include "pcsim/params.h"
+#include "pcsim/text.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -280,25 +281,6 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
 
 /* ---- scenario files ------------------------------------------------------ */
 
-gboolean pcs_text_file_read(const char *path, char **text, GError **error) {
-  if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected a file", path);
-    return FALSE;
-  }
-  gsize len = 0;
-  GError *e = NULL;
-  if (!g_file_get_contents(path, text, &len, &e)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", path, e->message);
-    g_error_free(e);
-    return FALSE;
-  }
-  if (memchr(*text, 0, len) || !g_utf8_validate(*text, (gssize)len, NULL)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text file (binary data)", path);
-    g_clear_pointer(text, g_free);
-    return FALSE;
-  }
-  return TRUE;
-}
 
 /* One pass over the lines: the section and key of each assignment with its
  * line number.  Syntax errors were already reported by GKeyFile. */
@@ -354,7 +336,7 @@ static guint keyfile_error_line(const char *text, const char *message) {
 
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
   g_autofree char *text = NULL;
-  if (!pcs_text_file_read(path, &text, error)) return FALSE;
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
   return pcs_params_load_text(p, path, text, strlen(text), error);
 }
 
