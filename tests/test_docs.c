@@ -1,0 +1,323 @@
+/* test_docs.c - the documentation says what the tree holds.
+ *
+ * docs/params.md is `pcsim params --markdown` under a fixed header; every
+ * relative link and every path in backquotes in README.md and docs/NAME.md names
+ * a file that exists (and a #fragment a heading of that file); each page of
+ * docs/ is linked from the README; the README's model walk names files that
+ * are in sim/model/; plots/render refuses to record a version that cannot be
+ * checked out.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
+
+#include "support.h"
+
+/* README.md and every docs/NAME.md, as paths relative to the source tree. */
+static GPtrArray *doc_files(void) {
+  GPtrArray *docs = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(docs, g_strdup("README.md"));
+  g_autofree char *dir = test_path("docs");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = g_dir_open(dir, 0, &error);
+  if (!d) fail_msg("%s", error->message);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+  for (const char *n; (n = g_dir_read_name(d));)
+    if (g_str_has_suffix(n, ".md")) g_ptr_array_add(names, g_strdup(n));
+  g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+  for (guint i = 0; i < names->len; i++) g_ptr_array_add(docs, g_build_filename("docs", names->pdata[i], NULL));
+  return docs;
+}
+
+static char *read_source(const char *relative) {
+  g_autofree char *path = test_path(relative);
+  char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  if (!g_file_get_contents(path, &text, NULL, &error)) fail_msg("%s", error->message);
+  return text;
+}
+
+/* The lines of TEXT outside ``` fences, each with its line number. */
+typedef void (*LineFn)(const char *doc, int lineno, const char *line, gpointer data);
+
+static void each_prose_line(const char *doc, const char *text, LineFn fn, gpointer data) {
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  gboolean fenced = FALSE;
+  for (int i = 0; lines[i]; i++) {
+    if (g_str_has_prefix(lines[i], "```")) {
+      fenced = !fenced;
+      continue;
+    }
+    if (!fenced) fn(doc, i + 1, lines[i], data);
+  }
+}
+
+/* GitHub's anchor for a heading: lower case, punctuation dropped, spaces to '-'. */
+static char *heading_anchor(const char *heading) {
+  GString *a = g_string_new(NULL);
+  for (const char *c = heading; *c; c++) {
+    if (g_ascii_isalnum(*c) || *c == '-' || *c == '_')
+      g_string_append_c(a, g_ascii_tolower(*c));
+    else if (*c == ' ')
+      g_string_append_c(a, '-');
+  }
+  return g_string_free(a, FALSE);
+}
+
+static gboolean has_heading(const char *relative, const char *anchor) {
+  g_autofree char *text = read_source(relative);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  gboolean fenced = FALSE;
+  for (int i = 0; lines[i]; i++) {
+    if (g_str_has_prefix(lines[i], "```")) fenced = !fenced;
+    if (fenced || lines[i][0] != '#') continue;
+    g_autofree char *a = heading_anchor(lines[i] + strspn(lines[i], "# "));
+    if (strcmp(a, anchor) == 0) return TRUE;
+  }
+  return FALSE;
+}
+
+/* "docs/../plots/x.png" -> "plots/x.png"; NULL when it leaves the tree. */
+static char *normalise(const char *relative) {
+  g_auto(GStrv) parts = g_strsplit(relative, "/", -1);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new();
+  for (int i = 0; parts[i]; i++) {
+    if (!*parts[i] || strcmp(parts[i], ".") == 0) continue;
+    if (strcmp(parts[i], "..") != 0) {
+      g_ptr_array_add(kept, parts[i]);
+      continue;
+    }
+    if (kept->len == 0) return NULL;
+    g_ptr_array_set_size(kept, (gint)kept->len - 1);
+  }
+  g_ptr_array_add(kept, NULL);
+  return g_strjoinv("/", (char **)kept->pdata);
+}
+
+typedef struct {
+  GString *broken; /* one line per bad reference */
+  GPtrArray *targets; /* every link target seen, relative to the source tree */
+} LinkCheck;
+
+static void check_link(const char *doc, int lineno, const char *target, LinkCheck *lc) {
+  if (strstr(target, "://") || g_str_has_prefix(target, "mailto:")) return;
+  g_autofree char *file = g_strdup(target);
+  char *hash = strchr(file, '#');
+  g_autofree char *anchor = hash ? g_strdup(hash + 1) : NULL;
+  if (hash) *hash = '\0';
+  g_autofree char *docdir = g_path_get_dirname(doc);
+  /* "#x" alone points into DOC itself. */
+  g_autofree char *joined = *file ? g_build_filename(docdir, file, NULL) : g_strdup(doc);
+  g_autofree char *rel = normalise(joined);
+  g_autofree char *abs = rel ? test_path(rel) : NULL;
+  if (!abs || !g_file_test(abs, G_FILE_TEST_EXISTS)) {
+    g_string_append_printf(lc->broken, "%s:%d: link to %s: no such file %s\n", doc, lineno, target,
+                           rel ? rel : joined);
+    return;
+  }
+  if (anchor && g_str_has_suffix(rel, ".md") && !has_heading(rel, anchor))
+    g_string_append_printf(lc->broken, "%s:%d: link to %s: %s has no heading #%s\n", doc, lineno, target, rel,
+                           anchor);
+  g_ptr_array_add(lc->targets, g_strdup(rel));
+}
+
+/* Markdown links and images, [text](target) and ![alt](target). */
+static void check_links_in_line(const char *doc, int lineno, const char *line, gpointer data) {
+  for (const char *p = line; (p = strstr(p, "](")); p++) {
+    const char *start = p + 2, *end = start + strcspn(start, ") ");
+    g_autofree char *target = g_strndup(start, (gsize)(end - start));
+    if (*target) check_link(doc, lineno, target, data);
+  }
+}
+
+/* A path in backquotes under a top-level folder of the tree: `sim/model/alloc.c`. */
+static void check_paths_in_line(const char *doc, int lineno, const char *line, gpointer data) {
+  static const char *const roots[] = {"sim/", "include/", "tests/", "scripts/", "workloads/", "plots/", "docs/", ".ci/"};
+  LinkCheck *lc = data;
+  g_auto(GStrv) parts = g_strsplit(line, "`", -1);
+  for (int i = 1; parts[i] && parts[i + 1]; i += 2) {
+    const char *span = parts[i];
+    if (span[strspn(span, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-/")]) continue;
+    for (size_t r = 0; r < G_N_ELEMENTS(roots); r++) {
+      if (!g_str_has_prefix(span, roots[r])) continue;
+      g_autofree char *abs = test_path(span);
+      if (!g_file_test(abs, G_FILE_TEST_EXISTS))
+        g_string_append_printf(lc->broken, "%s:%d: `%s`: no such file or directory\n", doc, lineno, span);
+    }
+  }
+}
+
+static void params_md_is_what_pcsim_params_prints(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "params", "--markdown", NULL), 0);
+  assert_true(g_str_has_prefix(out, "| key |"));
+  g_autofree char *doc = read_source("docs/params.md");
+  /* A fixed header (written by scripts/update-docs), then the table. */
+  const char *table = strstr(doc, "\n| key |");
+  const char *why = NULL;
+  if (!g_str_has_prefix(doc, "# Scenario parameters\n"))
+    why = "it does not start with the header scripts/update-docs writes";
+  else if (!table)
+    why = "it has no table";
+  else if (strcmp(table + 1, out) != 0)
+    why = "its table differs from `pcsim params --markdown`";
+  if (why) {
+    /* Name the first line that differs, so the failure says what changed. */
+    g_auto(GStrv) want = g_strsplit(out, "\n", -1);
+    g_auto(GStrv) have = g_strsplit(table ? table + 1 : "", "\n", -1);
+    int i = 0;
+    while (want[i] && have[i] && strcmp(want[i], have[i]) == 0) i++;
+    fail_msg("docs/params.md is out of date (%s): run scripts/update-docs\n"
+             "  first difference, table line %d:\n  pcsim params: %s\n  docs/params.md: %s",
+             why, i + 1, want[i] ? want[i] : "(end)", have[i] ? have[i] : "(end)");
+  }
+}
+
+static void relative_links_and_paths_point_to_files(void **state) {
+  g_autoptr(GPtrArray) docs = doc_files();
+  LinkCheck lc = {g_string_new(NULL), g_ptr_array_new_with_free_func(g_free)};
+  int links = 0;
+  for (guint i = 0; i < docs->len; i++) {
+    g_autofree char *text = read_source(docs->pdata[i]);
+    guint before = lc.targets->len;
+    each_prose_line(docs->pdata[i], text, check_links_in_line, &lc);
+    each_prose_line(docs->pdata[i], text, check_paths_in_line, &lc);
+    links += (int)(lc.targets->len - before);
+  }
+  g_autofree char *broken = g_string_free(lc.broken, FALSE);
+  g_ptr_array_unref(lc.targets);
+  if (*broken) fail_msg("broken references in the docs:\n%s", broken);
+  assert_true(links >= 10); /* the scan found the README's links to docs/ */
+}
+
+static void every_doc_is_linked_from_the_readme(void **state) {
+  g_autoptr(GPtrArray) docs = doc_files();
+  LinkCheck lc = {g_string_new(NULL), g_ptr_array_new_with_free_func(g_free)};
+  g_autofree char *readme = read_source("README.md");
+  each_prose_line("README.md", readme, check_links_in_line, &lc);
+  g_string_free(lc.broken, TRUE);
+  assert_true(docs->len > 1);
+  for (guint i = 1; i < docs->len; i++) {
+    gboolean linked = FALSE;
+    for (guint t = 0; t < lc.targets->len && !linked; t++) linked = strcmp(lc.targets->pdata[t], docs->pdata[i]) == 0;
+    if (!linked) fail_msg("%s is not linked from README.md (add it to the table under \"More\")",
+                          (char *)docs->pdata[i]);
+  }
+  g_ptr_array_unref(lc.targets);
+}
+
+/* The README's model section names files as `reader.c`: each is in sim/model/. */
+static void model_walk_names_files_in_sim_model(void **state) {
+  g_autofree char *readme = read_source("README.md");
+  const char *start = strstr(readme, "\n## The model\n");
+  assert_non_null(start);
+  const char *end = strstr(start + 1, "\n## ");
+  g_autofree char *section = end ? g_strndup(start, (gsize)(end - start)) : g_strdup(start);
+  g_auto(GStrv) parts = g_strsplit(section, "`", -1);
+  int files = 0;
+  for (int i = 1; parts[i] && parts[i + 1]; i += 2) {
+    const char *span = parts[i];
+    if (!(g_str_has_suffix(span, ".c") || g_str_has_suffix(span, ".h")) || strchr(span, '/') || strchr(span, ' '))
+      continue;
+    g_autofree char *rel = g_build_filename("sim", "model", span, NULL);
+    g_autofree char *abs = test_path(rel);
+    if (!g_file_test(abs, G_FILE_TEST_EXISTS))
+      fail_msg("README.md's model section names `%s`, but %s does not exist", span, rel);
+    files++;
+  }
+  assert_true(files >= 8);
+}
+
+/* Run bash -c SCRIPT in DIR with ENV ("K=V", NULL-terminated) added; stdout is dropped. */
+static int sh(const char *dir, char **env, char **err, const char *script) {
+  g_autofree char *out = NULL;
+  char *argv[] = {"bash", "-c", (char *)script, NULL};
+  g_auto(GStrv) envp = g_get_environ();
+  for (char **e = env; e && *e; e++) {
+    g_autofree char *k = g_strndup(*e, (gsize)(strchr(*e, '=') - *e));
+    envp = g_environ_setenv(envp, k, strchr(*e, '=') + 1, TRUE);
+  }
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+  if (!g_spawn_sync(dir, argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, err, &status, &error))
+    fail_msg("spawn bash: %s", error->message);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int make_tempdir(void **state) {
+  *state = test_tempdir();
+  return 0;
+}
+
+static int remove_tempdir(void **state) {
+  g_autofree char *rm = g_strdup_printf("rm -rf '%s'", (char *)*state);
+  sh("/", NULL, NULL, rm);
+  g_free(*state);
+  return 0;
+}
+
+static void render_refuses_a_dirty_tree_or_a_stale_binary(void **state) {
+  g_autofree char *git = g_find_program_in_path("git");
+  if (!git) {
+    print_message("git not found: plots/render's clean-tree check is not tested (apt-get install git)\n");
+    skip();
+  }
+  const char *tmp = *state;
+  g_autofree char *repo = g_build_filename(tmp, "repo", NULL);
+  g_autofree char *render = test_path("plots/render");
+  g_autofree char *log = g_build_filename(tmp, "pcsim.log", NULL);
+  g_autofree char *fake = g_build_filename(tmp, "fake-pcsim", NULL);
+  /* A pcsim that reports the tree's version (or FAKE_VERSION) and logs its commands. */
+  if (!g_file_set_contents(fake,
+                           "#!/bin/sh\n"
+                           "if [ \"$1\" = --version ]; then\n"
+                           "  echo \"pcsim ${FAKE_VERSION:-$(git describe --always --dirty --tags)}\"; exit 0\n"
+                           "fi\n"
+                           "echo \"$*\" >> \"$FAKE_LOG\"\n",
+                           -1, NULL) ||
+      g_chmod(fake, 0755) != 0)
+    fail_msg("cannot write %s", fake);
+  g_autofree char *setup = g_strdup_printf(
+      "set -e; mkdir -p '%s/plots' && cd '%s' && cp '%s' plots/render && git init -q . && git add -A && "
+      "git -c user.name=t -c user.email=t@example.org commit -qm init && echo junk > junk.txt",
+      repo, repo, render);
+  g_autofree char *err = NULL;
+  if (sh(tmp, NULL, &err, setup) != 0) fail_msg("setting up a git tree: %s", err);
+  g_autofree char *log_env = g_strconcat("FAKE_LOG=", log, NULL);
+  g_autofree char *run = g_strdup_printf("bash plots/render '%s'", fake);
+  char *env[] = {log_env, NULL};
+
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(sh(repo, env, &err, run), 1);
+  if (!strstr(err, "refusing to render from a dirty tree") || !strstr(err, "junk.txt"))
+    fail_msg("plots/render on a dirty tree said: %s", err);
+  assert_false(g_file_test(log, G_FILE_TEST_EXISTS)); /* no sweep ran */
+
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(sh(repo, NULL, &err, "rm junk.txt"), 0);
+  char *stale_env[] = {log_env, "FAKE_VERSION=0123abc-dirty", NULL};
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(sh(repo, stale_env, &err, run), 1);
+  if (!strstr(err, "configured at version '0123abc-dirty'") || !strstr(err, "cmake -S . -B build"))
+    fail_msg("plots/render with a stale binary said: %s", err);
+  assert_false(g_file_test(log, G_FILE_TEST_EXISTS));
+
+  g_clear_pointer(&err, g_free);
+  if (sh(repo, env, &err, run) != 0) fail_msg("plots/render on a clean tree failed: %s", err);
+  g_autofree char *ran = NULL;
+  assert_true(g_file_get_contents(log, &ran, NULL, NULL));
+  assert_non_null(strstr(ran, "sweep workloads/liubo-2011.ini"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(params_md_is_what_pcsim_params_prints),
+      cmocka_unit_test(relative_links_and_paths_point_to_files),
+      cmocka_unit_test(every_doc_is_linked_from_the_readme),
+      cmocka_unit_test(model_walk_names_files_in_sim_model),
+      cmocka_unit_test_setup_teardown(render_refuses_a_dirty_tree_or_a_stale_binary, make_tempdir, remove_tempdir),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
