@@ -281,7 +281,7 @@ static void render_refuses_a_dirty_tree_or_a_stale_binary(void **state) {
     fail_msg("cannot write %s", fake);
   g_autofree char *setup = g_strdup_printf(
       "set -e; mkdir -p '%s/plots' && cd '%s' && cp '%s' plots/render && git init -q . && git add -A && "
-      "git -c user.name=t -c user.email=t@example.org commit -qm init && echo junk > junk.txt",
+      "git -c user.name=t -c user.email=t@example.org -c commit.gpgsign=false commit -qm init && echo junk > junk.txt",
       repo, repo, render);
   g_autofree char *err = NULL;
   if (sh(tmp, NULL, &err, setup) != 0) fail_msg("setting up a git tree: %s", err);
