@@ -137,7 +137,8 @@ static void check_paths_in_line(const char *doc, int lineno, const char *line, g
   static const char *const roots[] = {"sim/", "include/", "tests/", "scripts/", "workloads/", "plots/", "docs/", ".ci/"};
   LinkCheck *lc = data;
   g_auto(GStrv) parts = g_strsplit(line, "`", -1);
-  for (int i = 1; parts[i] && parts[i + 1]; i += 2) {
+  /* Odd-numbered parts are inside backquotes; the last one only if closed. */
+  for (guint i = 1, n = g_strv_length(parts); i + 1 < n; i += 2) {
     const char *span = parts[i];
     if (span[strspn(span, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-/")]) continue;
     for (size_t r = 0; r < G_N_ELEMENTS(roots); r++) {
@@ -217,7 +218,7 @@ static void model_walk_names_files_in_sim_model(void **state) {
   g_autofree char *section = end ? g_strndup(start, (gsize)(end - start)) : g_strdup(start);
   g_auto(GStrv) parts = g_strsplit(section, "`", -1);
   int files = 0;
-  for (int i = 1; parts[i] && parts[i + 1]; i += 2) {
+  for (guint i = 1, n = g_strv_length(parts); i + 1 < n; i += 2) {
     const char *span = parts[i];
     if (!(g_str_has_suffix(span, ".c") || g_str_has_suffix(span, ".h")) || strchr(span, '/') || strchr(span, ' '))
       continue;
