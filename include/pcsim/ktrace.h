@@ -7,6 +7,53 @@
  *   blkparse "  7,0  1  12  0.000123  1234  Q  RA 1124352 + 256 [fio]" (Q and D)
  * A bio is a block_bio_queue / Q event, a request a block_rq_issue / D
  * event.  Reads only; rwbs with 'M' (metadata) is counted apart.
+ *
+ * The mechanism events, when the trace has them (ftrace text only):
+ *   "... 1691.750597: block_rq_complete: 7,0 RA () 1124352 + 256 be,0,4 [0]"
+ *   "... page_cache_sync_ra: dev=0:40 ino=101 index=0 req_count=8 ..."
+ *   "... page_cache_async_ra: dev=0:40 ino=101 index=16 ..."
+ *   "... mm_filemap_add_to_page_cache: dev 0:40 ino 101 pfn=0x126cf1 ofs=0 order=0"
+ * (blkparse's C action is read as block_rq_complete.)  ino is printed in
+ * hex by both event classes; pfn must be hex "0x..."; order may be absent
+ * (read as 0).  Pages are PCS_PAGE_SIZE bytes; a folio of order k at byte
+ * offset ofs covers file pages ofs/4096 .. ofs/4096 + 2^k - 1, in frames
+ * pfn .. pfn + 2^k - 1.
+ *
+ * What each metric means (for the README):
+ *   data file            the dev+ino with the most mm_filemap_add_to_page_cache
+ *                        lines (the first seen wins a tie).  Every mechanism
+ *                        metric below is about this file only.
+ *   ra_sync, ra_async    page_cache_sync_ra / page_cache_async_ra lines on the
+ *                        data file.
+ *   inserts              mm_filemap_add_to_page_cache lines on the data file
+ *                        (other_inserts: lines on every other file, e.g. the
+ *                        btrfs btree inode "ino 1" holding metadata).
+ *   file size            highest data-file page inserted + 1, in pages; MiB of
+ *                        file = pages * 4096 / 2^20.
+ *   owner_changes_per_mib  over the file's pages in index order, the number of
+ *                        pairs (i, i+1), both inserted, where i+1 was inserted
+ *                        by a different thread (the TASK-PID column) than i,
+ *                        per MiB of file.  0 with one thread.  A page inserted
+ *                        twice (evicted and read again) keeps its first insert.
+ *   contiguous_frames    of the pairs (i, i+1) both inserted, the share whose
+ *                        frames are consecutive: pfn(i+1) == pfn(i) + 1.
+ *   inserted_mib_per_thread  pages of the data file each thread inserted
+ *                        (2^order per line) * 4096 / 2^20, one entry per thread
+ *                        in order of its first insert on the data file; the
+ *                        list sums to the inserted MiB.
+ *   device service time  data read requests (rwbs R without M) paired from
+ *                        block_rq_issue to block_rq_complete by device, sector
+ *                        and sector count.  device_ms_per_mib: the sum of
+ *                        issue->complete times in ms over the MiB of the paired
+ *                        requests (overlapping requests each count in full:
+ *                        device time, not wall time); device_mean_us: their
+ *                        mean; latency_us_hist: bucket 0 counts times under
+ *                        2 us, bucket k >= 1 times in [2^k, 2^(k+1)) us, the
+ *                        last bucket everything longer; max_in_flight: most
+ *                        data requests issued and not yet completed at once.
+ *                        A complete with no pending issue and an issue never
+ *                        completed (or issued again before completing: the
+ *                        later issue is timed) are counted apart, not timed.
  */
 #ifndef PCSIM_KTRACE_H
 #define PCSIM_KTRACE_H
@@ -36,6 +83,47 @@ static inline void pcs_large_bio_watch(PcsLargeBioWatch *w, uint64_t sectors) {
   if (!w->seen) w->sectors_before += sectors;
 }
 
+/* One thread's share of the data file's inserts. */
+typedef struct {
+  char *task; /* "COMM-PID", the trace's TASK-PID column */
+  double mib;
+} PcsKtraceThreadMib;
+
+/* Readahead and page-insert events on the data file (see above). */
+typedef struct {
+  gboolean present;                   /* the trace has mm_filemap_add_to_page_cache lines */
+  guint dev_major, dev_minor;         /* the data file: dev (the fs's anonymous dev) */
+  uint64_t ino;                       /*   and inode number */
+  uint64_t ra_sync, ra_async;         /* page_cache_sync_ra / page_cache_async_ra lines */
+  uint64_t inserts, other_inserts;    /* insert lines: data file, all other files */
+  uint64_t inserted_pages;            /* sum of 2^order over the data file's insert lines */
+  uint64_t file_pages;                /* highest page inserted + 1 */
+  uint64_t page_pairs;                /* pairs (i, i+1) both inserted */
+  uint64_t owner_changes;             /* of page_pairs, inserted by different threads */
+  uint64_t contiguous_pairs;          /* of page_pairs, pfn(i+1) == pfn(i) + 1 */
+  double owner_changes_per_mib;       /* owner_changes / MiB of file */
+  double contiguous_frames;           /* contiguous_pairs / page_pairs */
+  GArray *inserted_mib_per_thread;    /* PcsKtraceThreadMib, first-insert order */
+} PcsKtraceMechanism;
+
+/* bucket k >= 1: service times in [2^k, 2^(k+1)) us; 0: under 2 us. */
+#define PCS_KTRACE_LATENCY_BUCKETS 24
+
+/* Data read requests timed from block_rq_issue to block_rq_complete. */
+typedef struct {
+  gboolean present;                   /* the trace has data block_rq_complete lines */
+  uint64_t timed, timed_sectors;      /* requests paired, their sectors */
+  uint64_t service_ns;                /* sum of issue->complete times */
+  uint64_t unissued_completes;        /* completes with no pending issue */
+  uint64_t uncompleted_issues;        /* issues never completed (or issued again) */
+  uint64_t max_in_flight;             /* most requests issued, not completed */
+  uint64_t latency_us_hist[PCS_KTRACE_LATENCY_BUCKETS];
+  double device_ms_per_mib;           /* service_ns in ms / MiB of timed requests */
+  double device_mean_us;              /* service_ns / timed, in us */
+} PcsKtraceDevice;
+
+struct PcsKtraceScan; /* private to ktrace.c: state while reading */
+
 typedef struct {
   char *path;
   const char *format;  /* "ftrace" or "blkparse" */
@@ -43,6 +131,9 @@ typedef struct {
   GArray *bio_pages_hist; /* guint64 by bio size in pages (rounded up), data bios */
   GHashTable *tasks;      /* names of the tasks counted in c.threads */
   PcsLargeBioWatch large; /* data read before the first bio over 1 MiB */
+  PcsKtraceMechanism mech; /* readahead and insert events, when present */
+  PcsKtraceDevice dev;     /* issue->complete times, when present */
+  struct PcsKtraceScan *scan;
 } PcsKtrace;
 
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error);

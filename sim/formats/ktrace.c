@@ -7,14 +7,69 @@
  * taking it), the same points as pcsim's `bios` and `requests`.  Only reads
  * are counted; metadata (rwbs with M) is kept apart because pcsim models
  * file data only.  .gz files are decompressed with GIO's zlib converter.
+ *
+ * The mechanism events are read as the kernel prints them: block_rq_complete
+ * (blk_mq_end_request(), paired with its block_rq_issue to time the device),
+ * page_cache_sync_ra / page_cache_async_ra (mm/readahead.c entering
+ * readahead) and mm_filemap_add_to_page_cache (__filemap_add_folio(): which
+ * thread inserted which file page, into which physical frame).  Inserts are
+ * kept as one small record per line, per file, until the end of the trace
+ * tells which file is the data file; only then are they sorted by page and
+ * walked, so memory follows the number of inserts, not the offsets a trace
+ * claims.  Lines are read in place, one at a time, never all split at once.
  */
 #include "pcsim/ktrace.h"
 #include "pcsim/text.h"
+#include "pcsim/units.h"
 
 #include <gio/gio.h>
 #include <string.h>
 
-typedef enum { EV_NONE, EV_BIO, EV_REQUEST } EventKind;
+typedef enum { EV_NONE, EV_BIO, EV_REQUEST, EV_COMPLETE, EV_RA_SYNC, EV_RA_ASYNC, EV_INSERT } EventKind;
+
+static const struct {
+  const char *word;
+  EventKind kind;
+} ftrace_events[] = {
+  {"block_bio_queue:", EV_BIO},
+  {"block_rq_issue:", EV_REQUEST},
+  {"block_rq_complete:", EV_COMPLETE},
+  {"page_cache_sync_ra:", EV_RA_SYNC},
+  {"page_cache_async_ra:", EV_RA_ASYNC},
+  {"mm_filemap_add_to_page_cache:", EV_INSERT},
+};
+
+/* One page-cache insert line, kept until the data file is known. */
+typedef struct {
+  uint64_t pfn;
+  uint32_t page;  /* ofs / PCS_PAGE_SIZE */
+  uint32_t seq;   /* line order within its file: keeps the first insert first */
+  uint32_t task;  /* index in PcsKtraceScan.task_names */
+  uint8_t order;
+} InsertRec;
+
+/* A file (dev + ino) named by readahead or insert events. */
+typedef struct {
+  guint major, minor;
+  uint64_t ino;
+  uint64_t ra_sync, ra_async;
+  GArray *inserts; /* InsertRec, in line order */
+} TracedFile;
+
+/* A data read request issued and not yet completed. */
+typedef struct {
+  guint major, minor;
+  uint64_t sector, nr;
+  uint64_t issued_ns;
+} PendingRq;
+
+struct PcsKtraceScan {
+  GHashTable *files_by_id;  /* TracedFile (key == value) */
+  GPtrArray *files;         /* the same, in first-appearance order; owns them */
+  GHashTable *task_ids;     /* "COMM-PID" -> index + 1 */
+  GPtrArray *task_names;    /* index -> "COMM-PID" */
+  GHashTable *pending;      /* PendingRq (key == value), owns them */
+};
 
 /* "SECTOR + NR" somewhere in WORDS from index FROM. */
 static gboolean sector_range(char **words, guint from, uint64_t *sector, uint64_t *nr) {
@@ -37,13 +92,12 @@ static char **split_words(const char *line) {
 
 /* ftrace: "... block_bio_queue: DEV RWBS ..." */
 static EventKind ftrace_event(char **w, guint *rwbs_at) {
-  for (guint i = 0; w[i]; i++) {
-    EventKind k = !strcmp(w[i], "block_bio_queue:") ? EV_BIO : !strcmp(w[i], "block_rq_issue:") ? EV_REQUEST : EV_NONE;
-    if (k != EV_NONE) {
-      *rwbs_at = i + 2;
-      return k;
-    }
-  }
+  for (guint i = 0; w[i]; i++)
+    for (size_t e = 0; e < G_N_ELEMENTS(ftrace_events); e++)
+      if (!strcmp(w[i], ftrace_events[e].word)) {
+        *rwbs_at = i + 2;
+        return ftrace_events[e].kind;
+      }
   return EV_NONE;
 }
 
@@ -51,7 +105,7 @@ static EventKind ftrace_event(char **w, guint *rwbs_at) {
 static EventKind blkparse_event(char **w, guint *rwbs_at) {
   if (g_strv_length(w) < 8 || !strchr(w[0], ',') || !strchr(w[3], '.')) return EV_NONE;
   *rwbs_at = 6;
-  return !strcmp(w[5], "Q") ? EV_BIO : !strcmp(w[5], "D") ? EV_REQUEST : EV_NONE;
+  return !strcmp(w[5], "Q") ? EV_BIO : !strcmp(w[5], "D") ? EV_REQUEST : !strcmp(w[5], "C") ? EV_COMPLETE : EV_NONE;
 }
 
 /* A data bio of NR sectors queued by TASK, in trace order. */
@@ -65,6 +119,292 @@ static void count_data_bio(PcsKtrace *t, const char *task, uint64_t nr) {
   pcs_large_bio_watch(&t->large, nr);
 }
 
+/* ---- parsing the fields of the mechanism events ---- */
+
+/* "MAJ<SEP>MIN", e.g. "7,0" (block) or "0:40" (readahead, filemap). */
+static gboolean parse_dev(const char *s, char sep, guint *major, guint *minor) {
+  char *end;
+  if (!s || !g_ascii_isdigit(*s)) return FALSE;
+  guint64 a = g_ascii_strtoull(s, &end, 10);
+  if (*end != sep || !g_ascii_isdigit(end[1])) return FALSE;
+  guint64 b = g_ascii_strtoull(end + 1, &end, 10);
+  if (*end || a > G_MAXUINT || b > G_MAXUINT) return FALSE;
+  *major = (guint)a, *minor = (guint)b;
+  return TRUE;
+}
+
+/* Hex digits only (the kernel's %lx), whole word. */
+static gboolean parse_hex(const char *s, uint64_t *out) {
+  if (!s || !g_ascii_isxdigit(*s) || strlen(s) > 16) return FALSE;
+  for (const char *c = s; *c; c++)
+    if (!g_ascii_isxdigit(*c)) return FALSE;
+  *out = g_ascii_strtoull(s, NULL, 16);
+  return TRUE;
+}
+
+/* ftrace's "SECONDS.FRACTION:" (blkparse's without the colon) as integer
+ * nanoseconds: up to 9 fraction digits, no floating point. */
+static gboolean parse_timestamp(const char *s, uint64_t *ns) {
+  uint64_t sec = 0, frac = 0;
+  guint digits = 0;
+  const char *c = s;
+  if (!c || !g_ascii_isdigit(*c)) return FALSE;
+  for (; g_ascii_isdigit(*c); c++) {
+    if (sec > UINT64_MAX / 1000000000u / 10u) return FALSE;
+    sec = sec * 10 + (uint64_t)(*c - '0');
+  }
+  if (*c++ != '.') return FALSE;
+  for (; g_ascii_isdigit(*c) && digits < 9; c++, digits++) frac = frac * 10 + (uint64_t)(*c - '0');
+  if (!digits || (*c == ':' ? c[1] : *c)) return FALSE;
+  for (; digits < 9; digits++) frac *= 10;
+  *ns = sec * 1000000000u + frac;
+  return TRUE;
+}
+
+/* The value of "KEY=VALUE", or of "KEY VALUE", among W from FROM. */
+static const char *field(char **w, guint from, const char *key) {
+  size_t n = strlen(key);
+  for (guint i = from; w[i]; i++) {
+    if (!strncmp(w[i], key, n) && w[i][n] == '=') return w[i] + n + 1;
+    if (!strcmp(w[i], key)) return w[i + 1];
+  }
+  return NULL;
+}
+
+/* ---- per-file tallies: readahead and insert lines ---- */
+
+static guint file_hash(gconstpointer p) {
+  const TracedFile *f = p;
+  return g_int64_hash(&f->ino) ^ (f->major * 31u + f->minor);
+}
+
+static gboolean file_equal(gconstpointer a, gconstpointer b) {
+  const TracedFile *x = a, *y = b;
+  return x->ino == y->ino && x->major == y->major && x->minor == y->minor;
+}
+
+static void file_free(gpointer p) {
+  TracedFile *f = p;
+  g_array_unref(f->inserts);
+  g_free(f);
+}
+
+static guint pending_hash(gconstpointer p) {
+  const PendingRq *r = p;
+  return g_int64_hash(&r->sector) ^ (guint)(r->nr * 2654435761u) ^ (r->major * 31u + r->minor);
+}
+
+static gboolean pending_equal(gconstpointer a, gconstpointer b) {
+  const PendingRq *x = a, *y = b;
+  return x->sector == y->sector && x->nr == y->nr && x->major == y->major && x->minor == y->minor;
+}
+
+static struct PcsKtraceScan *scan_new(void) {
+  struct PcsKtraceScan *s = g_new0(struct PcsKtraceScan, 1);
+  s->files_by_id = g_hash_table_new(file_hash, file_equal);
+  s->files = g_ptr_array_new_with_free_func(file_free);
+  s->task_ids = g_hash_table_new(g_str_hash, g_str_equal);
+  s->task_names = g_ptr_array_new_with_free_func(g_free);
+  s->pending = g_hash_table_new_full(pending_hash, pending_equal, g_free, NULL);
+  return s;
+}
+
+static void scan_free(struct PcsKtraceScan *s) {
+  g_hash_table_unref(s->files_by_id);
+  g_ptr_array_unref(s->files);
+  g_hash_table_unref(s->task_ids);
+  g_ptr_array_unref(s->task_names);
+  g_hash_table_unref(s->pending);
+  g_free(s);
+}
+
+static TracedFile *traced_file(struct PcsKtraceScan *s, guint major, guint minor, uint64_t ino) {
+  TracedFile key = {.major = major, .minor = minor, .ino = ino};
+  TracedFile *f = g_hash_table_lookup(s->files_by_id, &key);
+  if (!f) {
+    f = g_memdup2(&key, sizeof key);
+    f->inserts = g_array_new(FALSE, FALSE, sizeof(InsertRec));
+    g_hash_table_add(s->files_by_id, f);
+    g_ptr_array_add(s->files, f);
+  }
+  return f;
+}
+
+static uint32_t task_id(struct PcsKtraceScan *s, const char *task) {
+  gpointer id = g_hash_table_lookup(s->task_ids, task);
+  if (id) return GPOINTER_TO_UINT(id) - 1;
+  char *name = g_strdup(task);
+  g_ptr_array_add(s->task_names, name);
+  g_hash_table_insert(s->task_ids, name, GUINT_TO_POINTER(s->task_names->len));
+  return s->task_names->len - 1;
+}
+
+/* Largest folio order accepted: MAX_PAGE_ORDER is 10 on x86, a PUD 18. */
+#define MAX_FOLIO_ORDER 20
+
+/* page_cache_{sync,async}_ra: "dev=0:40 ino=101 ..."; mm_filemap_add_to_page_cache:
+ * "dev 0:40 ino 101 pfn=0x126cf1 ofs=0 order=0", fields from W[FROM]. */
+static gboolean mechanism_line(PcsKtrace *t, EventKind k, char **w, guint from, const char *line, guint no,
+                               GError **error) {
+  const char *name = k == EV_RA_SYNC ? "page_cache_sync_ra" : k == EV_RA_ASYNC ? "page_cache_async_ra"
+                                                                               : "mm_filemap_add_to_page_cache";
+  guint major, minor;
+  uint64_t ino;
+  if (!parse_dev(field(w, from, "dev"), ':', &major, &minor) || !parse_hex(field(w, from, "ino"), &ino))
+    return pcs_input_error(error, t->path, no, "%s event without 'dev MAJOR:MINOR' and hex 'ino INODE': %s", name,
+                           line);
+  TracedFile *f = traced_file(t->scan, major, minor, ino);
+  if (k == EV_RA_SYNC || k == EV_RA_ASYNC) {
+    *(k == EV_RA_SYNC ? &f->ra_sync : &f->ra_async) += 1;
+    return TRUE;
+  }
+  const char *pfn = field(w, from, "pfn"), *order = field(w, from, "order");
+  InsertRec r = {.seq = f->inserts->len};
+  uint64_t ofs, ord = 0;
+  if (!pfn || g_ascii_strncasecmp(pfn, "0x", 2) || !parse_hex(pfn + 2, &r.pfn))
+    return pcs_input_error(error, t->path, no, "%s event without a hex 'pfn=0x...': %s", name, line);
+  if (!pcs_parse_u64(field(w, from, "ofs"), &ofs) || ofs % PCS_PAGE_SIZE || ofs / PCS_PAGE_SIZE > G_MAXUINT32)
+    return pcs_input_error(error, t->path, no, "%s event without 'ofs=BYTES' (a multiple of %u, under 16 TiB): %s",
+                           name, PCS_PAGE_SIZE, line);
+  if (order && (!pcs_parse_u64(order, &ord) || ord > MAX_FOLIO_ORDER))
+    return pcs_input_error(error, t->path, no, "%s event with 'order=%s', expected 0 to %d: %s", name, order,
+                           MAX_FOLIO_ORDER, line);
+  r.page = (uint32_t)(ofs / PCS_PAGE_SIZE);
+  r.order = (uint8_t)ord;
+  r.task = task_id(t->scan, w[0]);
+  g_array_append_val(f->inserts, r);
+  return TRUE;
+}
+
+/* ---- device service time: block_rq_issue -> block_rq_complete ---- */
+
+static void device_issue(PcsKtrace *t, guint major, guint minor, uint64_t sector, uint64_t nr, uint64_t ns) {
+  PendingRq key = {major, minor, sector, nr, ns};
+  PendingRq *r = g_hash_table_lookup(t->scan->pending, &key);
+  if (r) { /* issued again before completing (a requeue): time the later issue */
+    t->dev.uncompleted_issues++;
+    r->issued_ns = ns;
+    return;
+  }
+  g_hash_table_add(t->scan->pending, g_memdup2(&key, sizeof key));
+  t->dev.max_in_flight = MAX(t->dev.max_in_flight, g_hash_table_size(t->scan->pending));
+}
+
+static void device_complete(PcsKtrace *t, guint major, guint minor, uint64_t sector, uint64_t nr, uint64_t ns) {
+  PendingRq key = {major, minor, sector, nr, 0};
+  PendingRq *r = g_hash_table_lookup(t->scan->pending, &key);
+  t->dev.present = TRUE;
+  if (!r) {
+    t->dev.unissued_completes++;
+    return;
+  }
+  /* The default trace clock is per CPU: a complete may read a few us
+   * earlier than its issue on another CPU; such a time counts as 0. */
+  uint64_t service = ns > r->issued_ns ? ns - r->issued_ns : 0;
+  uint64_t us = service / PCS_NS_PER_US;
+  guint bucket = us < 2 ? 0 : MIN(g_bit_storage(us) - 1, PCS_KTRACE_LATENCY_BUCKETS - 1);
+  t->dev.latency_us_hist[bucket]++;
+  t->dev.timed++;
+  t->dev.timed_sectors += nr;
+  t->dev.service_ns += service;
+  g_hash_table_remove(t->scan->pending, r);
+}
+
+/* A data request issue or complete of a block line: device and time from
+ * DEV_AT and TS_AT. */
+static gboolean device_line(PcsKtrace *t, EventKind k, char **w, guint dev_at, guint ts_at, uint64_t sector,
+                            uint64_t nr, const char *line, guint no, GError **error) {
+  guint major, minor;
+  uint64_t ns;
+  if (!parse_dev(w[dev_at], ',', &major, &minor))
+    return pcs_input_error(error, t->path, no, "request event without a device 'MAJOR,MINOR': %s", line);
+  if (!parse_timestamp(w[ts_at], &ns))
+    return pcs_input_error(error, t->path, no, "request event without a timestamp 'SECONDS.FRACTION': %s", line);
+  (k == EV_COMPLETE ? device_complete : device_issue)(t, major, minor, sector, nr, ns);
+  return TRUE;
+}
+
+/* ---- the end of the trace: pick the data file, walk its pages ---- */
+
+static int insert_by_page(gconstpointer a, gconstpointer b) {
+  const InsertRec *x = a, *y = b;
+  if (x->page != y->page) return x->page < y->page ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* MiB each thread inserted, in order of its first insert on the file. */
+static void inserted_per_thread(PcsKtrace *t, const GArray *recs) {
+  guint n = t->scan->task_names->len;
+  g_autofree uint64_t *pages = g_new0(uint64_t, n);
+  g_autofree uint32_t *order = g_new0(uint32_t, n);
+  guint seen = 0;
+  for (guint i = 0; i < recs->len; i++) {
+    const InsertRec *r = &g_array_index(recs, InsertRec, i);
+    if (!pages[r->task]) order[seen++] = r->task;
+    pages[r->task] += (uint64_t)1 << r->order;
+    t->mech.inserted_pages += (uint64_t)1 << r->order;
+  }
+  for (guint i = 0; i < seen; i++) {
+    PcsKtraceThreadMib m = {g_strdup(g_ptr_array_index(t->scan->task_names, order[i])),
+                            (double)pages[order[i]] * PCS_PAGE_SIZE / PCS_MIB};
+    g_array_append_val(t->mech.inserted_mib_per_thread, m);
+  }
+}
+
+/* Over the file's pages in index order, each folio expanded in O(1): pairs
+ * (i, i+1) both inserted, those with another owner, those in adjacent
+ * frames.  A page covered twice keeps its first insert. */
+static void walk_pages(PcsKtraceMechanism *m, GArray *recs) {
+  g_array_sort(recs, insert_by_page);
+  gboolean have = FALSE;
+  uint64_t last = 0, last_pfn = 0; /* last page covered, its frame */
+  uint32_t last_task = 0;
+  for (guint i = 0; i < recs->len; i++) {
+    const InsertRec *r = &g_array_index(recs, InsertRec, i);
+    uint64_t first = r->page, end = first + ((uint64_t)1 << r->order) - 1;
+    if (have && end <= last) continue;
+    uint64_t from = have ? MAX(first, last + 1) : first, from_pfn = r->pfn + (from - first);
+    if (have && from == last + 1) {
+      m->page_pairs++;
+      m->owner_changes += r->task != last_task;
+      m->contiguous_pairs += from_pfn == last_pfn + 1;
+    }
+    m->page_pairs += end - from; /* inside one folio: one owner, adjacent frames */
+    m->contiguous_pairs += end - from;
+    have = TRUE, last = end, last_pfn = r->pfn + (end - first), last_task = r->task;
+  }
+  m->file_pages = have ? last + 1 : 0;
+}
+
+static void finish_mechanism(PcsKtrace *t) {
+  TracedFile *data = NULL;
+  for (guint i = 0; i < t->scan->files->len; i++) {
+    TracedFile *f = g_ptr_array_index(t->scan->files, i);
+    if (!data || f->inserts->len > data->inserts->len) data = f;
+  }
+  if (!data || !data->inserts->len) return;
+  PcsKtraceMechanism *m = &t->mech;
+  m->present = TRUE;
+  m->dev_major = data->major, m->dev_minor = data->minor, m->ino = data->ino;
+  m->ra_sync = data->ra_sync, m->ra_async = data->ra_async;
+  for (guint i = 0; i < t->scan->files->len; i++) {
+    TracedFile *f = g_ptr_array_index(t->scan->files, i);
+    *(f == data ? &m->inserts : &m->other_inserts) += f->inserts->len;
+  }
+  inserted_per_thread(t, data->inserts);
+  walk_pages(m, data->inserts);
+  m->owner_changes_per_mib = pcs_per((double)m->owner_changes, (double)m->file_pages * PCS_PAGE_SIZE / PCS_MIB);
+  m->contiguous_frames = pcs_per((double)m->contiguous_pairs, (double)m->page_pairs);
+}
+
+static void finish_device(PcsKtrace *t) {
+  PcsKtraceDevice *d = &t->dev;
+  d->uncompleted_issues += g_hash_table_size(t->scan->pending);
+  double ms = (double)d->service_ns / 1e6;
+  d->device_ms_per_mib = pcs_per(ms, (double)d->timed_sectors * PCS_SECTOR_SIZE / PCS_MIB);
+  d->device_mean_us = pcs_per((double)d->service_ns / PCS_NS_PER_US, (double)d->timed);
+}
+
 static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **error) {
   g_auto(GStrv) w = split_words(line);
   guint at = 0;
@@ -73,16 +413,24 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
   const char *task = w[0]; /* ftrace: "COMM-PID"; blkparse: the PID column */
   if (k == EV_NONE) k = blkparse_event(w, &at), format = "blkparse", task = k == EV_NONE ? NULL : w[4];
   if (k == EV_NONE) return TRUE;
+  if (k == EV_RA_SYNC || k == EV_RA_ASYNC || k == EV_INSERT) return mechanism_line(t, k, w, at - 1, line, no, error);
   uint64_t sector, nr;
   if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s event without 'SECTOR + NR': %s", t->path, no,
                 k == EV_BIO ? "bio" : "request", line);
     return FALSE;
   }
-  t->format = format;
   const char *rwbs = w[at];
-  if (!strchr(rwbs, 'R')) return TRUE; /* writes, flushes, discards */
   gboolean meta = strchr(rwbs, 'M') != NULL;
+  if (strchr(rwbs, 'R') && !meta && (k == EV_REQUEST || k == EV_COMPLETE)) {
+    gboolean ftrace = !strcmp(format, "ftrace"); /* ftrace: TIME: EVENT DEV RWBS; blkparse: DEV . . TIME */
+    if (ftrace && at < 3)
+      return pcs_input_error(error, t->path, no, "request event without a timestamp before it: %s", line);
+    if (!device_line(t, k, w, ftrace ? at - 1 : 0, ftrace ? at - 3 : 3, sector, nr, line, no, error)) return FALSE;
+  }
+  if (k == EV_COMPLETE) return TRUE;
+  t->format = format;
+  if (!strchr(rwbs, 'R')) return TRUE; /* writes, flushes, discards */
   if (k == EV_BIO && !meta) {
     count_data_bio(t, task, nr);
   } else if (k == EV_BIO) {
@@ -99,21 +447,32 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
   t->path = g_strdup(path);
   t->bio_pages_hist = g_array_new(FALSE, TRUE, sizeof(guint64));
   t->tasks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  t->mech.inserted_mib_per_thread = g_array_new(FALSE, FALSE, sizeof(PcsKtraceThreadMib));
   if (memchr(text, 0, len) || !g_utf8_validate(text, (gssize)len, NULL)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text trace (binary data; a blktrace file needs "
                 "blkparse first)", path);
     return FALSE;
   }
-  g_autofree char *copy = g_strndup(text, len);
-  g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (!count_line(t, lines[i], i + 1, error)) return FALSE;
+  t->scan = scan_new();
+  g_autoptr(GString) line = g_string_new(NULL);
+  guint no = 0;
+  for (size_t at = 0; at <= len; no++) { /* one line at a time: a 300 MB trace is not copied */
+    const char *nl = memchr(text + at, '\n', len - at);
+    size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+    g_string_truncate(line, 0);
+    g_string_append_len(line, text + at, (gssize)n);
+    if (!count_line(t, line->str, no + 1, error)) return FALSE;
+    at += n + 1;
+  }
   t->c.threads = g_hash_table_size(t->tasks);
   if (!t->format) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no block_bio_queue/block_rq_issue (ftrace) or Q/D "
                 "(blkparse) events", path);
     return FALSE;
   }
+  finish_mechanism(t);
+  finish_device(t);
+  g_clear_pointer(&t->scan, scan_free);
   return TRUE;
 }
 
@@ -133,4 +492,8 @@ void pcs_ktrace_clear(PcsKtrace *t) {
   g_clear_pointer(&t->path, g_free);
   g_clear_pointer(&t->bio_pages_hist, g_array_unref);
   g_clear_pointer(&t->tasks, g_hash_table_unref);
+  g_clear_pointer(&t->scan, scan_free);
+  for (guint i = 0; t->mech.inserted_mib_per_thread && i < t->mech.inserted_mib_per_thread->len; i++)
+    g_free(g_array_index(t->mech.inserted_mib_per_thread, PcsKtraceThreadMib, i).task);
+  g_clear_pointer(&t->mech.inserted_mib_per_thread, g_array_unref);
 }
