@@ -10,6 +10,7 @@
  */
 #include "pcsim/ktrace.h"
 #include "pcsim/text.h"
+#include "pcsim/units.h"
 
 #include <gio/gio.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static EventKind blkparse_event(char **w, guint *rwbs_at) {
 static void count_data_bio(PcsKtrace *t, const char *task, uint64_t nr) {
   t->c.bios++;
   t->c.sectors += nr;
-  guint pages = (guint)MIN((nr + 7) / 8, 1u << 20);
+  guint pages = (guint)MIN((nr + PCS_SECTORS_PER_PAGE - 1) / PCS_SECTORS_PER_PAGE, 1u << 20);
   if (t->bio_pages_hist->len <= pages) g_array_set_size(t->bio_pages_hist, pages + 1);
   g_array_index(t->bio_pages_hist, guint64, pages)++;
   if (!g_hash_table_contains(t->tasks, task)) g_hash_table_add(t->tasks, g_strdup(task));
@@ -74,11 +75,9 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
   if (k == EV_NONE) k = blkparse_event(w, &at), format = "blkparse", task = k == EV_NONE ? NULL : w[4];
   if (k == EV_NONE) return TRUE;
   uint64_t sector, nr;
-  if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s event without 'SECTOR + NR': %s", t->path, no,
-                k == EV_BIO ? "bio" : "request", line);
-    return FALSE;
-  }
+  if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr))
+    return pcs_input_error(error, t->path, no, "%s event without 'SECTOR + NR': %s", k == EV_BIO ? "bio" : "request",
+                           line);
   t->format = format;
   const char *rwbs = w[at];
   if (!strchr(rwbs, 'R')) return TRUE; /* writes, flushes, discards */
@@ -99,26 +98,19 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
   t->path = g_strdup(path);
   t->bio_pages_hist = g_array_new(FALSE, TRUE, sizeof(guint64));
   t->tasks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  if (memchr(text, 0, len) || !g_utf8_validate(text, (gssize)len, NULL)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text trace (binary data; a blktrace file needs "
-                "blkparse first)", path);
-    return FALSE;
-  }
+  if (!pcs_text_check(path, text, len, NULL)) /* the one text check, with a hint for blktrace files */
+    return pcs_input_error(error, path, 1, "not a text trace (binary data; a blktrace file needs blkparse first)");
   g_autofree char *copy = g_strndup(text, len);
   g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     if (!count_line(t, lines[i], i + 1, error)) return FALSE;
   t->c.threads = g_hash_table_size(t->tasks);
-  if (!t->format) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no block_bio_queue/block_rq_issue (ftrace) or Q/D "
-                "(blkparse) events", path);
-    return FALSE;
-  }
+  if (!t->format)
+    return pcs_input_error(error, path, 0, "no block_bio_queue/block_rq_issue (ftrace) or Q/D (blkparse) events");
   return TRUE;
 }
 
 /* Whole file, gunzipped when it starts with the gzip magic. */
-
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error) {
   g_autofree char *text = NULL;
   gsize len = 0;
