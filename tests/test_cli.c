@@ -133,7 +133,7 @@ static void help_and_params_explain_everything(void **state) {
 }
 
 static void trace_is_written_whole(void **state) {
-  g_autofree char *dir = g_dir_make_tmp("pcsim-trace-XXXXXX", NULL);
+  g_autofree char *dir = test_tempdir();
   g_autofree char *path = g_build_filename(dir, "t.tsv", NULL);
   g_autofree char *out = NULL, *err = NULL;
   assert_int_equal(test_pcsim(&out, &err, "run", "workloads/single-thread.ini", "--set", "workload.file_size=1M",

@@ -106,15 +106,17 @@ static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) 
   return FALSE;
 }
 
+#define KI ((uint64_t)PCS_KIB)
 static const Suffix size_suffixes[] = {
-  {"", 1}, {"b", 1}, {"k", 1024}, {"kb", 1024}, {"kib", 1024},
-  {"m", 1024 * 1024}, {"mb", 1024 * 1024}, {"mib", 1024 * 1024},
-  {"g", UINT64_C(1) << 30}, {"gb", UINT64_C(1) << 30}, {"gib", UINT64_C(1) << 30},
-  {"t", UINT64_C(1) << 40}, {"tb", UINT64_C(1) << 40}, {"tib", UINT64_C(1) << 40},
+  {"", 1}, {"b", 1}, {"k", KI}, {"kb", KI}, {"kib", KI},
+  {"m", KI * KI}, {"mb", KI * KI}, {"mib", KI * KI},
+  {"g", KI * KI * KI}, {"gb", KI * KI * KI}, {"gib", KI * KI * KI},
+  {"t", KI * KI * KI * KI}, {"tb", KI * KI * KI * KI}, {"tib", KI * KI * KI * KI},
   {NULL, 0}};
+#undef KI
 
 static const Suffix time_suffixes[] = {
-  {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {NULL, 0}};
+  {"ns", 1}, {"us", PCS_NS_PER_US}, {"ms", PCS_NS_PER_US * 1000u}, {"s", (uint64_t)PCS_NS_PER_S}, {NULL, 0}};
 
 gboolean pcs_parse_size(const char *s, uint64_t *out) { return parse_scaled(s, size_suffixes, out); }
 gboolean pcs_parse_time(const char *s, uint64_t *out) {
