@@ -1,9 +1,17 @@
-/* support.c - shared helpers for pcsim's cmocka tests. */
+/* support.c - shared helpers for pcsim's cmocka tests.
+ *
+ * Every temporary directory a test makes lives under one per-process root
+ * in $TMPDIR, removed with everything in it when the test program exits
+ * (scripts/test checks that nothing is left in $TMPDIR or in the tree).
+ */
 #include "support.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 char *test_path(const char *relative) { return g_build_filename(PCSIM_SOURCE_DIR, relative, NULL); }
 
@@ -22,10 +30,18 @@ void test_run(const PcsParams *p, const char *policy, PcsResult *out) {
   if (!pcs_sim_run(p, &pol, &opt, out, &error)) fail_msg("%s", error->message);
 }
 
-static int spawn_pcsim(char **out, char **err, char **env, const char *dir, va_list ap) {
+/* Child setup for test_pcsim_full(): stdout to /dev/full (ENOSPC on write). */
+static void stdout_to_dev_full(gpointer unused) {
+  int fd = open("/dev/full", O_WRONLY);
+  if (fd >= 0) dup2(fd, STDOUT_FILENO);
+}
+
+/* pcsim with ARGS (NULL-terminated) in DIR with ENV added; FULL: stdout
+ * on /dev/full and OUT unused. */
+static int spawn_argv(char **out, char **err, char **env, const char *dir, gboolean full, const char *const *args) {
   g_autoptr(GPtrArray) argv = g_ptr_array_new();
   g_ptr_array_add(argv, (gpointer)PCSIM_BINARY);
-  for (const char *a; (a = va_arg(ap, const char *));) g_ptr_array_add(argv, (gpointer)a);
+  for (; *args; args++) g_ptr_array_add(argv, (gpointer)*args);
   g_ptr_array_add(argv, NULL);
   g_auto(GStrv) envp = g_get_environ();
   for (char **e = env; e && *e; e++) {
@@ -34,16 +50,27 @@ static int spawn_pcsim(char **out, char **err, char **env, const char *dir, va_l
   }
   int status = 0;
   GError *error = NULL;
-  if (!g_spawn_sync(dir ? dir : PCSIM_SOURCE_DIR, (char **)argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                    &status, &error))
+  if (!g_spawn_sync(dir ? dir : PCSIM_SOURCE_DIR, (char **)argv->pdata, envp, G_SPAWN_DEFAULT,
+                    full ? stdout_to_dev_full : NULL, NULL, full ? NULL : out, err, &status, &error))
     fail_msg("spawn: %s", error->message);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int spawn(char **out, char **err, char **env, const char *dir, gboolean full, va_list ap) {
+  g_autoptr(GPtrArray) args = g_ptr_array_new();
+  for (const char *a; (a = va_arg(ap, const char *));) g_ptr_array_add(args, (gpointer)a);
+  g_ptr_array_add(args, NULL);
+  return spawn_argv(out, err, env, dir, full, (const char *const *)args->pdata);
+}
+
+int test_pcsim_argv(char **out, char **err, gboolean full, const char *const *argv) {
+  return spawn_argv(out, err, NULL, NULL, full, argv);
 }
 
 int test_pcsim(char **out, char **err, ...) {
   va_list ap;
   va_start(ap, err);
-  int rc = spawn_pcsim(out, err, NULL, NULL, ap);
+  int rc = spawn(out, err, NULL, NULL, FALSE, ap);
   va_end(ap);
   return rc;
 }
@@ -51,20 +78,67 @@ int test_pcsim(char **out, char **err, ...) {
 int test_pcsim_env(char **out, char **err, char **env, const char *dir, ...) {
   va_list ap;
   va_start(ap, dir);
-  int rc = spawn_pcsim(out, err, env, dir, ap);
+  int rc = spawn(out, err, env, dir, FALSE, ap);
   va_end(ap);
   return rc;
 }
 
+int test_pcsim_full(char **err, ...) {
+  va_list ap;
+  va_start(ap, err);
+  int rc = spawn(NULL, err, NULL, NULL, TRUE, ap);
+  va_end(ap);
+  return rc;
+}
+
+/* ---- temporary directories ---- */
+
+static char *temp_root;
+static pid_t temp_owner;
+
+static void remove_tree(const char *path) {
+  if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+    GDir *d = g_dir_open(path, 0, NULL);
+    for (const char *name; d && (name = g_dir_read_name(d));) {
+      g_autofree char *child = g_build_filename(path, name, NULL);
+      remove_tree(child);
+    }
+    if (d) g_dir_close(d);
+  }
+  g_remove(path);
+}
+
+static void remove_temp_root(void) {
+  if (temp_root && getpid() == temp_owner) remove_tree(temp_root); /* not in a forked child */
+  g_clear_pointer(&temp_root, g_free);
+}
+
 char *test_tempdir(void) {
-  char *dir = g_dir_make_tmp("pcsim-test-XXXXXX", NULL);
-  if (!dir) fail_msg("cannot make a temporary directory");
+  if (!temp_root) {
+    temp_root = g_dir_make_tmp("pcsim-test-XXXXXX", NULL);
+    if (!temp_root) fail_msg("cannot make a temporary directory in %s", g_get_tmp_dir());
+    temp_owner = getpid();
+    atexit(remove_temp_root);
+  }
+  char *dir = g_build_filename(temp_root, "XXXXXX", NULL);
+  if (!g_mkdtemp(dir)) fail_msg("cannot make a temporary directory in %s", temp_root);
   return dir;
 }
 
 char *test_tempfile(const char *name, const char *text) {
-  g_autofree char *dir = g_dir_make_tmp("pcsim-test-XXXXXX", NULL);
+  g_autofree char *dir = test_tempdir();
   char *path = g_build_filename(dir, name, NULL);
   if (!g_file_set_contents(path, text, -1, NULL)) fail_msg("cannot write %s", path);
   return path;
+}
+
+char *test_tool(const char *dir, char **argv) {
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error))
+    fail_msg("%s: %s", argv[0], error->message);
+  if (!g_spawn_check_wait_status(status, NULL)) fail_msg("%s failed: %s", argv[0], err ? err : "");
+  return out;
 }

@@ -2,8 +2,9 @@
  *
  * One row per case: what the user feeds pcsim and what the one-line error
  * must name.  Each case must exit 2, print nothing on stdout, print one
- * `pcsim: ...` line naming the file and line (or the option) and the key,
- * and leave an existing output file (--trace or --out) untouched.
+ * line "pcsim COMMAND: WHERE..." whose WHERE (the file and line, or the
+ * option) comes first, name the key, and leave an existing output file
+ * (--trace or --out) untouched.
  */
 #include "support.h"
 
@@ -61,7 +62,7 @@ static const BadCase cases[] = {
   {"--set without a value", IN_SET, "cpu.count", NULL, {"--set", "SECTION.KEY=VALUE"}},
   {"--set out of range", IN_SET, "workload.threads=5000", NULL, {"--set", "workload.threads", "4096"}},
   {"--set file smaller than the window", IN_SET, "workload.file_size=64k", NULL,
-   {"single-thread.ini:", "readahead.max_window", "larger than workload.file_size"}},
+   {"workloads/single-thread.ini:", "readahead.max_window", "larger than workload.file_size"}},
   {"schedule with a bad step", IN_SCHEDULE, "threads 2\npages 2\nsteps 1 x\n", NULL, {"@:3:", "step 'x'"}},
   {"schedule naming a missing thread", IN_SCHEDULE, "threads 2\npages 2\nsteps 1 3\n", NULL, {"@:3:", "thread 3"}},
   {"schedule without threads", IN_SCHEDULE, "pages 2\n", NULL, {"@:1:", "missing 'threads N'"}},
@@ -81,6 +82,11 @@ static char *write_input(const BadCase *c, const char *dir, const char *name) {
   char *path = g_build_filename(dir, name, NULL);
   if (!g_file_set_contents(path, c->text, (gssize)strlen(c->text), NULL)) fail_msg("cannot write %s", path);
   return path;
+}
+
+/* The command a case runs, as its messages name it. */
+static const char *command_of(InputKind kind) {
+  return kind == IN_SCHEDULE ? "pcsim replay: " : kind == IN_SWEEP ? "pcsim sweep: " : "pcsim run: ";
 }
 
 static int run_case(const BadCase *c, const char *dir, const char *keep, char **out, char **err, char **input) {
@@ -119,12 +125,13 @@ static void every_bad_input_exits_2_naming_file_line_and_key(void **state) {
     int rc = run_case(c, dir, keep, &out, &err, &input);
     if (rc != 2) fail_msg("%s: exit %d, expected 2 (stderr: %s)", c->name, rc, err);
     if (*out) fail_msg("%s: stdout not empty: %s", c->name, out);
-    if (!g_str_has_prefix(err, "pcsim: ") || strchr(err, '\n') != err + strlen(err) - 1)
-      fail_msg("%s: expected one 'pcsim: ...' line, got: %s", c->name, err);
+    if (strchr(err, '\n') != err + strlen(err) - 1) fail_msg("%s: expected one line, got: %s", c->name, err);
     for (size_t k = 0; k < 3 && c->expect[k]; k++) {
       g_autofree char *want = g_str_has_prefix(c->expect[k], "@") && input
                                   ? g_strdup_printf("%s%s", input, c->expect[k] + 1)
                                   : g_strdup(c->expect[k]);
+      g_autofree char *first = g_strconcat(command_of(c->kind), want, NULL);
+      if (k == 0 && !g_str_has_prefix(err, first)) fail_msg("%s: '%s' does not start with '%s'", c->name, err, first);
       if (!strstr(err, want)) fail_msg("%s: '%s' lacks '%s'", c->name, err, want);
     }
     g_autofree char *kept = NULL;

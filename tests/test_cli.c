@@ -1,15 +1,57 @@
 /* test_cli.c - the pcsim command as a user runs it. */
 #include "support.h"
 
-static void run_prints_the_seed_table(void **state) {
-  g_autofree char *out = NULL, *err = NULL;
-  int rc = test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=64M",
-                      "--policy", "immediate", "--policy", "pool:16", NULL);
-  assert_int_equal(rc, 0);
-  assert_non_null(strstr(out, "immediate"));
-  assert_non_null(strstr(out, "pool:16"));
-  assert_non_null(strstr(out, "bios/MiB"));
-  assert_non_null(strstr(out, "%"));
+#include <errno.h>
+
+/* CELL-th comma-separated cell of POLICY's row in CSV, as a double. */
+static double csv_cell(const char *csv, const char *policy, guint cell) {
+  g_autofree char *needle = g_strdup_printf("\n%s,", policy);
+  const char *row = strstr(csv, needle);
+  if (!row) fail_msg("no row %s in %s", policy, csv);
+  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
+  g_auto(GStrv) cells = g_strsplit(line, ",", -1);
+  assert_true(cell < g_strv_length(cells));
+  return g_ascii_strtod(cells[cell], NULL);
+}
+
+/* The words of POLICY's row in the table. */
+static GStrv table_row(const char *table, const char *policy) {
+  g_autofree char *needle = g_strdup_printf("\n%s ", policy);
+  const char *row = strstr(table, needle);
+  if (!row) fail_msg("no row %s in %s", policy, table);
+  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
+  GStrv w = g_strsplit_set(line, " ", -1);
+  guint n = 0;
+  for (guint i = 0; w[i]; i++) {
+    if (*w[i]) w[n++] = w[i];
+    else g_free(w[i]);
+  }
+  w[n] = NULL;
+  return w;
+}
+
+/* The table's last column is each policy's change in aggregate throughput
+ * against the first policy: the same runs as the CSV, so it must equal the
+ * ratio of their aggregate_mib_s, and the bios column the CSV's bios. */
+static void run_table_shows_the_change_against_the_first_policy(void **state) {
+  g_autofree char *table = NULL, *csv = NULL, *e1 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&table, &e1, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=64M",
+                              "--policy", "immediate", "--policy", "pool:16", NULL), 0);
+  assert_int_equal(test_pcsim(&csv, &e2, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=64M",
+                              "--policy", "immediate", "--policy", "pool:16", "--format", "csv", NULL), 0);
+  assert_non_null(strstr(table, "bios/MiB"));
+  g_auto(GStrv) first = table_row(table, "immediate");
+  g_auto(GStrv) second = table_row(table, "pool:16");
+  guint n = g_strv_length(first);
+  assert_int_equal(n, g_strv_length(second));
+  assert_string_equal(first[n - 1], "-"); /* the base of the comparison */
+  const guint bios = 3, aggregate = 11;   /* CSV columns */
+  double base = csv_cell(csv, "immediate", aggregate), pool = csv_cell(csv, "pool:16", aggregate);
+  g_autofree char *want = g_strdup_printf("%+.1f%%", (pool / base - 1.0) * 100.0);
+  assert_string_equal(second[n - 1], want);
+  assert_true(pool > base); /* the seed's claim: pooling inserts is faster */
+  assert_int_equal(g_ascii_strtoull(first[3], NULL, 10), (guint64)csv_cell(csv, "immediate", bios));
+  assert_int_equal(g_ascii_strtoull(second[3], NULL, 10), (guint64)csv_cell(csv, "pool:16", bios));
 }
 
 static void stdout_is_byte_identical_and_stats_go_to_stderr(void **state) {
@@ -91,7 +133,7 @@ static void help_and_params_explain_everything(void **state) {
 }
 
 static void trace_is_written_whole(void **state) {
-  g_autofree char *dir = g_dir_make_tmp("pcsim-trace-XXXXXX", NULL);
+  g_autofree char *dir = test_tempdir();
   g_autofree char *path = g_build_filename(dir, "t.tsv", NULL);
   g_autofree char *out = NULL, *err = NULL;
   assert_int_equal(test_pcsim(&out, &err, "run", "workloads/single-thread.ini", "--set", "workload.file_size=1M",
@@ -132,9 +174,153 @@ static void replay_and_explore_from_the_command_line(void **state) {
   assert_non_null(strstr(err, "too large"));
 }
 
+/* ---- exit status and message format, every command ---- */
+
+/* One command's three failures: stdout on /dev/full (exit 1), bad input
+ * (exit 2, the message starts with the file at fault) and a usage error
+ * (exit 2, ends with "(see pcsim CMD --help)").  "@" in an argument is the
+ * temporary directory prepared by failure_inputs(). */
+typedef struct {
+  const char *name;
+  const char *ok[12];    /* works, printing to stdout */
+  const char *bad[12];   /* bad input: exit 2 */
+  const char *where;     /* what the bad input message starts with, after "pcsim NAME: " */
+  const char *usage[6];  /* usage error: exit 2 */
+} CommandCase;
+
+#define SCEN "workloads/single-thread.ini"
+#define SMALL "--set", "workload.file_size=1M"
+#define TRACE "tests/data/blkparse-sample.txt"
+static const CommandCase commands[] = {
+  {"run", {"run", SCEN, SMALL}, {"run", "@/bad.ini"}, "@/bad.ini:2:", {"run"}},
+  {"params", {"params"}, {NULL}, NULL, {"params", "extra"}},
+  {"sweep", {"sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--policy", "immediate"},
+   {"sweep", "@/bad.ini"}, "@/bad.ini:2:", {"sweep"}},
+  {"merge", {"merge", "@/shard1.csv", "@/shard2.csv"}, {"merge", "@/bad.csv"}, "@/bad.csv:", {"merge"}},
+  {"plot", {"plot", "@/shard1.csv", "--x", "workload.threads", "--y", "bios"},
+   {"plot", "@/bad.csv", "--x", "a", "--y", "b"}, "@/bad.csv:", {"plot"}},
+  {"trace-stats", {"trace-stats", TRACE}, {"trace-stats", "@/bad.ini"}, "@/bad.ini:", {"trace-stats"}},
+  {"compare", {"compare", TRACE, SCEN, SMALL}, {"compare", TRACE, "@/bad.ini"}, "@/bad.ini:2:", {"compare", TRACE}},
+  {"replay", {"replay", "workloads/liubo-diagram.sched"}, {"replay", "@/bad.sched"}, "@/bad.sched:1:", {"replay"}},
+  {"explore", {"explore", "--threads", "2", "--pages", "2"}, {"explore", "--threads", "2", "--pages", "2",
+   "--policy", "pool16"}, "--policy: policy 'pool16'", {"explore"}},
+};
+
+/* Files the cases read: a bad scenario, a bad schedule, a file that is not
+ * a result file, and the two shards of a small sweep. */
+static void failure_inputs(const char *dir) {
+  const char *files[][2] = {{"bad.ini", "[workload]\nthraeds = 4\n"}, {"bad.sched", "pages 2\n"},
+                            {"bad.csv", "\n\n"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+    g_autofree char *path = g_build_filename(dir, files[i][0], NULL);
+    assert_true(g_file_set_contents(path, files[i][1], -1, NULL));
+  }
+  for (int k = 1; k <= 2; k++) {
+    g_autofree char *out = NULL, *err = NULL, *shard = g_strdup_printf("%d/2", k);
+    g_autofree char *path = g_strdup_printf("%s/shard%d.csv", dir, k);
+    assert_int_equal(test_pcsim(&out, &err, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--policy",
+                                "immediate", "--shard", shard, "--out", path, NULL), 0);
+  }
+}
+
+/* ARGV with "@" replaced by DIR, as a NULL-terminated array for spawn. */
+static GPtrArray *expand(const char *const *argv, const char *dir) {
+  GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+  for (; *argv; argv++)
+    g_ptr_array_add(a, g_str_has_prefix(*argv, "@") ? g_strconcat(dir, *argv + 1, NULL) : g_strdup(*argv));
+  g_ptr_array_add(a, NULL);
+  return a;
+}
+
+/* Runs pcsim with ARGV (FULL: stdout on /dev/full). */
+static int run_argv(const char *const *argv, const char *dir, gboolean full, char **out, char **err) {
+  g_autoptr(GPtrArray) a = expand(argv, dir);
+  return test_pcsim_argv(out, err, full, (const char *const *)a->pdata);
+}
+
+/* ERR is exactly one line and starts with PREFIX. */
+static void one_line(const char *what, const char *err, const char *prefix) {
+  if (!g_str_has_prefix(err, prefix)) fail_msg("%s: '%s' does not start with '%s'", what, err, prefix);
+  if (strchr(err, '\n') != err + strlen(err) - 1) fail_msg("%s: not one line: '%s'", what, err);
+}
+
+static void every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage(void **state) {
+  g_autofree char *dir = test_tempdir();
+  failure_inputs(dir);
+  g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+    const CommandCase *c = &commands[i];
+    g_autofree char *prefix = g_strdup_printf("pcsim %s: ", c->name);
+    g_autofree char *out = NULL, *err = NULL;
+    if (strcmp(c->name, "plot") != 0 || gnuplot) { /* without gnuplot, plot exits 2 saying how to get it */
+      int rc = run_argv(c->ok, dir, FALSE, &out, &err);
+      if (rc != 0 || !*out) fail_msg("%s: exit %d, stdout '%s', stderr '%s'", c->name, rc, out, err);
+      g_clear_pointer(&err, g_free);
+      rc = run_argv(c->ok, dir, TRUE, NULL, &err);
+      if (rc != 1) fail_msg("%s > /dev/full: exit %d, expected 1 (stderr: %s)", c->name, rc, err);
+      g_autofree char *want = g_strconcat(prefix, "standard output: ", g_strerror(ENOSPC), "\n", NULL);
+      if (strcmp(err, want) != 0) fail_msg("%s > /dev/full: '%s', expected '%s'", c->name, err, want);
+      g_clear_pointer(&out, g_free);
+      g_clear_pointer(&err, g_free);
+    }
+    if (c->bad[0]) {
+      int rc = run_argv(c->bad, dir, FALSE, &out, &err);
+      if (rc != 2 || *out) fail_msg("%s, bad input: exit %d, stdout '%s'", c->name, rc, out);
+      g_autofree char *where = g_str_has_prefix(c->where, "@") ? g_strconcat(dir, c->where + 1, NULL)
+                                                               : g_strdup(c->where);
+      g_autofree char *first = g_strconcat(prefix, where, NULL);
+      one_line(c->name, err, first);
+      g_clear_pointer(&out, g_free);
+      g_clear_pointer(&err, g_free);
+    }
+    int rc = run_argv(c->usage, dir, FALSE, &out, &err);
+    if (rc != 2 || *out) fail_msg("%s, usage: exit %d, stdout '%s'", c->name, rc, out);
+    one_line(c->name, err, prefix);
+    g_autofree char *help = g_strdup_printf(" (see pcsim %s --help)\n", c->name);
+    if (!g_str_has_suffix(err, help)) fail_msg("%s, usage: '%s' lacks '%s'", c->name, err, help);
+  }
+}
+
+/* Before a command is known the program is just "pcsim". */
+static void no_or_unknown_command_is_a_usage_error(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "frobnicate", NULL), 2);
+  one_line("unknown command", err, "pcsim: unknown command 'frobnicate': expected run, sweep, merge");
+  assert_true(g_str_has_suffix(err, " (see pcsim --help)\n"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, NULL), 2);
+  one_line("no command", err, "pcsim: expected a COMMAND: run, ");
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "run", SCEN, "--bogus", NULL), 2);
+  assert_string_equal(err, "pcsim run: Unknown option --bogus (see pcsim run --help)\n");
+  g_free(err);
+  assert_int_equal(test_pcsim_full(&err, "--help", NULL), 1);
+  one_line("--help > /dev/full", err, "pcsim: standard output: ");
+}
+
+/* An output file that cannot be created is a failed write (1), not bad
+ * input; an output path naming a directory is bad input (2). */
+static void an_output_file_that_cannot_be_written_exits_1(void **state) {
+  g_autofree char *file = test_tempfile("plain", "x");
+  g_autofree char *under = g_build_filename(file, "out.csv", NULL); /* ENOTDIR, even for root */
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", SCEN, SMALL, "--trace", under, NULL), 1);
+  one_line("--trace under a file", err, "pcsim run: ");
+  assert_non_null(strstr(err, under));
+  assert_string_equal(out, "");
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "sweep", SCEN, SMALL, "--out", under, NULL), 1);
+  one_line("--out under a file", err, "pcsim sweep: ");
+  g_free(out), g_free(err);
+  g_autofree char *dir = test_tempdir();
+  assert_int_equal(test_pcsim(&out, &err, "sweep", SCEN, SMALL, "--out", dir, NULL), 2);
+  g_autofree char *want = g_strdup_printf("pcsim sweep: %s: is a directory", dir);
+  one_line("--out a directory", err, want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(run_prints_the_seed_table),
+    cmocka_unit_test(run_table_shows_the_change_against_the_first_policy),
     cmocka_unit_test(stdout_is_byte_identical_and_stats_go_to_stderr),
     cmocka_unit_test(csv_has_the_json_columns),
     cmocka_unit_test(bad_input_exits_2_with_file_line_and_key),
@@ -142,6 +328,9 @@ int main(void) {
     cmocka_unit_test(trace_is_written_whole),
     cmocka_unit_test(timeline_draws_one_column_per_thread),
     cmocka_unit_test(replay_and_explore_from_the_command_line),
+    cmocka_unit_test(every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage),
+    cmocka_unit_test(no_or_unknown_command_is_a_usage_error),
+    cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,20 +16,70 @@ static void sizes_and_times_take_units(void **state) {
   assert_false(pcs_parse_time("100", &v)); /* a time needs its unit */
 }
 
-static void every_key_has_a_valid_default_and_doc(void **state) {
+/* Value of INFO in P, whatever its kind, for comparing two scenarios. */
+static char *value_of(const PcsParams *p, const PcsParamInfo *info) { return pcs_params_format(p, info); }
+
+/* What provenance and --scenario-from rely on: every key's value, printed
+ * by pcs_params_format(), reads back as the same value; a scenario file
+ * setting every key to its printed default loads without error. */
+static void every_value_reads_back_as_printed(void **state) {
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
-  assert_true(n >= 25);
-  PcsParams p;
-  pcs_params_init(&p);
+  PcsParams def, back;
+  pcs_params_init(&def);
+  pcs_params_init(&back);
+  g_autoptr(GString) ini = g_string_new(NULL);
   for (size_t i = 0; i < n; i++) {
-    assert_true(strlen(t[i].doc) > 10);
-    assert_non_null(pcs_params_find(t[i].section, t[i].key));
+    g_autofree char *printed = value_of(&def, &t[i]);
+    g_string_append_printf(ini, "[%s]\n%s = %s\n", t[i].section, t[i].key, printed);
   }
-  assert_int_equal(p.workload_threads, 4);
-  assert_int_equal(p.readahead_max_window, 128 * 1024);
-  assert_true(pcs_params_validate(&p, NULL));
-  pcs_params_clear(&p);
+  g_autofree char *path = test_tempfile("all.ini", ini->str);
+  GError *error = NULL;
+  if (!pcs_params_load(&back, path, &error) || !pcs_params_validate(&back, &error)) fail_msg("%s", error->message);
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *a = value_of(&def, &t[i]), *b = value_of(&back, &t[i]);
+    g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
+    if (strcmp(a, b) != 0) fail_msg("%s: printed '%s', read back '%s'", key, a, b);
+    g_autofree char *where = pcs_params_where(&back, key);
+    g_autofree char *want = g_strdup_printf("%s:%zu", path, 2 * i + 2);
+    assert_string_equal(where, want); /* errors between keys name this line */
+  }
+  assert_int_equal(def.workload_threads, 4);
+  assert_int_equal(def.readahead_max_window, 128 * 1024);
+  pcs_params_clear(&def);
+  pcs_params_clear(&back);
+}
+
+/* Each integer key accepts exactly its table range and the refusal quotes
+ * it: lo and hi pass, lo - 1 and hi + 1 fail naming "expected LO to HI". */
+static void ranges_are_enforced_at_their_bounds(void **state) {
+  size_t n;
+  const PcsParamInfo *t = pcs_params_table(&n);
+  size_t checked = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (t[i].kind == PCS_KIND_TEXT || t[i].kind == PCS_KIND_FRAC) continue;
+    const char *unit = t[i].kind == PCS_KIND_TIME ? "ns" : "";
+    PcsParams p;
+    pcs_params_init(&p);
+    uint64_t edges[] = {t[i].lo, t[i].hi, t[i].lo - 1, t[i].hi + 1};
+    for (size_t e = 0; e < 4; e++) {
+      if ((e == 2 && t[i].lo == 0) || (e == 3 && t[i].hi == UINT64_MAX)) continue;
+      g_autofree char *v = g_strdup_printf("%" G_GUINT64_FORMAT "%s", edges[e], unit);
+      GError *error = NULL;
+      gboolean ok = pcs_params_set(&p, &t[i], v, "test", &error);
+      if (e < 2 && !ok) fail_msg("%s.%s = %s refused: %s", t[i].section, t[i].key, v, error->message);
+      if (e >= 2) {
+        if (ok) fail_msg("%s.%s = %s accepted", t[i].section, t[i].key, v);
+        g_autofree char *range = g_strdup_printf("expected %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, t[i].lo,
+                                                 t[i].hi);
+        if (!strstr(error->message, range)) fail_msg("'%s' lacks '%s'", error->message, range);
+        g_error_free(error);
+        checked++;
+      }
+    }
+    pcs_params_clear(&p);
+  }
+  assert_true(checked >= 20);
 }
 
 /* Loads TEXT as a scenario and returns the error message (or NULL). */
@@ -63,7 +113,8 @@ static void bad_scenarios_name_file_line_and_key(void **state) {
   expect_error("[device]\nlatency = 100\n", "s.ini:2:", "ns, us, ms or s");
   expect_error("[workload]\nthreads = 5000\n", "s.ini:2:", "out of range");
   expect_error("threads = 4\n", "s.ini:1:", "not a valid scenario");
-  expect_error("[workload]\nfile_size = 6000\n", NULL, "multiple of the 4096-byte page");
+  g_autofree char *page = g_strdup_printf("multiple of the %u-byte page", PCS_PAGE_SIZE);
+  expect_error("[workload]\nfile_size = 6000\n", "s.ini:2:", page);
   expect_error("[workload]\nfile_size = 64k\n[readahead]\nmax_window = 128k\n", NULL, "larger than workload.file_size");
   expect_error("[nosuch]\nkey = 1\n", "s.ini:2:", "unknown key");
 }
@@ -106,7 +157,8 @@ static void set_overrides_and_checks_keys(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sizes_and_times_take_units),
-    cmocka_unit_test(every_key_has_a_valid_default_and_doc),
+    cmocka_unit_test(every_value_reads_back_as_printed),
+    cmocka_unit_test(ranges_are_enforced_at_their_bounds),
     cmocka_unit_test(bad_scenarios_name_file_line_and_key),
     cmocka_unit_test(binary_and_missing_files_are_refused),
     cmocka_unit_test(set_overrides_and_checks_keys),

@@ -18,16 +18,29 @@ static void parses_every_policy(void **state) {
   assert_int_equal(p.kind, PCS_POLICY_WINDOW);
 }
 
+/* Each refusal quotes the text and says what was expected instead. */
 static void rejects_bad_policies_with_a_message(void **state) {
-  PcsPolicy p;
-  const char *bad[] = {"pool:0", "pool:x", "pool:", "immediate:4", "window:2", "batch", "", "pool:99999999"};
-  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+  g_autofree char *range = g_strdup_printf("from 1 to %u", PCS_POLICY_MAX_POOL);
+  g_autofree char *too_big = g_strdup_printf("pool:%u", PCS_POLICY_MAX_POOL + 1);
+  const char *cases[][2] = {
+    {"pool:0", range}, {"pool:x", range}, {"pool:", range}, {too_big, range},
+    {"immediate:4", "takes no ':N'"}, {"window:2", "takes no ':N'"},
+    {"batch", "expected immediate, pool:N, pool-contig:N or window"},
+    {"", "expected immediate, pool:N, pool-contig:N or window"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    PcsPolicy p;
     GError *error = NULL;
-    assert_false(pcs_policy_parse(bad[i], &p, &error));
-    assert_non_null(error);
-    assert_non_null(strstr(error->message, "policy"));
+    if (pcs_policy_parse(cases[i][0], &p, &error)) fail_msg("'%s' accepted", cases[i][0]);
+    g_autofree char *quoted = g_strdup_printf("policy '%s': ", cases[i][0]);
+    if (!g_str_has_prefix(error->message, quoted) || !strstr(error->message, cases[i][1]))
+      fail_msg("'%s': expected '%s...%s'", error->message, quoted, cases[i][1]);
     g_error_free(error);
   }
+  PcsPolicy p;
+  g_autofree char *biggest = g_strdup_printf("pool:%u", PCS_POLICY_MAX_POOL);
+  assert_true(pcs_policy_parse(biggest, &p, NULL));
+  assert_int_equal(p.pool, PCS_POLICY_MAX_POOL);
 }
 
 static void parses_lists(void **state) {

@@ -68,7 +68,8 @@ typedef struct {
 
 /* 1 MiB: BIO_MAX_VECS (256) bio_vecs of one 4 KiB page each.  A larger bio
  * needs physically contiguous pages (or large folios) in a bio_vec. */
-#define PCS_KTRACE_LARGE_BIO 2048u
+#define PCS_KTRACE_BIO_MAX_VECS 256u /* the kernel's BIO_MAX_VECS, not the scenario's bio.max_vecs */
+#define PCS_KTRACE_LARGE_BIO (PCS_KTRACE_BIO_MAX_VECS * PCS_SECTORS_PER_PAGE)
 
 /* Data read before the first bio over PCS_KTRACE_LARGE_BIO sectors: fed
  * every data bio in submission order, by the trace reader and by

@@ -1,9 +1,12 @@
 /* params.h - every scenario parameter, from one list.
  *
  * PCS_PARAMS is the single source of truth: the struct fields, the INI keys,
- * `pcsim params`, the README table and the provenance dump are all generated
- * from it, so a key cannot be documented under one name and parsed under
- * another.
+ * their ranges (and so the limits error messages quote), `pcsim params`
+ * (with --markdown, the table the documentation shows) and the provenance
+ * dump all come from it, so a key cannot be documented under one name and
+ * parsed under another.  The README's copy of the table is pasted from
+ * `pcsim params --markdown`, not generated: regenerate it when a key
+ * changes.
  */
 #ifndef PCSIM_PARAMS_H
 #define PCSIM_PARAMS_H
@@ -39,13 +42,13 @@ typedef enum {
     "default policy list when no --policy is given, comma separated")                 \
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
-  X(workload, file_size, SIZE, "2000M", 4096, (UINT64_C(1) << 50),                   \
+  X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
     "size of the file every thread reads from offset 0 to the end")                   \
-  X(workload, block_size, SIZE, "32k", 4096, (UINT64_C(1) << 30),                    \
+  X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
     "size of one read() call (fio bs); a multiple of the 4 KiB page")                 \
-  X(readahead, max_window, SIZE, "128k", 4096, (UINT64_C(1) << 30),                  \
+  X(readahead, max_window, SIZE, "128k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),         \
     "maximum readahead window (read_ahead_kb); 128 KiB is the v3.x default")          \
-  X(bio, max_size, SIZE, "512k", 4096, (UINT64_C(1) << 30),                          \
+  X(bio, max_size, SIZE, "512k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),                 \
     "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
   X(bio, max_vecs, COUNT, "256", 1, 65536,                                            \
     "bio_vec entries in one bio (BIO_MAX_VECS); physically contiguous pages share one") \
@@ -53,11 +56,11 @@ typedef enum {
     "1: bio_add_page() stops at block.max_sectors/max_segments (v3.x); 0: bios grow to bio.max_size and the block layer splits them (v4.13+)") \
   X(bio, stripe_size, SIZE, "0", 0, (UINT64_C(1) << 40),                             \
     "a bio never crosses a multiple of this disk offset (btrfs_merge_bio_hook); 0 = none") \
-  X(block, max_sectors, COUNT, "1024", 8, (UINT64_C(1) << 31),                       \
+  X(block, max_sectors, COUNT, "1024", PCS_SECTORS_PER_PAGE, (UINT64_C(1) << 31),    \
     "largest request in 512-byte sectors (max_sectors_kb * 2)")                       \
   X(block, max_segments, COUNT, "128", 1, (UINT64_C(1) << 31),                       \
     "most segments in one request: runs of physically contiguous pages (every page when memory.contiguous = 0)") \
-  X(block, max_segment_size, SIZE, "64k", 4096, (UINT64_C(1) << 32),                 \
+  X(block, max_segment_size, SIZE, "64k", PCS_PAGE_SIZE, (UINT64_C(1) << 32),        \
     "largest segment (BLK_MAX_SEGMENT_SIZE); a longer contiguous run is several")    \
   X(block, plug_max, COUNT, "16", 1, 65536,                                           \
     "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \

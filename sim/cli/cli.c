@@ -1,13 +1,16 @@
 /* cli.c - helpers shared by the pcsim commands.
  *
- * Models nothing.  It holds the command line's contract with users: bad
- * input exits 2 with one "pcsim: FILE:LINE: ..." line, an interrupted
- * command exits 128+signal and leaves no output file, and every output file
- * appears under its final name only when it is complete.
+ * Models nothing.  It holds the command line's contract with users (cli.h
+ * states it): one error line "pcsim COMMAND: MESSAGE" and one mapping from
+ * error to exit status (bad input 2, failed write 1, interrupted
+ * 128+signal), both in pcs_cli_fail(); an interrupted command leaves no
+ * output file, and every output file appears under its final name only
+ * when it is complete.
  */
 #include "cli.h"
 
 #include "pcsim/policy.h"
+#include "pcsim/text.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -31,25 +34,50 @@ void pcs_cli_signals_install(void) {
   sigaction(SIGTERM, &sa, NULL);
 }
 
+/* "pcsim run" inside a command, "pcsim" before one is known. */
+static const char *program(void) {
+  const char *name = g_get_prgname();
+  return name ? name : "pcsim";
+}
+
+static void print_error_line(const char *msg) {
+  fprintf(stderr, "%s: %s\n", program(), msg);
+}
+
+int pcs_cli_exit_status(const GError *error) {
+  if (error->domain != PCS_ERROR) return PCS_EXIT_IO; /* GLib I/O: temporary files, gnuplot's pipe */
+  switch ((PcsError)error->code) {
+  case PCS_ERROR_INPUT:
+  case PCS_ERROR_LIMIT: return PCS_EXIT_INPUT;
+  case PCS_ERROR_IO: return PCS_EXIT_IO;
+  case PCS_ERROR_CANCELLED: return 128 + (pcs_cli_signal ? pcs_cli_signal : SIGINT);
+  }
+  g_assert_not_reached();
+}
+
 int pcs_cli_fail(GError *error) {
-  int code = 1;
+  int code = pcs_cli_exit_status(error);
   if (error->domain == PCS_ERROR && error->code == PCS_ERROR_CANCELLED) {
-    int sig = pcs_cli_signal ? pcs_cli_signal : SIGINT;
-    fprintf(stderr, "pcsim: interrupted by %s; no output written\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    code = 128 + sig;
+    g_autofree char *msg = g_strdup_printf("interrupted by %s; no output written", code == 128 + SIGTERM ? "SIGTERM"
+                                                                                                            : "SIGINT");
+    print_error_line(msg);
   } else {
-    fprintf(stderr, "pcsim: %s\n", error->message);
-    if (error->domain == PCS_ERROR) code = PCS_EXIT_INPUT;
+    print_error_line(error->message);
   }
   g_error_free(error);
   return code;
 }
 
+static char *usage_message(const char *msg) {
+  return g_strdup_printf("%s (see %s --help)", msg, program());
+}
+
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error) {
-  if (g_option_context_parse(ctx, argc, argv, error)) return TRUE;
-  g_prefix_error(error, "%s: ", g_get_prgname());
-  (*error)->domain = PCS_ERROR;
-  (*error)->code = PCS_ERROR_INPUT;
+  GError *e = NULL;
+  if (g_option_context_parse(ctx, argc, argv, &e)) return TRUE;
+  g_autofree char *msg = usage_message(e->message);
+  g_error_free(e);
+  g_set_error_literal(error, PCS_ERROR, PCS_ERROR_INPUT, msg);
   return FALSE;
 }
 
@@ -58,25 +86,35 @@ int pcs_cli_usage_error(const char *fmt, ...) {
   va_start(ap, fmt);
   g_autofree char *msg = g_strdup_vprintf(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "pcsim: %s: %s (see %s --help)\n", g_get_prgname(), msg, g_get_prgname());
+  g_autofree char *line = usage_message(msg);
+  print_error_line(line);
   return PCS_EXIT_INPUT;
 }
 
+static gboolean write_stdout(const GString *s, GError **error) {
+  if (fwrite(s->str, 1, s->len, stdout) == s->len && fflush(stdout) == 0) return TRUE;
+  g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "standard output: %s", g_strerror(errno));
+  return FALSE;
+}
+
 gboolean pcs_cli_write_stdout(const GString *s) {
-  return fwrite(s->str, 1, s->len, stdout) == s->len && fflush(stdout) == 0;
+  GError *error = NULL;
+  if (write_stdout(s, &error)) return TRUE;
+  print_error_line(error->message);
+  g_error_free(error);
+  return FALSE;
 }
 
 gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error) {
   memset(o, 0, sizeof *o);
   if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: is a directory, expected an output file name", path);
-    return FALSE;
+    return pcs_input_error(error, path, 0, "is a directory, expected an output file name");
   }
   o->path = g_strdup(path);
   o->tmp = g_strdup_printf("%s.tmp", path);
   o->f = fopen(o->tmp, "wb");
   if (!o->f) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot write: %s", o->tmp, g_strerror(errno));
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->tmp, g_strerror(errno));
     g_clear_pointer(&o->path, g_free);
     g_clear_pointer(&o->tmp, g_free);
     return FALSE;
@@ -107,11 +145,7 @@ void pcs_cli_output_abort(PcsCliOutput *o) {
 }
 
 gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error) {
-  if (!path || strcmp(path, "-") == 0) {
-    if (pcs_cli_write_stdout(s)) return TRUE;
-    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "standard output: %s", g_strerror(errno));
-    return FALSE;
-  }
+  if (!path || strcmp(path, "-") == 0) return write_stdout(s, error);
   PcsCliOutput o;
   if (!pcs_cli_output_open(&o, path, error)) return FALSE;
   fwrite(s->str, 1, s->len, o.f);

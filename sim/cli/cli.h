@@ -1,7 +1,18 @@
 /* cli.h - what every `pcsim` command shares: exit codes, error printing,
  * atomic output files, signal handling and scenario loading.
  *
- * Internal to the pcsim binary (sim/main.c and sim/cmd_*.c).
+ * Internal to the pcsim binary (sim/cli/main.c and sim/cli/cmd_*.c).
+ *
+ * The command line's error contract, in one place (pcs_cli_fail()):
+ *   - every error is ONE line on stderr, "pcsim COMMAND: MESSAGE"
+ *     ("pcsim: MESSAGE" before a command is known);
+ *   - MESSAGE starts with where the fault is: "FILE:LINE: " or "FILE: " for
+ *     a file (pcs_input_error()), "--option 'value': " for an option, and a
+ *     usage error ends with "(see pcsim COMMAND --help)";
+ *   - exit status by PcsError code: PCS_EXIT_INPUT (2) for bad input and
+ *     limits (PCS_ERROR_INPUT, PCS_ERROR_LIMIT, usage), PCS_EXIT_IO (1) for
+ *     a failed read or write of an output (PCS_ERROR_IO and any non-pcsim
+ *     GError), 128 + signal when interrupted (PCS_ERROR_CANCELLED).
  */
 #ifndef PCSIM_CLI_H
 #define PCSIM_CLI_H
@@ -10,20 +21,28 @@
 
 #include <stdio.h>
 
-#define PCS_EXIT_INPUT 2
+#define PCS_EXIT_OK 0
+#define PCS_EXIT_IO 1    /* an output could not be written, or another I/O failure */
+#define PCS_EXIT_INPUT 2 /* bad input, over a limit, or a usage error */
 
 /* Set by SIGINT/SIGTERM to the signal number; polled by long work. */
 extern volatile int pcs_cli_signal;
 void pcs_cli_signals_install(void);
 
-/* Prints "pcsim: MESSAGE" and returns the exit status for ERROR: 2 for
- * input errors, 128+signal when interrupted, 1 otherwise. */
+/* The exit status for ERROR, by the mapping above. */
+int pcs_cli_exit_status(const GError *error);
+/* Prints ERROR as "pcsim COMMAND: MESSAGE", frees it and returns its exit
+ * status (pcs_cli_exit_status()). */
 int pcs_cli_fail(GError *error);
-/* g_option_context_parse() whose errors are input errors ("pcsim CMD: ..."). */
+/* g_option_context_parse() whose errors are usage errors (exit 2). */
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
-/* "-h" style usage error: prints "pcsim CMD: MESSAGE" and returns 2. */
+/* A usage error: prints "pcsim COMMAND: MESSAGE (see pcsim COMMAND --help)"
+ * and returns PCS_EXIT_INPUT. */
 int pcs_cli_usage_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
+/* S on stdout; on failure prints "pcsim COMMAND: standard output: ..." and
+ * returns FALSE (the caller exits PCS_EXIT_IO).  pcs_cli_write_file(NULL,
+ * ...) is the same with a GError instead of the message. */
 gboolean pcs_cli_write_stdout(const GString *s);
 /* Writes S to PATH.tmp and renames it to PATH; PATH "-" or NULL is stdout.
  * On failure nothing is left behind. */

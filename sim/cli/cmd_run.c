@@ -105,7 +105,7 @@ static void timeline_print(GString *out, const Timeline *tl, const char *policy,
     g_autofree char *cell = r->kind == PCS_TRACE_INSERT ? g_strdup_printf("add Page %" G_GUINT64_FORMAT, r->a)
                           : r->kind == PCS_TRACE_READ   ? g_strdup_printf("read Page %" G_GUINT64_FORMAT, r->a)
                           : g_strdup_printf("submit bio %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, r->a, r->a + r->b - 1);
-    g_string_append_printf(out, "%12.3f", (double)r->t / 1000.0);
+    g_string_append_printf(out, "%12.3f", (double)r->t / PCS_NS_PER_US);
     for (uint32_t t = 1; t <= threads; t++) g_string_append_printf(out, "  %-20s", t == r->thread ? cell : "");
     trim_line(out);
   }
@@ -239,7 +239,7 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   gint64 t0 = g_get_monotonic_time();
   uint64_t events = 0;
   gboolean ok = run_policies(j, results, timelines, &events, error);
-  double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+  double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
   if (ok) {
     run_report(report, j, results);
     g_string_append_len(report, timelines->str, (gssize)timelines->len);
@@ -273,8 +273,8 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
     ok = pcs_policy_parse_list(((char **)g_ptr_array_index(r.rows, i))[pc], j->policies, error);
   }
   if (ok && r.version && strcmp(r.version, pcs_version()) != 0)
-    fprintf(stderr, "pcsim: note: %s was written by pcsim %s; this is pcsim %s\n", o->scenario_from, r.version,
-            pcs_version());
+    fprintf(stderr, "%s: note: %s was written by pcsim %s; this is pcsim %s\n", g_get_prgname(), o->scenario_from,
+            r.version, pcs_version());
   pcs_results_clear(&r);
   return ok;
 }
@@ -322,8 +322,9 @@ static const char run_description[] =
     "block_size (bs) and file_size (size); --model SCENARIO.ini supplies the rest.\n"
     "Options that would change the result but are not modelled are refused.\n"
     "Output is byte-identical for the same scenario, options and seed.\n"
-    "Exit status: 0 ok, 2 bad input (the message names file, line and key),\n"
-    "130/143 interrupted by SIGINT/SIGTERM (nothing written).";
+    "Exit status: 0 ok, 1 an output could not be written, 2 bad input (one line\n"
+    "'pcsim run: FILE:LINE: ...' naming the key), 130/143 interrupted by\n"
+    "SIGINT/SIGTERM (nothing written).";
 
 int pcs_cmd_run(int argc, char **argv) {
   RunOpts o = {0};
@@ -385,6 +386,7 @@ int pcs_cmd_params(int argc, char **argv) {
   g_autoptr(GOptionContext) ctx = pcs_cli_context("- list every scenario key with its default, unit and meaning", NULL, entries);
   GError *error = NULL;
   if (!pcs_cli_parse(ctx, &argc, &argv, &error)) return pcs_cli_fail(error);
+  if (argc != 1) return pcs_cli_usage_error("takes no arguments, got '%s'", argv[1]);
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
   g_autoptr(GString) s = g_string_new(NULL);
@@ -396,5 +398,5 @@ int pcs_cmd_params(int argc, char **argv) {
     else
       g_string_append_printf(s, "%-24s %-18s %-9s %s\n", key, t[i].def, pcs_params_kind_unit(t[i].kind), t[i].doc);
   }
-  return pcs_cli_write_stdout(s) ? 0 : 1;
+  return pcs_cli_write_stdout(s) ? PCS_EXIT_OK : PCS_EXIT_IO;
 }

@@ -39,8 +39,7 @@ int pcs_cmd_replay(int argc, char **argv) {
       !pcs_policy_parse_given(policies, "immediate", "default", pols, &error)) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2) {
-    fprintf(stderr, "pcsim: replay: expected one SCHEDULE file (see pcsim replay --help)\n");
-    rc = PCS_EXIT_INPUT;
+    rc = pcs_cli_usage_error("expected one SCHEDULE file");
   } else if (!pcs_schedule_load(&sched, argv[1], &error)) {
     rc = pcs_cli_fail(error);
   } else {
@@ -122,8 +121,7 @@ int pcs_cmd_explore(int argc, char **argv) {
       !pcs_policy_parse_given(policies, default_step_policies, "default", pols, &error)) {
     rc = pcs_cli_fail(error);
   } else if (argc != 1 || threads < 1 || pages < 1) {
-    fprintf(stderr, "pcsim: explore: expected --threads T >= 1 and --pages P >= 1 (see pcsim explore --help)\n");
-    rc = PCS_EXIT_INPUT;
+    rc = pcs_cli_usage_error("expected --threads T >= 1 and --pages P >= 1");
   } else {
     if (fmt == PCS_FORMAT_JSON)
       g_string_append(out, "{\n  \"results\": [\n");

@@ -1,9 +1,10 @@
 /* main.c - the pcsim command line: `pcsim COMMAND [OPTIONS]`.
  *
- * Dispatches to one function per command (sim/cmd_*.c).  Each command
+ * Dispatches to one function per command (sim/cli/cmd_*.c).  Each command
  * parses its options with GOption, does its work into memory and only then
- * writes: bad input exits 2 with one "pcsim: FILE:LINE: ..." message and
- * leaves no output; SIGINT and SIGTERM stop it with 130 or 143.
+ * writes.  Every error is one line "pcsim COMMAND: MESSAGE" and its exit
+ * status comes from one mapping (cli.h): bad input or usage 2, a failed
+ * write 1, SIGINT/SIGTERM 130/143; bad input leaves no output.
  */
 #include "cli.h"
 
@@ -31,30 +32,42 @@ static const Command commands[] = {
   {"explore", pcs_cmd_explore, "count the bios of every interleaving of the step model"},
 };
 
-static void usage(FILE *f) {
-  fprintf(f,
-          "Usage: pcsim COMMAND [OPTIONS]\n\n"
-          "pcsim simulates Linux page-cache inserts and bio submission for N threads\n"
-          "reading one file, and counts bios, requests and throughput per readpages policy.\n\n"
-          "Commands:\n");
+static void usage(GString *f) {
+  g_string_append(f,
+                  "Usage: pcsim COMMAND [OPTIONS]\n\n"
+                  "pcsim simulates Linux page-cache inserts and bio submission for N threads\n"
+                  "reading one file, and counts bios, requests and throughput per readpages policy.\n\n"
+                  "Commands:\n");
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-    fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\n`pcsim COMMAND --help` explains each command's options.\n"
-             "Example: pcsim run workloads/liubo-2011.ini --policy immediate --policy pool:16\n");
+    g_string_append_printf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+  g_string_append(f, "\n`pcsim COMMAND --help` explains each command's options.\n"
+                  "Example: pcsim run workloads/liubo-2011.ini --policy immediate --policy pool:16\n\n"
+                  "Errors: one line on stderr, 'pcsim COMMAND: FILE:LINE: what was expected'\n"
+                  "(or '--option ...:' for an option).  Exit status: 0 success, 1 an output\n"
+                  "could not be written, 2 bad input or usage, 130/143 SIGINT/SIGTERM.\n");
+}
+
+/* "run, sweep, ..., explore" */
+static char *command_names(void) {
+  GString *s = g_string_new(NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    g_string_append_printf(s, "%s%s", i ? ", " : "", commands[i].name);
+  return g_string_free(s, FALSE);
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return PCS_EXIT_INPUT;
-  }
+  g_set_prgname("pcsim");
+  g_autofree char *names = command_names();
+  if (argc < 2) return pcs_cli_usage_error("expected a COMMAND: %s", names);
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-    usage(stdout);
-    return 0;
+    g_autoptr(GString) s = g_string_new(NULL);
+    usage(s);
+    return pcs_cli_write_stdout(s) ? PCS_EXIT_OK : PCS_EXIT_IO;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("pcsim %s\n", pcs_version());
-    return 0;
+    g_autofree char *v = g_strdup_printf("pcsim %s\n", pcs_version());
+    g_autoptr(GString) s = g_string_new(v);
+    return pcs_cli_write_stdout(s) ? PCS_EXIT_OK : PCS_EXIT_IO;
   }
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
     if (strcmp(argv[1], commands[i].name) != 0) continue;
@@ -64,7 +77,5 @@ int main(int argc, char **argv) {
     argv[1] = prg;
     return commands[i].fn(argc - 1, argv + 1);
   }
-  fprintf(stderr, "pcsim: unknown command '%s'\n\n", argv[1]);
-  usage(stderr);
-  return PCS_EXIT_INPUT;
+  return pcs_cli_usage_error("unknown command '%s': expected %s", argv[1], names);
 }

@@ -9,10 +9,12 @@
  *
  * Simplifications: a thread's events go to CPU (thread - 1) % cpu.count;
  * D and C, which pcsim does not attribute to a task, go to CPU 0 with
- * pid 0.  Reader thread N has pid 1000+N ("fio"), end-io worker N pid
- * 2000+N ("btrfs-endio").  The device is 8,0.
+ * pid 0 ("kworker/0:1H").  Reader thread N has pid 1000+N ("fio"); every
+ * other event comes from a reader (end-io workers queue no I/O, so they
+ * have no pid here).  The device is 8,0.
  */
 #include "pcsim/blktrace.h"
+#include "pcsim/units.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -62,7 +64,8 @@ static void record(PcsBlktrace *bt, uint32_t cpu, PcsTime t, uint64_t sector, ui
 
 static uint32_t pid_of(const PcsBlktrace *bt, uint32_t thread) {
   if (thread == PCS_NO_THREAD) return 0;
-  return thread <= bt->nreaders ? 1000 + thread : 2000 + (thread - bt->nreaders);
+  g_assert(thread >= 1 && thread <= bt->nreaders); /* only readers queue, merge and insert */
+  return 1000 + thread;
 }
 
 static uint32_t cpu_of(const PcsBlktrace *bt, uint32_t thread) {
@@ -93,32 +96,22 @@ void pcs_blktrace_clear(PcsBlktrace *bt) {
 
 void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   PcsBlktrace *bt = user;
-  const uint32_t rd = TC(TC_READ) | TC(TC_AHEAD);
-  uint32_t cpu = cpu_of(bt, thread), pid = pid_of(bt, thread);
+  uint32_t action;
+  uint64_t sector = a, bytes = b * PCS_SECTOR_SIZE; /* requests: a = first sector, b = sectors */
   switch (kind) {
-  case PCS_TRACE_SUBMIT: /* a=first page, b=pages */
-    record(bt, cpu, t, a * 8, (uint32_t)(b * 4096), TA_QUEUE | TC(TC_QUEUE) | rd, pid, NULL, 0);
-    break;
-  case PCS_TRACE_BACKMERGE:
-  case PCS_TRACE_FRONTMERGE:
-    record(bt, cpu, t, a * 8, (uint32_t)(b * 4096),
-           (kind == PCS_TRACE_BACKMERGE ? TA_BACKMERGE : TA_FRONTMERGE) | TC(TC_QUEUE) | rd, pid, NULL, 0);
-    break;
-  case PCS_TRACE_REQUEST: /* a=first sector, b=sectors */
-    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_GETRQ | TC(TC_QUEUE) | rd, pid, NULL, 0);
-    break;
-  case PCS_TRACE_RQ_INSERT:
-    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_INSERT | TC(TC_QUEUE) | rd, pid, NULL, 0);
-    break;
-  case PCS_TRACE_DISPATCH:
-    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_ISSUE | TC(TC_ISSUE) | rd, pid, NULL, 0);
-    break;
-  case PCS_TRACE_COMPLETE:
-    record(bt, cpu, t, a, (uint32_t)(b * 512), TA_COMPLETE | TC(TC_COMPLETE) | rd, pid, NULL, 0);
-    break;
-  default:
-    break;
+  case PCS_TRACE_SUBMIT: action = TA_QUEUE | TC(TC_QUEUE); break;
+  case PCS_TRACE_BACKMERGE: action = TA_BACKMERGE | TC(TC_QUEUE); break;
+  case PCS_TRACE_FRONTMERGE: action = TA_FRONTMERGE | TC(TC_QUEUE); break;
+  case PCS_TRACE_REQUEST: action = TA_GETRQ | TC(TC_QUEUE); break;
+  case PCS_TRACE_RQ_INSERT: action = TA_INSERT | TC(TC_QUEUE); break;
+  case PCS_TRACE_DISPATCH: action = TA_ISSUE | TC(TC_ISSUE); break;
+  case PCS_TRACE_COMPLETE: action = TA_COMPLETE | TC(TC_COMPLETE); break;
+  default: return; /* page-cache and CPU events have no blktrace action */
   }
+  if (kind == PCS_TRACE_SUBMIT || kind == PCS_TRACE_BACKMERGE || kind == PCS_TRACE_FRONTMERGE)
+    sector = a * PCS_SECTORS_PER_PAGE, bytes = b * PCS_PAGE_SIZE; /* bios: a = first page, b = pages */
+  record(bt, cpu_of(bt, thread), t, sector, (uint32_t)bytes, action | TC(TC_READ) | TC(TC_AHEAD), pid_of(bt, thread),
+         NULL, 0);
 }
 
 char *pcs_blktrace_name(const char *policy) {
@@ -130,7 +123,7 @@ char *pcs_blktrace_name(const char *policy) {
 
 gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error) {
   if (g_mkdir_with_parents(dir, 0755) != 0) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--blktrace %s: cannot create the directory: %s", dir,
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "--blktrace %s: cannot create the directory: %s", dir,
                 g_strerror(errno));
     return FALSE;
   }

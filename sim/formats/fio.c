@@ -17,15 +17,19 @@
  * Several job sections are one scenario when they read the same file the
  * same way: their numjobs add up.
  */
-#include "pcsim/text.h"
 #include "pcsim/fio.h"
+#include "pcsim/text.h"
+#include "pcsim/units.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#define FIO_DEFAULT_BS (4 * PCS_KIB) /* fio's bs when the job names none */
+#define FIO_MAX_INCLUDE_DEPTH 16
+
 typedef struct {
   char *key, *value; /* value NULL for a bare flag */
-  char *where;       /* "FILE:LINE" */
+  char *file;        /* the job file or the included file it came from */
   guint line;
 } FioOpt;
 
@@ -33,27 +37,18 @@ typedef struct {
   char *name;
   gboolean global;
   GPtrArray *opts; /* FioOpt * */
-  char *where;
+  char *file;
+  guint line;
 } FioSection;
 
 static void opt_free(FioOpt *o) {
-  g_free(o->key), g_free(o->value), g_free(o->where), g_free(o);
+  g_free(o->key), g_free(o->value), g_free(o->file), g_free(o);
 }
 
 static void section_free(FioSection *s) {
-  g_free(s->name), g_free(s->where);
+  g_free(s->name), g_free(s->file);
   g_ptr_array_unref(s->opts);
   g_free(s);
-}
-
-static gboolean fail(GError **error, const char *where, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-static gboolean fail(GError **error, const char *where, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", where, msg);
-  return FALSE;
 }
 
 /* ---- sizes ---- */
@@ -85,7 +80,7 @@ gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out) {
 /* ---- reading ---- */
 
 /* ${VAR} from the environment. */
-static char *expand_env(const char *value, const char *where, GError **error) {
+static char *expand_env(const char *value, const char *path, guint line, GError **error) {
   GString *out = g_string_new(NULL);
   for (const char *p = value; *p;) {
     const char *open = strstr(p, "${"), *close = open ? strchr(open, '}') : NULL;
@@ -97,7 +92,8 @@ static char *expand_env(const char *value, const char *where, GError **error) {
     g_autofree char *var = g_strndup(open + 2, (gsize)(close - open - 2));
     const char *v = g_getenv(var);
     if (!v) {
-      fail(error, where, "${%s} is not set in the environment (fio cannot parse '%s' without it)", var, value);
+      pcs_input_error(error, path, line, "${%s} is not set in the environment (fio cannot parse '%s' without it)", var,
+                      value);
       g_string_free(out, TRUE);
       return NULL;
     }
@@ -118,36 +114,37 @@ static void strip_comment(char *line) {
 static gboolean parse_text(const char *path, const char *text, gboolean nested, GPtrArray *sections,
                            int depth, GError **error);
 
-static gboolean parse_include(const char *path, const char *name, const char *where, GPtrArray *sections,
-                              int depth, GError **error) {
-  if (depth > 16) return fail(error, where, "includes nested more than 16 deep");
+static gboolean parse_include(const char *path, guint line, const char *name, GPtrArray *sections, int depth,
+                              GError **error) {
+  if (depth > FIO_MAX_INCLUDE_DEPTH)
+    return pcs_input_error(error, path, line, "includes nested more than %d deep", FIO_MAX_INCLUDE_DEPTH);
   g_autofree char *dir = g_path_get_dirname(path);
   g_autofree char *full = g_file_test(name, G_FILE_TEST_EXISTS) || g_path_is_absolute(name)
                               ? g_strdup(name)
                               : g_build_filename(dir, name, NULL);
   g_autofree char *text = NULL;
   if (!g_file_test(full, G_FILE_TEST_IS_REGULAR))
-    return fail(error, where, "include: %s: no such file", full);
+    return pcs_input_error(error, path, line, "include: %s: no such file", full);
   if (!pcs_text_read(full, PCS_TEXT_PLAIN, &text, NULL, error)) {
-    g_prefix_error(error, "%s: include: ", where);
+    g_prefix_error(error, "%s:%u: include: ", path, line);
     return FALSE;
   }
   return parse_text(full, text, TRUE, sections, depth + 1, error);
 }
 
-static gboolean parse_option(FioSection *sec, char *line, const char *where, guint no, GError **error) {
+static gboolean parse_option(FioSection *sec, char *line, const char *path, guint no, GError **error) {
   char *eq = strchr(line, '=');
   FioOpt *o = g_new0(FioOpt, 1);
   o->key = g_strstrip(g_strndup(line, eq ? (gsize)(eq - line) : strlen(line)));
-  o->where = g_strdup(where);
+  o->file = g_strdup(path);
   o->line = no;
   g_ptr_array_add(sec->opts, o);
   if (eq) {
     g_autofree char *raw = g_strstrip(g_strdup(eq + 1));
-    o->value = expand_env(raw, where, error);
+    o->value = expand_env(raw, path, no, error);
     if (!o->value) return FALSE;
   }
-  if (!*o->key) return fail(error, where, "'%s': expected OPTION or OPTION=VALUE", line);
+  if (!*o->key) return pcs_input_error(error, path, no, "'%s': expected OPTION or OPTION=VALUE", line);
   return TRUE;
 }
 
@@ -155,30 +152,31 @@ static gboolean parse_text(const char *path, const char *text, gboolean nested, 
                            int depth, GError **error) {
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   for (guint i = 0; lines[i]; i++) {
-    g_autofree char *where = g_strdup_printf("%s:%u", path, i + 1);
+    guint no = i + 1;
     char *line = g_strstrip(lines[i]);
     strip_comment(line);
     g_strstrip(line);
     if (!*line) continue;
     if (*line == '[') {
       char *close = strchr(line, ']');
-      if (nested) return fail(error, where, "no new sections in included files (fio refuses them too)");
-      if (!close || close == line + 1) return fail(error, where, "'%s': expected [name]", line);
+      if (nested) return pcs_input_error(error, path, no, "no new sections in included files (fio refuses them too)");
+      if (!close || close == line + 1) return pcs_input_error(error, path, no, "'%s': expected [name]", line);
       FioSection *s = g_new0(FioSection, 1);
       s->name = g_strndup(line + 1, (gsize)(close - line - 1));
       s->global = g_str_has_prefix(s->name, "global");
       s->opts = g_ptr_array_new_with_free_func((GDestroyNotify)opt_free);
-      s->where = g_strdup(where);
+      s->file = g_strdup(path);
+      s->line = no;
       g_ptr_array_add(sections, s);
       continue;
     }
-    if (!sections->len) return fail(error, where, "'%s' is outside of a [job] section", line);
+    if (!sections->len) return pcs_input_error(error, path, no, "'%s' is outside of a [job] section", line);
     FioSection *cur = g_ptr_array_index(sections, sections->len - 1);
     if (g_str_has_prefix(line, "include") && g_ascii_isspace(line[7])) {
-      if (!parse_include(path, g_strstrip(line + 8), where, sections, depth, error)) return FALSE;
+      if (!parse_include(path, no, g_strstrip(line + 8), sections, depth, error)) return FALSE;
       continue;
     }
-    if (!parse_option(cur, line, where, i + 1, error)) return FALSE;
+    if (!parse_option(cur, line, path, no, error)) return FALSE;
   }
   return TRUE;
 }
@@ -202,7 +200,7 @@ typedef struct {
 
 /* The line of O when it is in the job file itself (not an include). */
 static guint own_line(const FioOpt *o, const char *path) {
-  return g_str_has_prefix(o->where, path) && o->where[strlen(path)] == ':' ? o->line : 0;
+  return strcmp(o->file, path) == 0 ? o->line : 0;
 }
 
 static const FioOpt *last_opt(GPtrArray *opts, const char *key) {
@@ -215,23 +213,27 @@ static const FioOpt *last_opt(GPtrArray *opts, const char *key) {
 
 static gboolean not_modelled(const FioOpt *o, GError **error, const char *why) {
   if (o->value)
-    return fail(error, o->where, "fio option '%s=%s' is not modelled by pcsim%s", o->key, o->value, why);
-  return fail(error, o->where, "fio option '%s' is not modelled by pcsim%s", o->key, why);
+    return pcs_input_error(error, o->file, o->line, "fio option '%s=%s' is not modelled by pcsim%s", o->key, o->value,
+                           why);
+  return pcs_input_error(error, o->file, o->line, "fio option '%s' is not modelled by pcsim%s", o->key, why);
 }
 
 static gboolean size_value(const FioOpt *o, unsigned kb_base, uint64_t *out, GError **error) {
   g_autofree char *first = g_strndup(o->value ? o->value : "", strcspn(o->value ? o->value : "", ","));
   if (pcs_fio_size(first, kb_base, out)) return TRUE;
-  return fail(error, o->where, "fio option %s = '%s': expected a size such as 32k, 2000M or 1GiB",
-              o->key, o->value ? o->value : "");
+  return pcs_input_error(error, o->file, o->line, "fio option %s = '%s': expected a size such as 32k, 2000M or 1GiB",
+                         o->key, o->value ? o->value : "");
 }
 
 static gboolean eval_option(const FioOpt *o, unsigned kb_base, Eval *e, PcsFioJob *job, GError **error) {
   const char *k = o->key, *v = o->value ? o->value : "";
   if (!strcmp(k, "numjobs")) {
     e->numjobs_line = own_line(o, job->path);
-    if (!pcs_parse_u64(v, &e->numjobs) || e->numjobs < 1 || e->numjobs > 4096)
-      return fail(error, o->where, "fio option numjobs = '%s': expected an integer from 1 to 4096", v);
+    const PcsParamInfo *threads = pcs_params_find("workload", "threads"); /* numjobs is workload.threads */
+    if (!pcs_parse_u64(v, &e->numjobs) || e->numjobs < threads->lo || e->numjobs > threads->hi)
+      return pcs_input_error(error, o->file, o->line,
+                             "fio option numjobs = '%s': expected an integer from %" G_GUINT64_FORMAT
+                             " to %" G_GUINT64_FORMAT, v, threads->lo, threads->hi);
     return TRUE;
   }
   if (!strcmp(k, "bs") || !strcmp(k, "blocksize")) {
@@ -273,16 +275,18 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, Eval *e, PcsFioJob *
   for (guint i = 0; i < globals->len; i++) g_ptr_array_add(all, g_ptr_array_index(globals, i));
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
-  *e = (Eval){.numjobs = 1, .bs = 4096};
+  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
-      return fail(error, kb->where, "fio option kb_base = '%s': expected 1024 or 1000", kb->value ? kb->value : "");
+      return pcs_input_error(error, kb->file, kb->line, "fio option kb_base = '%s': expected 1024 or 1000",
+                             kb->value ? kb->value : "");
     kb_base = (unsigned)atoi(kb->value);
   }
   for (guint i = 0; i < all->len; i++)
     if (!eval_option(g_ptr_array_index(all, i), kb_base, e, job, error)) return FALSE;
-  if (!e->has_size) return fail(error, s->where, "job '%s' has no size= (pcsim needs the file size)", s->name);
+  if (!e->has_size)
+    return pcs_input_error(error, s->file, s->line, "job '%s' has no size= (pcsim needs the file size)", s->name);
   return TRUE;
 }
 
@@ -299,8 +303,8 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     Eval e = {0};
     gboolean ok = eval_job(globals, s, &e, job, error);
     if (ok && jobs && (e.bs != first.bs || e.size != first.size || g_strcmp0(e.file, first.file)))
-      ok = fail(error, s->where, "job '%s' reads differently from job '%s' (bs, size or file): pcsim models "
-                "threads reading one file the same way", s->name, job->name);
+      ok = pcs_input_error(error, s->file, s->line, "job '%s' reads differently from job '%s' (bs, size or file): "
+                           "pcsim models threads reading one file the same way", s->name, job->name);
     if (!ok) {
       g_free(e.file);
       g_free(first.file);
@@ -316,7 +320,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     job->numjobs += e.numjobs;
   }
   g_free(first.file);
-  if (!jobs) return fail(error, job->path, "no job section (only [global] sections)");
+  if (!jobs) return pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
   job->bs = first.bs;
   job->size = first.size;
   return TRUE;
@@ -326,8 +330,7 @@ gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, s
   memset(job, 0, sizeof *job);
   job->path = g_strdup(path);
   job->accepted = g_ptr_array_new_with_free_func(g_free);
-  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL))
-    return fail(error, path, "not a text file (binary data)");
+  if (!pcs_text_check(path, data, len, error)) return FALSE;
   g_autofree char *text = g_strndup(data, len);
   g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func((GDestroyNotify)section_free);
   if (!parse_text(path, text, FALSE, sections, 0, error)) return FALSE;

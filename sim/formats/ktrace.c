@@ -112,7 +112,7 @@ static EventKind blkparse_event(char **w, guint *rwbs_at) {
 static void count_data_bio(PcsKtrace *t, const char *task, uint64_t nr) {
   t->c.bios++;
   t->c.sectors += nr;
-  guint pages = (guint)MIN((nr + 7) / 8, 1u << 20);
+  guint pages = (guint)MIN((nr + PCS_SECTORS_PER_PAGE - 1) / PCS_SECTORS_PER_PAGE, 1u << 20);
   if (t->bio_pages_hist->len <= pages) g_array_set_size(t->bio_pages_hist, pages + 1);
   g_array_index(t->bio_pages_hist, guint64, pages)++;
   if (!g_hash_table_contains(t->tasks, task)) g_hash_table_add(t->tasks, g_strdup(task));
@@ -415,11 +415,9 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
   if (k == EV_NONE) return TRUE;
   if (k == EV_RA_SYNC || k == EV_RA_ASYNC || k == EV_INSERT) return mechanism_line(t, k, w, at - 1, line, no, error);
   uint64_t sector, nr;
-  if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s event without 'SECTOR + NR': %s", t->path, no,
-                k == EV_BIO ? "bio" : "request", line);
-    return FALSE;
-  }
+  if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr))
+    return pcs_input_error(error, t->path, no, "%s event without 'SECTOR + NR': %s", k == EV_BIO ? "bio" : "request",
+                           line);
   const char *rwbs = w[at];
   gboolean meta = strchr(rwbs, 'M') != NULL;
   if (strchr(rwbs, 'R') && !meta && (k == EV_REQUEST || k == EV_COMPLETE)) {
@@ -448,11 +446,8 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
   t->bio_pages_hist = g_array_new(FALSE, TRUE, sizeof(guint64));
   t->tasks = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   t->mech.inserted_mib_per_thread = g_array_new(FALSE, FALSE, sizeof(PcsKtraceThreadMib));
-  if (memchr(text, 0, len) || !g_utf8_validate(text, (gssize)len, NULL)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text trace (binary data; a blktrace file needs "
-                "blkparse first)", path);
-    return FALSE;
-  }
+  if (!pcs_text_check(path, text, len, NULL)) /* the one text check, with a hint for blktrace files */
+    return pcs_input_error(error, path, 1, "not a text trace (binary data; a blktrace file needs blkparse first)");
   t->scan = scan_new();
   g_autoptr(GString) line = g_string_new(NULL);
   guint no = 0;
@@ -465,11 +460,8 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
     at += n + 1;
   }
   t->c.threads = g_hash_table_size(t->tasks);
-  if (!t->format) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no block_bio_queue/block_rq_issue (ftrace) or Q/D "
-                "(blkparse) events", path);
-    return FALSE;
-  }
+  if (!t->format)
+    return pcs_input_error(error, path, 0, "no block_bio_queue/block_rq_issue (ftrace) or Q/D (blkparse) events");
   finish_mechanism(t);
   finish_device(t);
   g_clear_pointer(&t->scan, scan_free);
@@ -477,7 +469,6 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
 }
 
 /* Whole file, gunzipped when it starts with the gzip magic. */
-
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error) {
   g_autofree char *text = NULL;
   gsize len = 0;

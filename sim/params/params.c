@@ -106,15 +106,17 @@ static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) 
   return FALSE;
 }
 
+#define KI ((uint64_t)PCS_KIB)
 static const Suffix size_suffixes[] = {
-  {"", 1}, {"b", 1}, {"k", 1024}, {"kb", 1024}, {"kib", 1024},
-  {"m", 1024 * 1024}, {"mb", 1024 * 1024}, {"mib", 1024 * 1024},
-  {"g", UINT64_C(1) << 30}, {"gb", UINT64_C(1) << 30}, {"gib", UINT64_C(1) << 30},
-  {"t", UINT64_C(1) << 40}, {"tb", UINT64_C(1) << 40}, {"tib", UINT64_C(1) << 40},
+  {"", 1}, {"b", 1}, {"k", KI}, {"kb", KI}, {"kib", KI},
+  {"m", KI * KI}, {"mb", KI * KI}, {"mib", KI * KI},
+  {"g", KI * KI * KI}, {"gb", KI * KI * KI}, {"gib", KI * KI * KI},
+  {"t", KI * KI * KI * KI}, {"tb", KI * KI * KI * KI}, {"tib", KI * KI * KI * KI},
   {NULL, 0}};
+#undef KI
 
 static const Suffix time_suffixes[] = {
-  {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {NULL, 0}};
+  {"ns", 1}, {"us", PCS_NS_PER_US}, {"ms", PCS_NS_PER_US * 1000u}, {"s", (uint64_t)PCS_NS_PER_S}, {NULL, 0}};
 
 gboolean pcs_parse_size(const char *s, uint64_t *out) { return parse_scaled(s, size_suffixes, out); }
 gboolean pcs_parse_time(const char *s, uint64_t *out) {
@@ -175,20 +177,14 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
     *(char **)field = g_strdup(v);
     return TRUE;
   }
-  if (!ok) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s.%s = '%s': expected %s", where,
-                info->section, info->key, v, kind_expectation(info->kind));
-    return FALSE;
-  }
+  if (!ok)
+    return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v,
+                           kind_expectation(info->kind));
   if (info->kind == PCS_KIND_FRAC) return TRUE;
-  if (u < info->lo || u > info->hi) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "%s: %s.%s = '%s' is out of range: expected %" G_GUINT64_FORMAT
-                " to %" G_GUINT64_FORMAT " %s",
-                where, info->section, info->key, v, info->lo, info->hi,
-                pcs_params_kind_unit(info->kind));
-    return FALSE;
-  }
+  if (u < info->lo || u > info->hi)
+    return pcs_input_error(error, where, 0,
+                           "%s.%s = '%s' is out of range: expected %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT " %s",
+                           info->section, info->key, v, info->lo, info->hi, pcs_params_kind_unit(info->kind));
   *(uint64_t *)field = u;
   return TRUE;
 }
@@ -243,15 +239,13 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
   dst->fio_accepted = g_strdupv(src->fio_accepted);
 }
 
-static void set_unknown_key_error(GError **error, const char *where, const char *section,
+static gboolean unknown_key_error(GError **error, const char *where, guint line, const char *section,
                                   const char *key) {
   const PcsParamInfo *s = pcs_params_suggest(section, key);
   if (s)
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: unknown key '%s.%s' (did you mean '%s.%s'?)",
-                where, section, key, s->section, s->key);
-  else
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "%s: unknown key '%s.%s' (`pcsim params` lists every key)", where, section, key);
+    return pcs_input_error(error, where, line, "unknown key '%s.%s' (did you mean '%s.%s'?)", section, key,
+                           s->section, s->key);
+  return pcs_input_error(error, where, line, "unknown key '%s.%s' (`pcsim params` lists every key)", section, key);
 }
 
 const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GError **error) {
@@ -259,7 +253,7 @@ const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GEr
   if (!info) {
     const char *dot = strchr(dotted, '.');
     g_autofree char *section = dot ? g_strndup(dotted, (gsize)(dot - dotted)) : g_strdup(dotted);
-    set_unknown_key_error(error, where, section, dot ? dot + 1 : "");
+    unknown_key_error(error, where, 0, section, dot ? dot + 1 : "");
   }
   return info;
 }
@@ -267,11 +261,8 @@ const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GEr
 gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError **error) {
   const char *eq = strchr(assignment, '=');
   const char *dot = strchr(assignment, '.');
-  if (!eq || !dot || dot > eq) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "--set: '%s': expected SECTION.KEY=VALUE, e.g. workload.threads=8", assignment);
-    return FALSE;
-  }
+  if (!eq || !dot || dot > eq)
+    return pcs_input_error(error, "--set", 0, "'%s': expected SECTION.KEY=VALUE, e.g. workload.threads=8", assignment);
   g_autofree char *key = g_strndup(assignment, (gsize)(eq - assignment));
   const PcsParamInfo *info = pcs_params_lookup(key, "--set", error);
   if (!info || !pcs_params_set(p, info, eq + 1, "--set", error)) return FALSE;
@@ -280,7 +271,6 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
 }
 
 /* ---- scenario files ------------------------------------------------------ */
-
 
 /* One pass over the lines: the section and key of each assignment with its
  * line number.  Syntax errors were already reported by GKeyFile. */
@@ -303,16 +293,11 @@ static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GK
     if (!eq) continue;
     g_autofree char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
     const PcsParamInfo *info = pcs_params_find(section, key);
-    if (!info) {
-      set_unknown_key_error(error, where, section, key);
-      return FALSE;
-    }
+    if (!info) return unknown_key_error(error, path, i + 1, section, key);
     g_autofree char *full = g_strdup_printf("%s.%s", section, key);
-    if (g_hash_table_contains(seen, full)) {
-      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: duplicate key '%s' (line %u set it first)",
-                  where, full, GPOINTER_TO_UINT(g_hash_table_lookup(seen, full)));
-      return FALSE;
-    }
+    if (g_hash_table_contains(seen, full))
+      return pcs_input_error(error, path, i + 1, "duplicate key '%s' (line %u set it first)", full,
+                             GPOINTER_TO_UINT(g_hash_table_lookup(seen, full)));
     g_hash_table_insert(seen, g_steal_pointer(&full), GUINT_TO_POINTER(i + 1));
     g_autofree char *value = g_key_file_get_string(kf, section, key, NULL);
     if (!pcs_params_set(p, info, value ? value : "", where, error)) return FALSE;
@@ -341,22 +326,15 @@ gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
 }
 
 gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, size_t len, GError **error) {
-  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: not a text file (binary data)", path);
-    return FALSE;
-  }
+  if (!pcs_text_check(path, data, len, error)) return FALSE;
   g_autofree char *text = g_strndup(data, len);
   g_autofree char *trimmed = g_strstrip(g_strdup(text));
-  if (!*trimmed) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "%s:1: empty scenario: expected sections such as [workload] with keys", path);
-    return FALSE;
-  }
+  if (!*trimmed) return pcs_input_error(error, path, 1, "empty scenario: expected sections such as [workload] with keys");
   g_autoptr(GKeyFile) kf = g_key_file_new();
   GError *e = NULL;
   if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: not a valid scenario (INI) file: %s",
-                path, keyfile_error_line(text, e->message), e->message);
+    pcs_input_error(error, path, keyfile_error_line(text, e->message), "not a valid scenario (INI) file: %s",
+                    e->message);
     g_error_free(e);
     return FALSE;
   }
@@ -374,20 +352,22 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
     if (!(cond)) {                                                            \
       g_autofree char *msg_ = g_strdup_printf(__VA_ARGS__);                   \
       g_autofree char *at_ = pcs_params_where(p, key);                        \
-      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", at_, msg_);    \
-      return FALSE;                                                           \
+      return pcs_input_error(error, at_, 0, "%s", msg_);                      \
     }                                                                         \
   } while (0)
 
+/* Ranges (lo, hi) are checked by pcs_params_set() from the table; these are
+ * the checks between keys and of page alignment. */
+
 gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK("workload.file_size", p->workload_file_size % PCS_PAGE_SIZE == 0,
-        "workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
-        p->workload_file_size);
+        "workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
+        p->workload_file_size, PCS_PAGE_SIZE);
   CHECK("workload.block_size", p->workload_block_size % PCS_PAGE_SIZE == 0,
-        "workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the 4096-byte page",
-        p->workload_block_size);
+        "workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
+        p->workload_block_size, PCS_PAGE_SIZE);
   CHECK("readahead.max_window", p->readahead_max_window % PCS_PAGE_SIZE == 0,
-        "readahead.max_window: expected a multiple of the 4096-byte page");
+        "readahead.max_window: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   const char *rw = p->line[pcs_params_find("readahead", "max_window") - param_table] ? "readahead.max_window"
                                                                                        : "workload.file_size";
   CHECK(rw, p->readahead_max_window <= p->workload_file_size,
@@ -397,13 +377,11 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);
   CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
-        "bio.max_size: expected a multiple of the 4096-byte page");
+        "bio.max_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
-        "bio.stripe_size: expected 0 or a multiple of the 4096-byte page");
-  CHECK("block.max_sectors", p->block_max_sectors >= PCS_PAGE_SIZE / PCS_SECTOR_SIZE,
-        "block.max_sectors: expected at least 8 (one page)");
+        "bio.stripe_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("block.max_segment_size", p->block_max_segment_size % PCS_PAGE_SIZE == 0,
-        "block.max_segment_size: expected a multiple of the 4096-byte page");
+        "block.max_segment_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("memory.scattered", p->memory_scattered == 0 || p->memory_contiguous,
         "memory.scattered is set but memory.contiguous = 0: every page is already scattered; "
         "set memory.contiguous = 1");
