@@ -142,3 +142,54 @@ char *test_tool(const char *dir, char **argv) {
   if (!g_spawn_check_wait_status(status, NULL)) fail_msg("%s failed: %s", argv[0], err ? err : "");
   return out;
 }
+
+void test_set(PcsParams *p, ...) {
+  va_list ap;
+  va_start(ap, p);
+  for (const char *set; (set = va_arg(ap, const char *));) {
+    GError *error = NULL;
+    if (!pcs_params_set_assignment(p, set, &error)) fail_msg("%s: %s", set, error->message);
+  }
+  va_end(ap);
+}
+
+static void record_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  TestEvent ev = {t, thread, kind, a, b};
+  g_array_append_val((GArray *)user, ev);
+}
+
+GArray *test_run_traced(const PcsParams *p, const char *policy, PcsResult *out) {
+  PcsPolicy pol;
+  GError *error = NULL;
+  if (!pcs_policy_parse(policy, &pol, &error)) fail_msg("%s", error->message);
+  GArray *events = g_array_new(FALSE, FALSE, sizeof(TestEvent));
+  PcsRunOptions opt = {.trace = record_event, .trace_user = events, .count_page_reads = TRUE};
+  if (!pcs_sim_run(p, &pol, &opt, out, &error)) fail_msg("%s", error->message);
+  return events;
+}
+
+static gboolean event_matches(const TestEvent *e, uint32_t thread, PcsTraceKind kind, uint64_t a) {
+  return e->kind == kind && (thread == TEST_ANY_THREAD || e->thread == thread) && (a == TEST_ANY || e->a == a);
+}
+
+const TestEvent *test_find(GArray *events, size_t *from, uint32_t thread, PcsTraceKind kind, uint64_t a) {
+  for (size_t i = from ? *from : 0; i < events->len; i++) {
+    const TestEvent *e = &g_array_index(events, TestEvent, i);
+    if (!event_matches(e, thread, kind, a)) continue;
+    if (from) *from = i + 1;
+    return e;
+  }
+  fail_msg("no %s event of thread %u, a=%" G_GUINT64_FORMAT " in the trace", pcs_trace_kind_name(kind), thread, a);
+  return NULL;
+}
+
+size_t test_count(GArray *events, uint32_t thread, PcsTraceKind kind) {
+  size_t n = 0;
+  for (size_t i = 0; i < events->len; i++) n += event_matches(&g_array_index(events, TestEvent, i), thread, kind, TEST_ANY);
+  return n;
+}
+
+void test_trace_text(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  g_string_append_printf(user, "%" G_GUINT64_FORMAT " %u %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", t, thread,
+                         pcs_trace_kind_name(kind), a, b);
+}

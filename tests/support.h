@@ -39,4 +39,29 @@ char *test_tempfile(const char *name, const char *text);
  * writes lands there; fails the test unless it exits 0.  Returns stdout. */
 char *test_tool(const char *dir, char **argv);
 
+/* Set each "section.key=value" of the NULL-terminated list (aborts the test on error). */
+void test_set(PcsParams *p, ...) G_GNUC_NULL_TERMINATED;
+
+/* One trace event, as PcsTraceFn sees it. */
+typedef struct {
+  PcsTime t;
+  uint32_t thread;
+  PcsTraceKind kind;
+  uint64_t a, b;
+} TestEvent;
+
+#define TEST_ANY_THREAD 0u        /* matches every thread (threads are 1-based) */
+#define TEST_ANY UINT64_MAX       /* matches every A */
+/* Run POLICY (page reads counted) and return every trace event in order
+ * (a GArray of TestEvent; g_array_unref it).  Aborts the test on error. */
+GArray *test_run_traced(const PcsParams *p, const char *policy, PcsResult *out);
+/* The first event at or after index *FROM of KIND, THREAD (or TEST_ANY_THREAD)
+ * and A (or TEST_ANY); fails the test when there is none.  *FROM (may be NULL)
+ * is set to the index after it. */
+const TestEvent *test_find(GArray *events, size_t *from, uint32_t thread, PcsTraceKind kind, uint64_t a);
+/* How many events of KIND (and THREAD, or TEST_ANY_THREAD). */
+size_t test_count(GArray *events, uint32_t thread, PcsTraceKind kind);
+/* PcsTraceFn appending "time thread kind a b\n" to the GString USER. */
+void test_trace_text(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b);
+
 #endif

@@ -148,12 +148,42 @@ static void scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments(vo
   pcs_params_clear(&p);
 }
 
+/* One thread, a 4 MiB file read as one 4 MiB window, built as one
+ * 1024-page bio (bio.queue_limited=0) and split at block.max_sectors=8:
+ * 1023 front parts of one page and the last page, 1024 requests, all made
+ * at one instant while the device takes 32 at a time.  That is four times
+ * the bio and request pools' first capacity (256), so both grow in the
+ * middle of the split; the run must still account for every page once. */
+static void a_split_larger_than_the_pools_completes(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=4M", "workload.block_size=4M", "readahead.max_window=4M",
+           "bio.max_size=4M", "bio.queue_limited=0", "bio.max_vecs=1024", "block.max_sectors=8", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "window", &r);
+  assert_int_equal(r.bios, 1);
+  assert_int_equal(r.bio_pages_hist[1024], 1);
+  assert_int_equal(test_count(ev, 1, PCS_TRACE_SPLIT), 1023);
+  assert_int_equal(r.requests, 1024);
+  assert_int_equal(r.pages_read, 1024);
+  assert_int_equal(test_count(ev, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE), 1024);
+  for (uint64_t i = 0; i < 1024; i++) assert_int_equal(r.page_reads[i], 1);
+  assert_int_equal(r.bytes_returned, 4 * 1048576);
+  /* every request was made at the submit instant */
+  PcsTime submit = test_find(ev, NULL, 1, PCS_TRACE_SUBMIT, 0)->t;
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_REQUEST, 1023 * 8)->t, submit);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(bios_respect_size_and_stripe_limits),
     cmocka_unit_test(elevator_merges_queued_bios_up_to_max_sectors),
     cmocka_unit_test(large_bios_split_into_requests_at_max_sectors),
     cmocka_unit_test(scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments),
+    cmocka_unit_test(a_split_larger_than_the_pools_completes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

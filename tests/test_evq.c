@@ -1,4 +1,5 @@
-/* test_evq.c - the event queue pops in (time, sequence) order. */
+/* test_evq.c - the event queue pops in (time, sequence) order, from the
+ * heap lane and the FIFO lane alike. */
 #include "support.h"
 
 static void pops_in_time_then_sequence_order(void **state) {
@@ -39,10 +40,109 @@ static void clock_only_moves_forward(void **state) {
   pcs_evq_clear(&q);
 }
 
+/* Equal times across the lanes: whichever was pushed first pops first,
+ * as in one heap.  Pushed: fifo@10 (seq 0), heap@10 (1), fifo@10 (2),
+ * heap@5 (3), fifo@20 (4), heap@20 (5), heap@15 (6). */
+static void fifo_and_heap_tie_break_by_push_order(void **state) {
+  PcsEvq q;
+  pcs_evq_init(&q, 4);
+  pcs_evq_push_fifo(&q, 10, 1, 0);
+  pcs_evq_push(&q, 10, 0, 1);
+  pcs_evq_push_fifo(&q, 10, 1, 2);
+  pcs_evq_push(&q, 5, 0, 3);
+  pcs_evq_push_fifo(&q, 20, 1, 4);
+  pcs_evq_push(&q, 20, 0, 5);
+  pcs_evq_push(&q, 15, 0, 6);
+  assert_int_equal(pcs_evq_pending(&q), 7);
+  /* by (time, seq): 5/3, 10/0, 10/1, 10/2, 15/6, 20/4, 20/5 */
+  const uint32_t want[] = {3, 0, 1, 2, 6, 4, 5};
+  const PcsTime when[] = {5, 10, 10, 10, 15, 20, 20};
+  const uint32_t lane[] = {0, 1, 0, 1, 0, 1, 0}; /* the kind: 1 = pushed to the FIFO */
+  PcsEvent ev;
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    assert_true(pcs_evq_pop(&q, &ev));
+    assert_int_equal(ev.arg, want[i]);
+    assert_int_equal(ev.time, when[i]);
+    assert_int_equal(ev.kind, lane[i]);
+    assert_int_equal(q.now, when[i]);
+  }
+  assert_false(pcs_evq_pop(&q, &ev));
+  assert_int_equal(q.popped, 7);
+  pcs_evq_clear(&q);
+}
+
+/* A reference: every pending event in one array, the smallest
+ * (time, seq) popped by a linear scan. */
+typedef struct {
+  PcsEvent ev[4096];
+  size_t n;
+} Reference;
+
+static PcsEvent reference_pop(Reference *r) {
+  size_t best = 0;
+  for (size_t i = 1; i < r->n; i++)
+    if (r->ev[i].time < r->ev[best].time || (r->ev[i].time == r->ev[best].time && r->ev[i].seq < r->ev[best].seq))
+      best = i;
+  PcsEvent ev = r->ev[best];
+  r->ev[best] = r->ev[--r->n];
+  return ev;
+}
+
+/* Pushes to both lanes interleaved with pops, as the simulation does
+ * (device completions in the FIFO, task steps in the heap): every pop is
+ * exactly the one a single (time, seq) heap would give.  The queue starts
+ * at capacity 2, so the FIFO ring wraps and grows while it holds events. */
+static void fifo_lane_interleaves_as_one_heap(void **state) {
+  PcsEvq q;
+  pcs_evq_init(&q, 2);
+  static Reference ref;
+  ref.n = 0;
+  GRand *rng = g_rand_new_with_seed(11);
+  PcsTime fifo_last = 0;
+  uint64_t seq = 0, from_fifo = 0, cross_ties = 0;
+  PcsEvent prev = {0};
+  for (uint32_t i = 0; i < 20000; i++) {
+    uint32_t what = g_rand_int_range(rng, 0, 20); /* 6/20 heap, 5/20 fifo, 9/20 pop */
+    if (what < 6 && ref.n < G_N_ELEMENTS(ref.ev)) {
+      PcsTime t = q.now + g_rand_int_range(rng, 0, 30);
+      pcs_evq_push(&q, t, 0, i);
+      ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+    } else if (what < 11 && ref.n < G_N_ELEMENTS(ref.ev)) {
+      fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 8); /* non-decreasing */
+      pcs_evq_push_fifo(&q, fifo_last, 1, i);
+      ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
+    } else if (ref.n) {
+      PcsEvent want = reference_pop(&ref), got;
+      assert_true(pcs_evq_pop(&q, &got));
+      assert_int_equal(got.time, want.time);
+      assert_int_equal(got.seq, want.seq);
+      assert_int_equal(got.kind, want.kind);
+      assert_int_equal(got.arg, want.arg);
+      from_fifo += got.kind;
+      cross_ties += got.time == prev.time && got.kind != prev.kind; /* decided by seq alone */
+      prev = got;
+    }
+    assert_int_equal(pcs_evq_pending(&q), ref.n);
+  }
+  while (ref.n) {
+    PcsEvent want = reference_pop(&ref), got;
+    assert_true(pcs_evq_pop(&q, &got));
+    assert_int_equal(got.seq, want.seq);
+  }
+  assert_false(pcs_evq_pop(&q, &(PcsEvent){0}));
+  assert_true(from_fifo > 1000); /* both lanes were exercised, */
+  assert_true(cross_ties > 100); /* often at the same instant, */
+  assert_true(q.fifo_cap > 2);   /* and the ring grew */
+  g_rand_free(rng);
+  pcs_evq_clear(&q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(pops_in_time_then_sequence_order),
     cmocka_unit_test(clock_only_moves_forward),
+    cmocka_unit_test(fifo_and_heap_tie_break_by_push_order),
+    cmocka_unit_test(fifo_lane_interleaves_as_one_heap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,6 @@
-/* test_readahead.c - window sizes as mm/readahead.c computes them. */
+/* test_readahead.c - window sizes as mm/readahead.c computes them, and when
+ * each reader runs synchronous and asynchronous readahead (the trace's
+ * RA_SYNC / RA_ASYNC events: a = window start, b = pages). */
 #include "support.h"
 #include "internal.h"
 
@@ -36,11 +38,109 @@ static void single_reader_windows_become_bios(void **state) {
   pcs_params_clear(&p);
 }
 
+typedef struct {
+  uint32_t thread;
+  PcsTraceKind kind;
+  uint64_t start, pages;
+  uint64_t touched; /* the page whose lookup ran it */
+} Window;
+
+/* Find WANT[0..N) in EVENTS in that order; returns each match in GOT. */
+static void expect_windows(GArray *events, const Window *want, size_t n, const TestEvent **got) {
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    got[i] = test_find(events, &at, want[i].thread, want[i].kind, TEST_ANY);
+    if (got[i]->a != want[i].start || got[i]->b != want[i].pages)
+      fail_msg("readahead %zu of thread %u: [%" G_GUINT64_FORMAT " +%" G_GUINT64_FORMAT "), expected [%" G_GUINT64_FORMAT
+               " +%" G_GUINT64_FORMAT ")", i, got[i]->thread, got[i]->a, got[i]->b, want[i].start, want[i].pages);
+  }
+}
+
+/* The same reader, window by window.  Page 0 misses: get_init_ra_size(8
+ * pages of a 32 KiB read, 32 max) = 16, async_size = 16 - 8, so the marker
+ * is page 8.  Touching page 8 ramps up: next window [16, 48) (16 x 2),
+ * async_size = size, marker on its first page 16.  Touching 16 opens
+ * [48, 80) with its marker on 48, and so on; touching 240 lists [272,
+ * 304), past the end of the file: 1 sync and 9 async readaheads.  Every
+ * marker is the first page of a read() call, so readahead runs 1 us
+ * (cost.syscall) after the copy of the page before, and the reader inserts
+ * and reads the window's pages itself (n x (0.5 + 21) us, + 20 us submit)
+ * before it copies the marker page (1 us). */
+static void readahead_runs_when_the_reader_touches_each_marker(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=1M", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  Window want[10] = {{1, PCS_TRACE_RA_SYNC, 0, 16, 0}, {1, PCS_TRACE_RA_ASYNC, 16, 32, 8}};
+  for (uint64_t i = 2; i < G_N_ELEMENTS(want); i++)
+    want[i] = (Window){1, PCS_TRACE_RA_ASYNC, 16 + 32 * (i - 1), 32, 16 + 32 * (i - 2)};
+  const TestEvent *got[G_N_ELEMENTS(want)];
+  expect_windows(ev, want, G_N_ELEMENTS(want), got);
+  for (size_t i = 1; i < G_N_ELEMENTS(want); i++) {
+    const TestEvent *before = test_find(ev, NULL, 1, PCS_TRACE_COPY, want[i].touched - 1);
+    assert_int_equal(got[i]->t, before->t + 1000);
+    uint64_t listed = MIN(want[i].start + want[i].pages, 256) - MIN(want[i].start, 256);
+    if (!listed) continue;
+    const TestEvent *copy = test_find(ev, NULL, 1, PCS_TRACE_COPY, want[i].touched);
+    assert_int_equal(copy->t, got[i]->t + listed * 21500 + 20000 + 1000);
+  }
+  assert_int_equal(r.ra_sync, 1);
+  assert_int_equal(r.ra_async, 9);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* Two threads, the README's race.  Thread 1 misses page 0 and reads
+ * [0, 16) with its marker on page 8; thread 2 finds page 0 locked and
+ * sleeps first, so the completion wakes it first and, copying in lockstep,
+ * it touches the marker first.  Its own readahead state is empty (it has
+ * never read ahead): the marker-without-state path starts at the first
+ * hole after page 8, 16, with next_size(16 - 8 + 8 pages, 32) = 32 pages
+ * and the marker on page 16.  Thread 1 finds page 8 unmarked, copies on and
+ * touches thread 2's marker on 16, which matches its own state (16 = start
+ * + size): [16, 48), ramped up since offset = start and the window is all
+ * async: + next_size(32) = 64 pages.  Both now insert from page 17 on. */
+static const Window race_windows[] = {
+  {1, PCS_TRACE_RA_SYNC, 0, 16, 0}, {2, PCS_TRACE_RA_ASYNC, 16, 32, 8}, {1, PCS_TRACE_RA_ASYNC, 16, 64, 16}};
+
+static void a_marker_set_by_another_thread_reads_ahead_from_the_first_hole(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=2", "workload.file_size=1M", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  const TestEvent *got[G_N_ELEMENTS(race_windows)];
+  expect_windows(ev, race_windows, G_N_ELEMENTS(race_windows), got);
+  /* nothing else read ahead before: thread 2's first is the stateless one */
+  for (const TestEvent *e = &g_array_index(ev, TestEvent, 0); e < got[2]; e++)
+    if (e != got[0] && e != got[1]) assert_true(e->kind != PCS_TRACE_RA_SYNC && e->kind != PCS_TRACE_RA_ASYNC);
+  /* "From then on the threads alternate indices" (README): with 21 us of
+   * read setup after each insert, pages 16..47 go to threads 2, 1, 2, 1... */
+  for (uint64_t page = 16; page < 48; page++)
+    assert_int_equal(test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_INSERT, page)->thread, page % 2 ? 1 : 2);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+
+  /* pool:16 inserts 16 pages in 8 us: thread 2 takes 16..31 before thread 1
+   * gets there, and thread 1 goes on from 32 */
+  ev = test_run_traced(&p, "pool:16", &r);
+  expect_windows(ev, race_windows, G_N_ELEMENTS(race_windows), got);
+  for (uint64_t page = 16; page < 48; page++)
+    assert_int_equal(test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_INSERT, page)->thread, page < 32 ? 2 : 1);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
     cmocka_unit_test(next_size_ramps_up),
     cmocka_unit_test(single_reader_windows_become_bios),
+    cmocka_unit_test(readahead_runs_when_the_reader_touches_each_marker),
+    cmocka_unit_test(a_marker_set_by_another_thread_reads_ahead_from_the_first_hole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

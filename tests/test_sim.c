@@ -1,4 +1,5 @@
-/* test_sim.c - invariants of one run and the mechanism behind the patch. */
+/* test_sim.c - invariants of one run, the page cache (wake order, tree_lock),
+ * counters, determinism, and the mechanism behind the patch. */
 #include "support.h"
 
 #include "internal.h"
@@ -55,31 +56,250 @@ static void one_thread_gives_the_same_bios_for_every_policy(void **state) {
   pcs_params_clear(&p);
 }
 
+/* Per page, when each step of its life happened (UINT64_MAX: not yet). */
 typedef struct {
-  PcsTime last;
-  uint64_t n, backwards;
-} Order;
+  PcsTime inserted, read, completed, done;
+  uint32_t owner;
+} PageLife;
 
-static void order_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
-  Order *o = user;
-  if (t < o->last) o->backwards++;
-  o->last = t;
-  o->n++;
+/* Follow every page through the trace of a racing run and check the
+ * causal order a user relies on: one thread inserts it, the same thread
+ * sets up its read, the device completes it, an end-io worker finishes
+ * it, and only then does any thread copy it; each thread copies pages 0,
+ * 1, 2, ... in order, and a sleeper sleeps on a page still in flight. */
+static void check_page_lives(const PcsParams *p, const PcsResult *r, GArray *ev) {
+  uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
+  g_autofree PageLife *pg = g_new(PageLife, npages);
+  for (uint64_t i = 0; i < npages; i++) pg[i] = (PageLife){UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, 0};
+  g_autofree uint64_t *next_copy = g_new0(uint64_t, r->threads + 1);
+  g_autofree PcsTime *finished = g_new0(PcsTime, r->threads + 1);
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    PageLife *l = e->a < npages ? &pg[e->a] : NULL;
+    switch (e->kind) {
+    case PCS_TRACE_INSERT:
+      assert_int_equal(l->inserted, UINT64_MAX); /* inserted once */
+      l->inserted = e->t;
+      l->owner = e->thread;
+      break;
+    case PCS_TRACE_EEXIST:
+      assert_true(l->inserted <= e->t); /* lost to an insert that happened */
+      break;
+    case PCS_TRACE_READ:
+      assert_int_equal(l->owner, e->thread); /* the winner reads it */
+      assert_int_equal(l->read, UINT64_MAX);
+      l->read = e->t;
+      break;
+    case PCS_TRACE_COMPLETE:
+      for (uint64_t s = e->a; s < e->a + e->b; s += PCS_SECTORS_PER_PAGE) {
+        PageLife *c = &pg[s / PCS_SECTORS_PER_PAGE];
+        assert_true(c->read <= e->t);
+        assert_int_equal(c->completed, UINT64_MAX);
+        c->completed = e->t;
+      }
+      break;
+    case PCS_TRACE_BIO_DONE:
+      assert_true(e->thread > r->threads); /* an end-io worker */
+      for (uint64_t q = e->a; q < e->a + e->b; q++) {
+        assert_true(pg[q].completed <= e->t);
+        assert_int_equal(pg[q].done, UINT64_MAX);
+        pg[q].done = e->t;
+      }
+      break;
+    case PCS_TRACE_WAIT:
+      assert_true(l->inserted <= e->t && l->done == UINT64_MAX); /* locked: in flight */
+      assert_int_equal(next_copy[e->thread], e->a);
+      break;
+    case PCS_TRACE_COPY:
+      assert_int_equal(next_copy[e->thread], e->a); /* in file order */
+      next_copy[e->thread]++;
+      if (l->done > e->t) fail_msg("thread %u copied page %" G_GUINT64_FORMAT " before its bio was done", e->thread, e->a);
+      break;
+    case PCS_TRACE_FINISH:
+      finished[e->thread] = e->t;
+      break;
+    default:
+      break;
+    }
+  }
+  for (uint64_t i = 0; i < npages; i++) assert_true(pg[i].done != UINT64_MAX);
+  PcsTime last = 0;
+  for (uint32_t t = 1; t <= r->threads; t++) {
+    assert_int_equal(next_copy[t], npages);
+    assert_int_equal(finished[t], r->thread_done_ns[t - 1]);
+    last = MAX(last, finished[t]);
+  }
+  assert_int_equal(last, r->sim_time_ns);
 }
 
-static void events_are_handled_in_time_order(void **state) {
+static void no_thread_copies_a_page_before_its_bio_is_done(void **state) {
   PcsParams p;
   small_race(&p);
-  PcsPolicy pol;
-  assert_true(pcs_policy_parse("immediate", &pol, NULL));
-  Order o = {0};
-  PcsRunOptions opt = {.trace = order_watch, .trace_user = &o};
+  test_set(&p, "workload.file_size=8M", "cost.jitter=0.3", NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(policies); i++) {
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, policies[i], &r);
+    check_page_lives(&p, &r, ev);
+    assert_true(r.eexist > 0 && r.waits > 0); /* it was a race */
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+  }
+  pcs_params_clear(&p);
+}
+
+/* Three threads, 64 KiB (one 16-page window).  Thread 1 inserts page 0 at
+ * 1 us; threads 2 and 3 find it locked at that instant and sleep, in that
+ * order; thread 1 sleeps on it after submitting.  unlock_page() wakes them
+ * in the order they slept (a FIFO wait queue), and with a CPU each they all
+ * copy page 0 1 us (cost.copy) after the end-io worker is done. */
+static void sleepers_wake_in_the_order_they_slept(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=3", "workload.file_size=64k", "readahead.max_window=64k", "cpu.count=8", NULL);
   PcsResult r;
-  assert_true(pcs_sim_run(&p, &pol, &opt, &r, NULL));
-  assert_true(o.n > r.events);
-  assert_int_equal(o.backwards, 0);
-  assert_int_equal(o.last, r.sim_time_ns); /* the last thing is a thread finishing */
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  const uint32_t order[] = {2, 3, 1};
+  size_t waits = 0, copies = 0;
+  PcsTime done = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    if (e->kind == PCS_TRACE_WAIT && e->a == 0) assert_int_equal(e->thread, order[waits++]);
+    if (e->kind == PCS_TRACE_COPY && e->a == 0) {
+      assert_int_equal(e->thread, order[copies++]);
+      assert_int_equal(e->t, done + 1000);
+    }
+  }
+  assert_int_equal(waits, 3);
+  assert_int_equal(copies, 3);
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_WAIT, 0)->t, 1000);
+  assert_int_equal(r.waits, 3);
+  g_array_unref(ev);
   pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* tree_lock is a ticket spinlock held cost.tree_lock_hold per insert; a
+ * thread that asks while it is held spins, on its CPU, until it is free.
+ * Two threads, 1 MiB, hold 10 us.  At X thread 2 takes the marker on page
+ * 8 and inserts page 16 (the lock is free: it holds it X..X+10us); its
+ * read of 16 is set up at X + 10 + 0.4 (insert_won) + 21 (read_setup) us.
+ * Thread 1 copies pages 8..15 and enters read() (9 x 1 us) and inserts page
+ * 17 at X + 9 us: it spins 1 us, holds 10 us, so its read of 17 is set up
+ * at X + 9 + 1 + 10 + 0.4 + 21 us.  Thread 2 then loses page 17 at X +
+ * 31.4 us, the lock long free: 10 us hold + 0.2 (insert_lost) later it
+ * tries page 18. */
+static void the_later_insert_pays_the_tree_lock_spin(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=2", "workload.file_size=1M", "cost.tree_lock_hold=10us", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  PcsTime x = test_find(ev, NULL, 2, PCS_TRACE_INSERT, 16)->t;
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_READ, 16)->t, x + 10000 + 400 + 21000);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_INSERT, 17)->t, x + 9000);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_READ, 17)->t, x + 9000 + 1000 + 10000 + 400 + 21000);
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_EEXIST, 17)->t, x + 31400);
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_EEXIST, 18)->t, x + 31400 + 10000 + 200);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+
+  /* with the default 100 ns hold the same insert of 17 does not wait */
+  test_set(&p, "cost.tree_lock_hold=100ns", NULL);
+  ev = test_run_traced(&p, "immediate", &r);
+  PcsTime t17 = test_find(ev, NULL, 1, PCS_TRACE_INSERT, 17)->t;
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_READ, 17)->t, t17 + 100 + 400 + 21000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* The counters a report prints are the trace's events counted. */
+static void check_counters(const PcsResult *r, GArray *ev) {
+  assert_int_equal(r->ra_sync, test_count(ev, TEST_ANY_THREAD, PCS_TRACE_RA_SYNC));
+  assert_int_equal(r->ra_async, test_count(ev, TEST_ANY_THREAD, PCS_TRACE_RA_ASYNC));
+  assert_int_equal(r->waits, test_count(ev, TEST_ANY_THREAD, PCS_TRACE_WAIT));
+  assert_int_equal(r->eexist, test_count(ev, TEST_ANY_THREAD, PCS_TRACE_EEXIST));
+  assert_int_equal(r->bios, test_count(ev, TEST_ANY_THREAD, PCS_TRACE_SUBMIT));
+  assert_int_equal(r->requests, test_count(ev, PCS_NO_THREAD, PCS_TRACE_DISPATCH));
+}
+
+/* One thread, 1 MiB (see test_readahead.c for its windows): it sleeps
+ * twice, on page 0 (the first window is in flight) and on page 240: the
+ * last window is 16 pages, read in 16 x 21.5 + 20 = 364 us, and the thread
+ * touches it 36 us later (32 copies, 4 read() calls), before the device
+ * (100 us + transfer) is done.  Every full window took 708 us to read, long
+ * enough for the one before to complete.  Several threads racing lose
+ * inserts and sleep; none ever falls back to ->readpage(): every page a
+ * thread misses is in the window of its own synchronous readahead. */
+static void counters_match_the_trace(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=1M", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  check_counters(&r, ev);
+  assert_int_equal(r.ra_sync, 1);
+  assert_int_equal(r.ra_async, 9);
+  assert_int_equal(r.waits, 2);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_WAIT, 240)->t, test_find(ev, NULL, 1, PCS_TRACE_SUBMIT, 240)->t + 36000);
+  assert_int_equal(r.eexist, 0);
+  assert_int_equal(r.fallback_reads, 0);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+
+  small_race(&p);
+  test_set(&p, "workload.file_size=8M", NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(policies); i++) {
+    ev = test_run_traced(&p, policies[i], &r);
+    check_counters(&r, ev);
+    assert_true(r.eexist > 0);
+    assert_true(r.waits > r.threads);
+    assert_true(r.ra_async > r.ra_sync);
+    assert_int_equal(r.fallback_reads, 0);
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+  }
+  pcs_params_clear(&p);
+}
+
+/* The whole trace of a run, as text. */
+static GString *trace_text(const PcsParams *p, const char *policy) {
+  PcsPolicy pol;
+  assert_true(pcs_policy_parse(policy, &pol, NULL));
+  GString *text = g_string_new(NULL);
+  PcsRunOptions opt = {.trace = test_trace_text, .trace_user = text};
+  PcsResult r;
+  GError *error = NULL;
+  if (!pcs_sim_run(p, &pol, &opt, &r, &error)) fail_msg("%s", error->message);
+  g_string_append_printf(text, "sim_time_ns %" G_GUINT64_FORMAT " events %" G_GUINT64_FORMAT "\n", r.sim_time_ns, r.events);
+  pcs_result_clear(&r);
+  return text;
+}
+
+/* Same scenario and seed: the same run, event for event.  The seed feeds
+ * the cost jitter only: with jitter another seed gives another run,
+ * without it the same one. */
+static void same_seed_same_trace_byte_for_byte(void **state) {
+  PcsParams p;
+  small_race(&p);
+  test_set(&p, "workload.file_size=4M", "cost.jitter=0.2", NULL);
+  GString *a = trace_text(&p, "immediate");
+  GString *b = trace_text(&p, "immediate");
+  assert_true(a->len > 100000);
+  assert_int_equal(a->len, b->len);
+  assert_memory_equal(a->str, b->str, a->len);
+  test_set(&p, "scenario.seed=2", NULL);
+  GString *c = trace_text(&p, "immediate");
+  assert_false(a->len == c->len && memcmp(a->str, c->str, a->len) == 0);
+  test_set(&p, "cost.jitter=0", NULL);
+  GString *d = trace_text(&p, "immediate");
+  test_set(&p, "scenario.seed=1", NULL);
+  GString *e = trace_text(&p, "immediate");
+  assert_int_equal(d->len, e->len);
+  assert_memory_equal(d->str, e->str, d->len);
+  assert_false(d->len == a->len && memcmp(d->str, a->str, a->len) == 0);
+  for (GString **s = (GString *[]){a, b, c, d, e, NULL}; *s; s++) g_string_free(*s, TRUE);
   pcs_params_clear(&p);
 }
 
@@ -147,7 +367,11 @@ int main(void) {
     cmocka_unit_test(rng_streams_equal_grand),
     cmocka_unit_test(every_page_read_once_and_returned_to_every_thread),
     cmocka_unit_test(one_thread_gives_the_same_bios_for_every_policy),
-    cmocka_unit_test(events_are_handled_in_time_order),
+    cmocka_unit_test(no_thread_copies_a_page_before_its_bio_is_done),
+    cmocka_unit_test(sleepers_wake_in_the_order_they_slept),
+    cmocka_unit_test(the_later_insert_pays_the_tree_lock_spin),
+    cmocka_unit_test(counters_match_the_trace),
+    cmocka_unit_test(same_seed_same_trace_byte_for_byte),
     cmocka_unit_test(read_setup_cost_drives_the_race),
     cmocka_unit_test(limits_refuse_huge_scenarios_up_front),
   };

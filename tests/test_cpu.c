@@ -1,0 +1,91 @@
+/* test_cpu.c - simulated CPUs (cpu.c): a FIFO run queue, round-robin with a
+ * fixed slice, a task keeps its CPU from step to step until it sleeps or its
+ * slice is used up while another task waits. */
+#include "support.h"
+
+/* Three threads read a 64 KiB file (16 pages, one 16-page window, one bio)
+ * on one CPU with one end-io worker. */
+static void three_threads_one_cpu(PcsParams *p, const char *slice) {
+  g_autofree char *set = g_strdup_printf("cpu.slice=%s", slice);
+  pcs_params_init(p);
+  test_set(p, "workload.threads=3", "workload.file_size=64k", "readahead.max_window=64k", "cpu.count=1",
+           "cpu.endio_workers=1", set, NULL);
+}
+
+/* A 10 us slice.  At t=0 each thread asks for its 1 us read() entry; thread
+ * 1 gets the CPU, 2 and 3 queue in that order.  Thread 1: syscall until
+ * 1000, insert page 0 (100 ns tree_lock + 400 ns) until 1500, read setup
+ * (21 us) until 22500.  Its slice (from 0) is used up while others wait,
+ * so at its next step (the insert of page 1) it goes to the back: 2, 3, 1.
+ * Thread 2 runs its syscall 22500..23500 and sleeps on locked page 0;
+ * thread 3 likewise 23500..24500; thread 1 resumes: insert until 25000,
+ * read setup of page 1 until 46000. */
+static void a_used_up_slice_goes_to_the_back_of_the_queue(void **state) {
+  PcsParams p;
+  three_threads_one_cpu(&p, "10us");
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_READ, 0)->t, 22500);
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_WAIT, 0)->t, 23500);
+  assert_int_equal(test_find(ev, NULL, 3, PCS_TRACE_WAIT, 0)->t, 24500);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_READ, 1)->t, 46000);
+
+  /* The bio completes at T (BIO_DONE) and wakes the sleepers in the order
+   * they slept: 2, 3, 1.  Each has 16 copies and one read() call left,
+   * 17 steps of 1 us.  Slices of 10 steps: 2 runs T..T+10, 3 T+10..T+20,
+   * 1 T+20..T+30; then 2 finishes its last 7 at T+37, 3 at T+44, 1 at T+51. */
+  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+  assert_int_equal(r.thread_done_ns[1] - t, 37000);
+  assert_int_equal(r.thread_done_ns[2] - t, 44000);
+  assert_int_equal(r.thread_done_ns[0] - t, 51000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* A 1 ms slice: thread 1 is never preempted.  It inserts and reads the 16
+ * pages, submits, sleeps on page 0 at W; only then do 2 and 3 run their
+ * syscalls (W+1us, W+2us) and sleep.  Woken in that order (1, 2, 3), each
+ * keeps the CPU for its 17 steps: done at T+17, T+34, T+51 us. */
+static void a_task_keeps_its_cpu_within_its_slice(void **state) {
+  PcsParams p;
+  three_threads_one_cpu(&p, "1ms");
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  /* 1 us syscall + 16 x (500 ns insert + 21 us read setup) + 20 us submit */
+  PcsTime w = test_find(ev, NULL, 1, PCS_TRACE_WAIT, 0)->t;
+  assert_int_equal(w, 1000 + 16 * 21500 + 20000);
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_WAIT, 0)->t, w + 1000);
+  assert_int_equal(test_find(ev, NULL, 3, PCS_TRACE_WAIT, 0)->t, w + 2000);
+  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+  assert_int_equal(r.thread_done_ns[0] - t, 17000);
+  assert_int_equal(r.thread_done_ns[1] - t, 34000);
+  assert_int_equal(r.thread_done_ns[2] - t, 51000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* With a CPU for every task nobody waits: the three threads' steps overlap
+ * and all of them finish 17 us after the bio is done. */
+static void enough_cpus_run_every_task_at_once(void **state) {
+  PcsParams p;
+  three_threads_one_cpu(&p, "10us");
+  test_set(&p, "cpu.count=4", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+  for (uint32_t i = 0; i < 3; i++) assert_int_equal(r.thread_done_ns[i] - t, 17000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
+    cmocka_unit_test(a_task_keeps_its_cpu_within_its_slice),
+    cmocka_unit_test(enough_cpus_run_every_task_at_once),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

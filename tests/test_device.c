@@ -1,0 +1,130 @@
+/* test_device.c - the disk (device.c): latency, one shared transfer channel,
+ * queue depth, completions in dispatch order, seen through the trace. */
+#include "support.h"
+
+/* One thread reads a 64 KiB file (16 pages): one 16-page window, at a
+ * device that moves exactly 1 byte per ns, so a page's transfer is 4096 ns. */
+static void one_thread_16_pages(PcsParams *p) {
+  pcs_params_init(p);
+  test_set(p, "workload.threads=1", "workload.file_size=64k", "readahead.max_window=64k", "device.latency=100us",
+           "device.bandwidth=1000000000", NULL);
+}
+
+/* The window is one bio and one request of 128 sectors; alone on the
+ * device it takes latency + size / bandwidth = 100000 + 65536 ns. */
+static void a_lone_request_takes_latency_plus_transfer(void **state) {
+  PcsParams p;
+  one_thread_16_pages(&p);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  assert_int_equal(r.requests, 1);
+  const TestEvent *d = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  const TestEvent *c = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 0);
+  assert_int_equal(d->b, 128);
+  assert_int_equal(c->t - d->t, 100000 + 65536);
+  /* the end-io worker then takes cost.bio_complete + 16 x cost.page_complete
+   * (20 us + 16 x 2 us), and the thread, asleep on page 0, copies 16 pages
+   * and makes one more read() call: 17 x 1 us */
+  const TestEvent *done = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0);
+  assert_int_equal(done->t - c->t, 20000 + 16 * 2000);
+  assert_int_equal(r.sim_time_ns - done->t, 17 * 1000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+
+  /* 1G is 2^30 bytes/s: 65536 bytes take 61035.16 ns, rounded up */
+  test_set(&p, "device.bandwidth=1G", NULL);
+  ev = test_run_traced(&p, "immediate", &r);
+  d = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  c = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 0);
+  assert_int_equal(c->t - d->t, 100000 + 61036);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* block.max_sectors=64 (32 KiB) cuts the window into two 8-page bios and
+ * two requests that cannot merge; both sit on the plug until the
+ * ->readpages call ends and are dispatched at the same instant T. */
+static void requests_share_one_transfer_channel(void **state) {
+  PcsParams p;
+  one_thread_16_pages(&p);
+  test_set(&p, "block.max_sectors=64", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  assert_int_equal(r.requests, 2);
+  size_t at = 0;
+  const TestEvent *d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  const TestEvent *d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
+  assert_int_equal(d0->t, d1->t);
+  /* latencies overlap, transfers (32768 ns each) do not:
+   * T + 100000 + 32768, then T + 100000 + 2 x 32768 */
+  at = 0;
+  const TestEvent *c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  const TestEvent *c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  assert_int_equal(c0->a, 0); /* in dispatch order */
+  assert_int_equal(c0->t, d0->t + 100000 + 32768);
+  assert_int_equal(c1->a, 64);
+  assert_int_equal(c1->t, d0->t + 100000 + 2 * 32768);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+
+  /* queue depth 1: the second is dispatched when the first completes and
+   * pays its own latency: T + 2 x (100000 + 32768) */
+  test_set(&p, "device.queue_depth=1", NULL);
+  ev = test_run_traced(&p, "immediate", &r);
+  at = 0;
+  d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 0);
+  d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
+  c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 64);
+  assert_int_equal(c0->t, d0->t + 100000 + 32768);
+  assert_int_equal(d1->t, c0->t);
+  assert_int_equal(c1->t, d0->t + 2 * (100000 + 32768));
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* However deep the queue, the device never moves more than
+ * device.bandwidth: 16 MiB read by four threads at 1 byte/ns cannot end
+ * before 16 MiB x 1 ns after the first dispatch, and completions come in
+ * dispatch order (the FIFO lane of the event queue). */
+static void device_never_exceeds_its_bandwidth(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.file_size=16M", "device.bandwidth=1000000000", "device.queue_depth=64", "cost.read_setup=0",
+           NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "pool:16", &r);
+  const TestEvent *first = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_DISPATCH, TEST_ANY);
+  GQueue order = G_QUEUE_INIT;
+  PcsTime last_complete = 0;
+  uint64_t sectors = 0;
+  guint deepest = 0;
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    if (e->kind == PCS_TRACE_DISPATCH) g_queue_push_tail(&order, GSIZE_TO_POINTER(e->a + 1));
+    deepest = MAX(deepest, order.length);
+    if (e->kind != PCS_TRACE_COMPLETE) continue;
+    assert_int_equal(GPOINTER_TO_SIZE(g_queue_pop_head(&order)), e->a + 1);
+    sectors += e->b;
+    last_complete = e->t;
+    assert_true(e->t - first->t >= sectors * 512); /* bytes so far, at 1 byte/ns */
+  }
+  assert_int_equal(sectors, 16 * 2048);
+  assert_true(g_queue_is_empty(&order));
+  assert_true(deepest >= 8); /* many requests were in service at once */
+  assert_true(last_complete - first->t >= 16 * 1048576 + 100000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(a_lone_request_takes_latency_plus_transfer),
+    cmocka_unit_test(requests_share_one_transfer_channel),
+    cmocka_unit_test(device_never_exceeds_its_bandwidth),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
