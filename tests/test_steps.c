@@ -501,8 +501,9 @@ static gboolean call_agrees(const Call *c, const PcsPolicy *policy, GString *why
       if (e->kind == PCS_TRACE_EEXIST && (c->holes & (1u << e->a))) continue;
       g_array_append_val(mine, *e);
     }
-    guint n = MIN(mine->len, c->effects->len);
-    if (n < mine->len || memcmp(mine->data, c->effects->data, n * sizeof(Effect))) {
+    /* the caller's effects so far are a prefix of the full simulator's */
+    if (mine->len > c->effects->len ||
+        (mine->len && memcmp(mine->data, c->effects->data, mine->len * sizeof(Effect)))) {
       ok = FALSE;
       break;
     }
