@@ -9,9 +9,19 @@
 #define PCSIM_STEPS_H
 
 #include "pcsim/policy.h"
+#include "pcsim/sim.h"
 
+/* What the step model can hold: a schedule file, and so replay, takes up to
+ * these (the state keeps a bit per page and a slot per thread). */
 #define PCS_STEPS_MAX_THREADS 8
 #define PCS_STEPS_MAX_PAGES 16
+
+/* What explore accepts: the number of states grows about as
+ * (pages + 1)^threads, so the product is bounded too.  2x8, 3x6 and 4x4
+ * finish within a second; the largest accepted sizes take minutes. */
+#define PCS_EXPLORE_MAX_THREADS 6
+#define PCS_EXPLORE_MAX_PAGES 12
+#define PCS_EXPLORE_MAX_CELLS 24 /* threads * pages */
 
 typedef struct {
   uint32_t thread; /* 1-based */
@@ -34,6 +44,14 @@ void pcs_schedule_clear(PcsSchedule *s);
 gboolean pcs_steps_replay(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios,
                           const char *path, GError **error);
 
+/* The same run, told through TRACE in the full simulator's vocabulary
+ * (sim.h), so the two models can be compared event for event: per step,
+ * INSERT or EEXIST (a = page) or READ (a = page), then any SUBMIT the step
+ * caused (a = first page, b = pages).  T is the 1-based step number;
+ * THREAD is 1-based. */
+gboolean pcs_steps_trace(const PcsSchedule *sched, const PcsPolicy *policy, PcsTraceFn trace, void *user,
+                         const char *path, GError **error);
+
 typedef struct {
   uint64_t schedules;
   uint32_t min_bios, max_bios;
@@ -43,6 +61,7 @@ typedef struct {
   uint32_t hist_len;
 } PcsExplore;
 
+/* Refuses (PCS_ERROR_LIMIT) sizes over the PCS_EXPLORE_MAX_* limits. */
 gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *policy,
                            PcsExplore *out, GError **error);
 void pcs_explore_clear(PcsExplore *e);

@@ -99,19 +99,25 @@ static void explore_print(GString *out, PcsFormat fmt, const PcsPolicy *pol, uin
 int pcs_cmd_explore(int argc, char **argv) {
   char **policies = NULL, *format = NULL;
   gint threads = 0, pages = 0;
+  g_autofree char *threads_doc = g_strdup_printf("Threads, each handed the page list 0..P-1 (1 to %u)",
+                                                 PCS_EXPLORE_MAX_THREADS);
+  g_autofree char *pages_doc = g_strdup_printf("Pages in the list (1 to %u)", PCS_EXPLORE_MAX_PAGES);
   GOptionEntry entries[] = {
-    {"threads", 't', 0, G_OPTION_ARG_INT, &threads, "Threads, each handed the page list 0..P-1", "T"},
-    {"pages", 'n', 0, G_OPTION_ARG_INT, &pages, "Pages in the list", "P"},
+    {"threads", 't', 0, G_OPTION_ARG_INT, &threads, threads_doc, "T"},
+    {"pages", 'n', 0, G_OPTION_ARG_INT, &pages, pages_doc, "P"},
     {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policies,
      "Policy (repeatable; default: immediate, pool:16, pool-contig:16, window)", "P"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default) or json", "FMT"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = pcs_cli_context("- count the bios of every schedule of the step model",
+  g_autofree char *about = g_strdup_printf(
       "Enumerates every complete schedule (memoised on state) and reports per policy:\n"
       "schedules, min_bios, max_bios, mean_bios (each schedule counted once), the\n"
       "histogram (total bios -> schedules) and random_expected_bios (a scheduler that\n"
       "picks uniformly among unfinished threads at every step).  Sizes up to\n"
-      "threads*pages = 24 (e.g. 2x8, 3x6, 4x4) finish within a second.", entries);
+      "threads*pages = %u are accepted; 2x8, 3x6 and 4x4 finish within a second,\n"
+      "the largest accepted sizes take minutes.", PCS_EXPLORE_MAX_CELLS);
+  g_autoptr(GOptionContext) ctx =
+      pcs_cli_context("- count the bios of every schedule of the step model", about, entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));

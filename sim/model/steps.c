@@ -14,6 +14,15 @@
  * READ p appends to the open bio if it ends at p-1, else submits it and
  * opens a new one; a finished thread's open bio is submitted (not a step).
  *
+ * Agreement with reader.c is tested, not assumed: tests/test_steps.c runs
+ * the full simulator on small races and replays each of its ->readpages
+ * calls here (the caller as thread 1, thread 2 taking the pages the caller
+ * did not get), requiring the caller's trace from pcs_steps_trace()
+ * (INSERT, EEXIST, READ, SUBMIT) to match step for step.  Where the models
+ * differ by design (no readahead lookup here: every thread tries every
+ * page; one ->readpages call per thread; no bio size or stripe limits; a
+ * submit costs no time) is written down beside that test.
+ *
  * explore walks the state graph depth first with memoisation: a state is
  * the page-presence mask plus each thread's (next insert, pool mask,
  * flushing, open bio); its value is the histogram of bios still to come
@@ -23,9 +32,8 @@
 #include "pcsim/steps.h"
 
 #include "pcsim/params.h"
+#include "pcsim/text.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -41,64 +49,82 @@ typedef struct {
   ThreadState t[PCS_STEPS_MAX_THREADS];
 } State;
 
+G_STATIC_ASSERT(PCS_STEPS_MAX_PAGES <= 8 * sizeof(((State *)0)->present));
+G_STATIC_ASSERT(PCS_STEPS_MAX_PAGES <= 8 * sizeof(((ThreadState *)0)->pool));
+G_STATIC_ASSERT(PCS_EXPLORE_MAX_THREADS <= PCS_STEPS_MAX_THREADS);
+G_STATIC_ASSERT(PCS_EXPLORE_MAX_PAGES <= PCS_STEPS_MAX_PAGES);
+G_STATIC_ASSERT(PCS_EXPLORE_MAX_CELLS <= PCS_EXPLORE_MAX_THREADS * PCS_EXPLORE_MAX_PAGES);
+
 typedef struct {
   const PcsPolicy *policy;
   uint32_t threads, pages;
 } Model;
+
+/* Where a replay tells its effects; explore passes none. */
+typedef struct {
+  PcsTraceFn fn;
+  void *user;
+  PcsTime step; /* 1-based number of the step being taken */
+} Sink;
+
+static void tell(const Sink *k, uint32_t id, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  if (k && k->fn) k->fn(k->user, k->step, id + 1, kind, a, b);
+}
 
 static gboolean finished(const Model *m, const ThreadState *t) {
   return t->next >= m->pages && !t->pool && !t->flushing;
 }
 
 /* Submits the open bio; returns 1 if there was one. */
-static uint32_t submit(ThreadState *t, uint32_t id, GArray *bios) {
+static uint32_t submit(ThreadState *t, uint32_t id, const Sink *k) {
   if (!t->bio_len) return 0;
-  if (bios) {
-    PcsStepBio b = {id + 1, t->bio_first, t->bio_len};
-    g_array_append_val(bios, b);
-  }
+  tell(k, id, PCS_TRACE_SUBMIT, t->bio_first, t->bio_len);
   t->bio_len = 0;
   return 1;
 }
 
-static uint32_t read_page(ThreadState *t, uint32_t id, uint32_t p, GArray *bios) {
+/* READ p: models submit_extent_page()'s contiguity check. */
+static uint32_t read_page(ThreadState *t, uint32_t id, uint32_t p, const Sink *k) {
+  tell(k, id, PCS_TRACE_READ, p, 0);
   if (t->bio_len && t->bio_first + t->bio_len == p) {
     t->bio_len++;
     return 0;
   }
-  uint32_t n = submit(t, id, bios);
+  uint32_t n = submit(t, id, k);
   t->bio_first = (uint8_t)p;
   t->bio_len = 1;
   return n;
 }
 
 /* Thread ID takes one step; returns the bios it submitted. */
-static uint32_t step(const Model *m, State *s, uint32_t id, GArray *bios) {
+static uint32_t step(const Model *m, State *s, uint32_t id, const Sink *k) {
   ThreadState *t = &s->t[id];
   PcsPolicyKind kind = m->policy->kind;
   uint32_t n = 0;
   if (t->flushing) {
     uint32_t p = (uint32_t)__builtin_ctz(t->pool);
     t->pool &= (uint16_t)~(1u << p);
-    n += read_page(t, id, p, bios);
+    n += read_page(t, id, p, k);
     if (!t->pool) {
       t->flushing = 0;
-      if (kind == PCS_POLICY_WINDOW) n += submit(t, id, bios);
+      if (kind == PCS_POLICY_WINDOW) n += submit(t, id, k);
     }
   } else {
     uint32_t p = t->next++;
     if (!(s->present & (1u << p))) {
+      tell(k, id, PCS_TRACE_INSERT, p, 0);
       s->present |= (uint16_t)(1u << p);
       t->pool |= (uint16_t)(1u << p);
       if (m->policy->pool && (uint32_t)__builtin_popcount(t->pool) >= m->policy->pool) t->flushing = 1;
-    } else if (t->pool && (kind == PCS_POLICY_POOL_CONTIG || kind == PCS_POLICY_WINDOW)) {
-      t->flushing = 1;
+    } else {
+      tell(k, id, PCS_TRACE_EEXIST, p, 0);
+      if (t->pool && (kind == PCS_POLICY_POOL_CONTIG || kind == PCS_POLICY_WINDOW)) t->flushing = 1;
     }
     if (t->next >= m->pages && t->pool) t->flushing = 1;
   }
   if (finished(m, t)) {
     t->done = 1;
-    n += submit(t, id, bios);
+    n += submit(t, id, k);
   }
   return n;
 }
@@ -116,47 +142,44 @@ void pcs_schedule_clear(PcsSchedule *s) {
   s->steps = s->step_lines = NULL;
 }
 
-static gboolean sched_error(GError **error, const char *path, guint line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
-static gboolean sched_error(GError **error, const char *path, guint line, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-  va_end(ap);
-  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s", path, line, msg);
-  return FALSE;
-}
-
 static gboolean sched_number(const char *word, const char *path, guint line, const char *key,
                              uint64_t lo, uint64_t hi, uint64_t *out, GError **error) {
   if (!pcs_parse_u64(word, out) || *out < lo || *out > hi)
-    return sched_error(error, path, line, "%s '%s': expected an integer from %" G_GUINT64_FORMAT
-                       " to %" G_GUINT64_FORMAT, key, word, lo, hi);
+    return pcs_input_error(error, path, line, "%s '%s': expected an integer from %" G_GUINT64_FORMAT
+                           " to %" G_GUINT64_FORMAT, key, word, lo, hi);
   return TRUE;
 }
 
-gboolean pcs_schedule_load(PcsSchedule *s, const char *path, GError **error) {
-  memset(s, 0, sizeof *s);
-  g_autofree char *text = NULL;
-  gsize len = 0;
-  GError *e = NULL;
-  if (g_file_test(path, G_FILE_TEST_IS_DIR))
-    return sched_error(error, path, 0, "is a directory, expected a schedule file");
-  if (!g_file_get_contents(path, &text, &len, &e)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", path, e->message);
-    g_error_free(e);
-    return FALSE;
+/* One line's words (comment stripped): "threads N", "pages N" or "steps ID...". */
+static gboolean sched_line(PcsSchedule *s, const char *path, guint line, const char **words, guint nw,
+                           GError **error) {
+  uint64_t v;
+  if (!strcmp(words[0], "threads") || !strcmp(words[0], "pages")) {
+    gboolean th = words[0][0] == 't';
+    if (nw != 2) return pcs_input_error(error, path, line, "'%s' takes one number", words[0]);
+    if (!sched_number(words[1], path, line, words[0], 1, th ? PCS_STEPS_MAX_THREADS : PCS_STEPS_MAX_PAGES, &v,
+                      error))
+      return FALSE;
+    *(th ? &s->threads : &s->pages) = (uint32_t)v;
+    return TRUE;
   }
-  return pcs_schedule_load_text(s, path, text, len, error);
+  if (!strcmp(words[0], "steps")) {
+    for (guint w = 1; w < nw; w++) {
+      if (!sched_number(words[w], path, line, "step", 1, PCS_STEPS_MAX_THREADS, &v, error)) return FALSE;
+      uint32_t id = (uint32_t)v;
+      g_array_append_val(s->steps, id);
+      g_array_append_val(s->step_lines, line); /* replay names the line of a bad step */
+    }
+    return TRUE;
+  }
+  return pcs_input_error(error, path, line, "unknown keyword '%s': expected threads, pages or steps", words[0]);
 }
 
-gboolean pcs_schedule_load_text(PcsSchedule *s, const char *path, const char *data, size_t len, GError **error) {
-  memset(s, 0, sizeof *s);
-  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL))
-    return sched_error(error, path, 1, "not a text file");
-  g_autofree char *text = g_strndup(data, len);
+/* Parses TEXT (modified in place). */
+static gboolean sched_parse(PcsSchedule *s, const char *path, char *text, GError **error) {
   s->steps = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+  s->step_lines = g_array_new(FALSE, FALSE, sizeof(guint));
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  GArray *step_lines = g_array_new(FALSE, FALSE, sizeof(guint));
   gboolean ok = TRUE;
   for (guint i = 0; ok && lines[i]; i++) {
     char *hash = strchr(lines[i], '#');
@@ -166,52 +189,67 @@ gboolean pcs_schedule_load_text(PcsSchedule *s, const char *path, const char *da
     guint nw = 0;
     for (guint w = 0; split[w]; w++)
       if (*split[w]) words[nw++] = split[w];
-    if (!nw) continue;
-    uint64_t v;
-    if (!strcmp(words[0], "threads") || !strcmp(words[0], "pages")) {
-      gboolean th = words[0][0] == 't';
-      if (nw != 2) { ok = sched_error(error, path, i + 1, "'%s' takes one number", words[0]); break; }
-      ok = sched_number(words[1], path, i + 1, words[0], 1, th ? PCS_STEPS_MAX_THREADS : PCS_STEPS_MAX_PAGES, &v, error);
-      if (ok) *(th ? &s->threads : &s->pages) = (uint32_t)v;
-    } else if (!strcmp(words[0], "steps")) {
-      for (guint w = 1; ok && w < nw; w++) {
-        ok = sched_number(words[w], path, i + 1, "step", 1, PCS_STEPS_MAX_THREADS, &v, error);
-        uint32_t id = (uint32_t)v;
-        guint line = i + 1;
-        if (ok) g_array_append_val(s->steps, id), g_array_append_val(step_lines, line);
-      }
-    } else {
-      ok = sched_error(error, path, i + 1, "unknown keyword '%s': expected threads, pages or steps", words[0]);
-    }
+    if (nw) ok = sched_line(s, path, i + 1, words, nw, error);
   }
   if (ok && (!s->threads || !s->pages))
-    ok = sched_error(error, path, 1, "missing '%s N'", s->threads ? "pages" : "threads");
-  s->step_lines = step_lines; /* replay names the line of a bad step */
+    ok = pcs_input_error(error, path, 1, "missing '%s N'", s->threads ? "pages" : "threads");
   if (!ok) pcs_schedule_clear(s);
   return ok;
 }
 
+gboolean pcs_schedule_load(PcsSchedule *s, const char *path, GError **error) {
+  memset(s, 0, sizeof *s);
+  g_autofree char *text = NULL;
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
+  return sched_parse(s, path, text, error);
+}
+
+gboolean pcs_schedule_load_text(PcsSchedule *s, const char *path, const char *data, size_t len, GError **error) {
+  memset(s, 0, sizeof *s);
+  if (!pcs_text_check(path, data, len, error)) return FALSE;
+  g_autofree char *text = g_strndup(data, len);
+  return sched_parse(s, path, text, error);
+}
+
 /* ---- replay ---- */
 
-gboolean pcs_steps_replay(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios,
-                          const char *path, GError **error) {
+gboolean pcs_steps_trace(const PcsSchedule *sched, const PcsPolicy *policy, PcsTraceFn trace, void *user,
+                         const char *path, GError **error) {
   Model m = {policy, sched->threads, sched->pages};
   State s;
   state_init(&m, &s);
+  Sink k = {trace, user, 0};
   for (guint i = 0; i < sched->steps->len; i++) {
     uint32_t id = g_array_index(sched->steps, uint32_t, i);
     guint line = g_array_index(sched->step_lines, guint, i);
     if (id > m.threads)
-      return sched_error(error, path, line, "step %u names thread %u, but there are only %u threads",
-                         i + 1, id, m.threads);
+      return pcs_input_error(error, path, line, "step %u names thread %u, but there are only %u threads",
+                             i + 1, id, m.threads);
     if (s.t[id - 1].done)
-      return sched_error(error, path, line, "step %u names thread %u, which has already finished under %s",
-                         i + 1, id, policy->name);
-    step(&m, &s, id - 1, bios);
+      return pcs_input_error(error, path, line,
+                             "step %u names thread %u, which has already finished under %s", i + 1, id,
+                             policy->name);
+    k.step++;
+    step(&m, &s, id - 1, &k);
   }
   for (uint32_t id = 0; id < m.threads; id++)
-    while (!s.t[id].done) step(&m, &s, id, bios);
+    while (!s.t[id].done) {
+      k.step++;
+      step(&m, &s, id, &k);
+    }
   return TRUE;
+}
+
+static void collect_bio(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  (void)t;
+  if (kind != PCS_TRACE_SUBMIT) return;
+  PcsStepBio bio = {thread, (uint32_t)a, (uint32_t)b};
+  g_array_append_val((GArray *)user, bio);
+}
+
+gboolean pcs_steps_replay(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios,
+                          const char *path, GError **error) {
+  return pcs_steps_trace(sched, policy, collect_bio, bios, path, error);
 }
 
 /* ---- explore ---- */
@@ -226,7 +264,6 @@ typedef struct {
   GHashTable *memo; /* State bytes -> Value */
   uint32_t hist_len;
   gboolean overflow;
-  guint limit;
 } Explorer;
 
 static void value_free(gpointer p) {
@@ -272,13 +309,15 @@ static const Value *explore_state(Explorer *x, const State *s) {
 gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *policy,
                            PcsExplore *out, GError **error) {
   memset(out, 0, sizeof *out);
-  if (threads < 1 || threads > 6 || pages < 1 || pages > 12 || threads * pages > 24) {
+  if (threads < 1 || threads > PCS_EXPLORE_MAX_THREADS || pages < 1 || pages > PCS_EXPLORE_MAX_PAGES ||
+      threads * pages > PCS_EXPLORE_MAX_CELLS) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
                 "explore: --threads %u --pages %u is too large to enumerate here: "
-                "at most 6 threads, 12 pages and threads*pages <= 24 (e.g. 2x8, 3x6, 4x4)", threads, pages);
+                "at most %u threads, %u pages and threads*pages <= %u (e.g. 2x8, 3x6, 4x4)", threads, pages,
+                PCS_EXPLORE_MAX_THREADS, PCS_EXPLORE_MAX_PAGES, PCS_EXPLORE_MAX_CELLS);
     return FALSE;
   }
-  Explorer x = {{policy, threads, pages}, NULL, threads * pages + 2, FALSE, 0};
+  Explorer x = {{policy, threads, pages}, NULL, threads * pages + 2, FALSE};
   x.memo = g_hash_table_new_full(state_hash, state_equal, g_free, value_free);
   State s;
   state_init(&x.m, &s);
