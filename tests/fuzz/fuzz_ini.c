@@ -55,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_array_free(pols, TRUE);
     GString *s = g_string_new(NULL);
     pcs_report_csv_provenance(s, &p);
+    g_string_truncate(s, 0);
     PcsJson w;
     pcs_json_init(&w, s);
     pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
