@@ -1,12 +1,15 @@
 /* report.h - results as a table, CSV or JSON.
  *
- * Column names come from PCS_COLUMNS: the CSV header, the JSON keys and the
- * sweep/plot keys are the same strings.
+ * Every output column is one PCS_COLUMNS entry (name, kind, doc, label,
+ * getter): the CSV header, the JSON keys, the sweep and plot keys are the
+ * same strings, and no column can lack a value.  JSON goes through json.h.
  */
 #ifndef PCSIM_REPORT_H
 #define PCSIM_REPORT_H
 
+#include "pcsim/json.h"
 #include "pcsim/sim.h"
+#include "pcsim/units.h"
 
 #define PCS_FORMATS(X) X(TABLE, "table") X(CSV, "csv") X(JSON, "json") X(FIO_JSON, "fio-json")
 
@@ -16,29 +19,60 @@ typedef enum {
 #undef X
 } PcsFormat;
 
-/* X(name, kind, doc, label): kind is U (integer), F (derived decimal) or
- * S (text); label (with unit) names the column on plot axes. */
+/* Derived quantities the columns share. */
+static inline double pcs_result_mib_read(const PcsResult *r) { return (double)r->pages_read * PCS_PAGE_SIZE / PCS_MIB; }
+static inline double pcs_result_secs(const PcsResult *r) { return (double)r->sim_time_ns / PCS_NS_PER_S; }
+static inline double pcs_result_kib_read(const PcsResult *r) {
+  return (double)r->pages_read * (PCS_PAGE_SIZE / PCS_KIB);
+}
+
+/* X(name, kind, doc, label, get): one output column.  kind is U (an
+ * integer count), F (a derived decimal, printed with 4 decimals) or S
+ * (text); label (with unit) names it on plot axes; get is its value, an
+ * expression of `const PcsResult *r`.  The CSV header, the JSON keys, the
+ * table, sweep rows and plot keys all read this one list. */
 #define PCS_COLUMNS(X)                                                                               \
-  X(policy, S, "readpages policy", "policy")                                                         \
-  X(threads, U, "reader threads", "reader threads")                                                  \
-  X(file_mib, F, "file size in MiB", "file size (MiB)")                                              \
-  X(bios, U, "bios submitted", "bios")                                                               \
-  X(requests, U, "requests dispatched to the device", "requests")                                    \
-  X(pages_read, U, "pages read from the device", "pages read")                                       \
-  X(bios_per_mib, F, "bios per MiB read from the device", "bios per MiB read")                       \
-  X(requests_per_mib, F, "requests per MiB read from the device", "requests per MiB read")           \
-  X(avg_bio_kib, F, "mean bio size in KiB", "mean bio size (KiB)")                                   \
-  X(avg_request_kib, F, "mean request size in KiB", "mean request size (KiB)")                       \
-  X(eexist, U, "inserts lost to another thread (-EEXIST)", "inserts lost (-EEXIST)")                 \
+  X(policy, S, "readpages policy", "policy", r->policy.name)                                         \
+  X(threads, U, "reader threads", "reader threads", r->threads)                                      \
+  X(file_mib, F, "file size in MiB", "file size (MiB)", (double)r->file_bytes / PCS_MIB)             \
+  X(bios, U, "bios submitted", "bios", r->bios)                                                      \
+  X(requests, U, "requests dispatched to the device", "requests", r->requests)                       \
+  X(pages_read, U, "pages read from the device", "pages read", r->pages_read)                        \
+  X(bios_per_mib, F, "bios per MiB read from the device", "bios per MiB read",                       \
+    pcs_per((double)r->bios, pcs_result_mib_read(r)))                                                \
+  X(requests_per_mib, F, "requests per MiB read from the device", "requests per MiB read",           \
+    pcs_per((double)r->requests, pcs_result_mib_read(r)))                                            \
+  X(avg_bio_kib, F, "mean bio size in KiB", "mean bio size (KiB)",                                   \
+    pcs_per(pcs_result_kib_read(r), (double)r->bios))                                                \
+  X(avg_request_kib, F, "mean request size in KiB", "mean request size (KiB)",                       \
+    pcs_per(pcs_result_kib_read(r), (double)r->requests))                                            \
+  X(eexist, U, "inserts lost to another thread (-EEXIST)", "inserts lost (-EEXIST)", r->eexist)      \
   X(aggregate_mib_s, F, "bytes returned to all threads / elapsed (fio group_reporting)",             \
-    "aggregate throughput (MiB/s)")                                                                  \
-  X(device_mib_s, F, "bytes read from the device / elapsed", "device throughput (MiB/s)")            \
-  X(sim_time_ns, U, "simulated time until the last thread finished", "simulated time (ns)")          \
-  X(events, U, "events handled", "events")                                                           \
-  X(ra_sync, U, "synchronous readahead calls", "synchronous readahead calls")                        \
-  X(ra_async, U, "asynchronous readahead calls", "asynchronous readahead calls")                     \
-  X(fallback_reads, U, "single-page ->readpage() fallbacks", "->readpage() fallbacks")               \
-  X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages")
+    "aggregate throughput (MiB/s)", pcs_per((double)r->bytes_returned / PCS_MIB, pcs_result_secs(r))) \
+  X(device_mib_s, F, "bytes read from the device / elapsed", "device throughput (MiB/s)",            \
+    pcs_per(pcs_result_mib_read(r), pcs_result_secs(r)))                                             \
+  X(sim_time_ns, U, "simulated time until the last thread finished", "simulated time (ns)",          \
+    r->sim_time_ns)                                                                                  \
+  X(events, U, "events handled", "events", r->events)                                                \
+  X(ra_sync, U, "synchronous readahead calls", "synchronous readahead calls", r->ra_sync)            \
+  X(ra_async, U, "asynchronous readahead calls", "asynchronous readahead calls", r->ra_async)        \
+  X(fallback_reads, U, "single-page ->readpage() fallbacks", "->readpage() fallbacks",               \
+    r->fallback_reads)                                                                               \
+  X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages", r->waits)
+
+typedef enum {
+#define X(name, kind, doc, label, get) PCS_COLUMN_##name,
+  PCS_COLUMNS(X)
+#undef X
+  PCS_COLUMN_COUNT
+} PcsColumn;
+
+typedef struct {
+  const char *name;  /* CSV header cell and JSON key */
+  char kind;         /* 'U', 'F' or 'S' */
+  const char *doc;
+  const char *label; /* plot axis label, with unit */
+} PcsColumnInfo;
 
 #define PCS_FORMAT_BIT(f) (1u << (f))
 #define PCS_FORMATS_ALL (PCS_FORMAT_BIT(PCS_FORMAT_TABLE) | PCS_FORMAT_BIT(PCS_FORMAT_CSV) | \
@@ -47,24 +81,28 @@ typedef enum {
  * TEXT NULL leaves *OUT, the command's default, as it is. */
 gboolean pcs_format_parse(const char *text, unsigned allowed, PcsFormat *out, GError **error);
 
-/* Derived value of a numeric column (NAN for text columns). */
+const PcsColumnInfo *pcs_report_column(PcsColumn c);
+/* The column named NAME (its index in *OUT when OUT is not NULL), or NULL. */
+const PcsColumnInfo *pcs_report_column_find(const char *name, PcsColumn *out);
+/* Value of numeric column C (NAN for text columns). */
+double pcs_report_get(const PcsResult *r, PcsColumn c);
+/* The same by name: NAN for text and unknown columns. */
 double pcs_report_value(const PcsResult *r, const char *column);
-/* Column value as printed in CSV and JSON. */
-char *pcs_report_cell(const PcsResult *r, const char *column);
-const char *const *pcs_report_columns(size_t *n);
+/* Column value as printed in CSV and JSON (newly allocated). */
+char *pcs_report_cell(const PcsResult *r, PcsColumn c);
 /* Axis label of an output column, or NULL. */
 const char *pcs_report_column_label(const char *column);
 
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_csv_header(GString *out);
 void pcs_report_csv_row(GString *out, const PcsResult *r);
-/* Every column as "key": value pairs on one line, no braces (sweep rows). */
-void pcs_report_json_inline(GString *out, const PcsResult *r);
-/* S as a JSON string literal, escaped. */
-void pcs_json_string(GString *out, const char *s);
-void pcs_report_json_result(GString *out, const PcsResult *r, const char *indent);
-/* Provenance: version, seed and every resolved parameter. */
-void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *indent);
+/* Every column of R as members of the open object of W, in column order. */
+void pcs_report_json_columns(PcsJson *w, const PcsResult *r);
+/* R as one object of W: its columns, then "bio_pages_hist". */
+void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout);
+/* Provenance as members of the open object of W: pcsim_version, seed,
+ * source, fio_accepted (when set) and every resolved parameter. */
+void pcs_report_json_provenance(PcsJson *w, const PcsParams *p);
 void pcs_report_csv_provenance(GString *out, const PcsParams *p);
 /* fio's --output-format=json layout: one jobs[] entry per policy when the
  * scenario reports as a group (group_reporting, or an INI scenario), else one

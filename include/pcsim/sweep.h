@@ -8,7 +8,11 @@
  * CSV: `#` provenance lines (version, source, every parameter, the --vary
  * options, varied columns, policies, "grid points=N rows=M"), the header,
  * one line per row.  JSON: the same provenance as fields, then "results"
- * with one row object per line.
+ * with one row object per line: the varied keys, then every column and the
+ * bio_pages_hist of `pcsim run --format json`.
+ *
+ * A cancelled sweep (PcsSweep.cancel) fails with PCS_ERROR_CANCELLED and
+ * prints nothing, even when every point had finished.
  */
 #ifndef PCSIM_SWEEP_H
 #define PCSIM_SWEEP_H
@@ -24,7 +28,7 @@ typedef struct {
   PcsShard shard;            /* {1, 1}: the whole grid */
   PcsFormat format;          /* CSV or JSON */
   guint jobs;                /* worker threads, >= 1 */
-  const volatile int *cancel;
+  const volatile int *cancel; /* non-zero stops the sweep; read with g_atomic_int_get() */
   PcsSweepProgress progress; /* called from the calling thread, about 10 times a second */
   void *progress_user;
 } PcsSweep;

@@ -67,6 +67,15 @@ static gboolean add_number(const PcsParamInfo *info, uint64_t v, GPtrArray *assi
   return TRUE;
 }
 
+/* A fraction as its column prints it: "%.15g", so ".5" and "5e-1" both
+ * print 0.5, a number CSV and JSON readers take (bad text is kept as
+ * given; pcs_params_set() refuses it). */
+static char *frac_column(const char *item) {
+  char *end, buf[G_ASCII_DTOSTR_BUF_SIZE];
+  double v = g_ascii_strtod(item, &end);
+  return *end || end == item ? g_strdup(item) : g_strdup(g_ascii_formatd(buf, sizeof buf, "%.15g", v));
+}
+
 /* "A..B", "A..B+STEP" or "A..B*FACTOR". */
 static gboolean expand_range(const PcsParamInfo *info, const char *item, GPtrArray *assign, GPtrArray *column,
                              GError **error) {
@@ -113,7 +122,7 @@ gboolean pcs_grid_expand(const PcsParamInfo *info, const char *list, GPtrArray *
       return FALSE;
     } else {
       g_ptr_array_add(assign, g_strdup(item)); /* checked by pcs_params_set() below */
-      g_ptr_array_add(column, g_strdup(item));
+      g_ptr_array_add(column, info && info->kind == PCS_KIND_FRAC ? frac_column(item) : g_strdup(item));
     }
   }
   return TRUE;

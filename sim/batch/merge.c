@@ -2,15 +2,22 @@
  *
  * Models nothing.  Shard K of N holds the grid points p with p % N == K-1,
  * each as P consecutive rows (one per policy), under the unsharded header
- * plus one shard line.  Merging checks that every shard has the same header
- * (the same sweep: version, scenario, --vary options), that shards 1..N are
- * each there once and complete, then deals the rows back out point by point.
- * It works on the text, so the merged file is exactly the unsharded bytes.
+ * plus one shard line (CSV "# shard K/N", JSON "shard": "K/N").  Merging
+ * checks that every shard has the same header (the same sweep: version,
+ * scenario, --vary options), that shards 1..N are each there once and
+ * complete, then deals the rows back out point by point.
+ *
+ * CSV is merged as text: its lines are the rows.  JSON is read with
+ * json-glib, so layout does not matter (a shard re-indented by jq merges),
+ * and written again by json.c in sweep.c's layout, each number in its
+ * column's format, so the merged file is exactly the unsharded bytes.
  */
 #include "pcsim/text.h"
 #include "pcsim/merge.h"
 
+#include "pcsim/json.h"
 #include "pcsim/params.h"
+#include "pcsim/report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,14 +28,17 @@ typedef struct {
   uint32_t k, n;
   GString *header;   /* every line before the rows, without the shard line */
   GPtrArray *rows;   /* row lines, without a JSON separator comma */
-  GString *footer;
   uint64_t points, nrows;
+  guint count;        /* rows held */
+  JsonParser *parser; /* JSON: the parsed shard */
+  JsonObject *top;
+  JsonArray *results;
 } Shard;
 
 static void shard_clear(Shard *s) {
   if (s->header) g_string_free(s->header, TRUE);
-  if (s->footer) g_string_free(s->footer, TRUE);
   if (s->rows) g_ptr_array_unref(s->rows);
+  if (s->parser) g_object_unref(s->parser);
 }
 
 static gboolean bad(GError **error, const char *path, guint line, const char *what) {
@@ -36,21 +46,90 @@ static gboolean bad(GError **error, const char *path, guint line, const char *wh
   return FALSE;
 }
 
-/* "# grid points=N rows=M" or "\"points\": N, \"rows\": M". */
+/* ---- CSV ---- */
+
+/* "# grid points=N rows=M". */
 static void grid_size(Shard *s, const char *line) {
-  const char *p = strstr(line, s->json ? "\"points\": " : "points=");
-  const char *r = strstr(line, s->json ? "\"rows\": " : "rows=");
-  if (p) s->points = g_ascii_strtoull(strchr(p, s->json ? ':' : '=') + 1, NULL, 10);
-  if (r) s->nrows = g_ascii_strtoull(strchr(r, s->json ? ':' : '=') + 1, NULL, 10);
+  const char *p = strstr(line, "points="), *r = strstr(line, "rows=");
+  if (p) s->points = g_ascii_strtoull(p + strlen("points="), NULL, 10);
+  if (r) s->nrows = g_ascii_strtoull(r + strlen("rows="), NULL, 10);
 }
 
-static gboolean shard_line(Shard *s, const char *line, guint no, GError **error) {
-  const char *v = s->json ? line + strlen("  \"shard\": \"") : line + strlen("# shard ");
+static gboolean shard_id(Shard *s, const char *v, guint no, GError **error) {
   unsigned k = 0, n = 0;
-  if (sscanf(v, "%u/%u", &k, &n) != 2 || k < 1 || k > n) return bad(error, s->path, no, "malformed shard line");
+  char end = 0;
+  if (sscanf(v, "%u/%u%c", &k, &n, &end) < 2 || (end && end != '\n') || k < 1 || k > n)
+    return bad(error, s->path, no, "malformed shard line");
   s->k = k;
   s->n = n;
   return TRUE;
+}
+
+static gboolean csv_load(Shard *s, const char *text, GError **error) {
+  s->header = g_string_new(NULL);
+  s->rows = g_ptr_array_new_with_free_func(g_free);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  gboolean rows = FALSE;
+  for (guint i = 0; lines[i] && (lines[i][0] || lines[i + 1]); i++) {
+    const char *l = lines[i];
+    if (!rows && g_str_has_prefix(l, "# shard ")) {
+      if (!shard_id(s, l + strlen("# shard "), i + 1, error)) return FALSE;
+      continue;
+    }
+    if (rows) {
+      g_ptr_array_add(s->rows, g_strdup(l));
+      continue;
+    }
+    if (g_str_has_prefix(l, "# grid ")) grid_size(s, l);
+    g_string_append_printf(s->header, "%s\n", l);
+    if (l[0] != '#') rows = TRUE;
+  }
+  s->count = s->rows->len;
+  if (!s->points || !s->nrows || s->nrows % s->points || !rows)
+    return bad(error, s->path, 1, "not the output of pcsim sweep (no grid line)");
+  return TRUE;
+}
+
+/* ---- JSON ---- */
+
+static gboolean json_load(Shard *s, const char *text, GError **error) {
+  s->parser = pcs_json_parse(s->path, text, -1, error);
+  if (!s->parser) return FALSE;
+  JsonNode *root = json_parser_get_root(s->parser);
+  s->top = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+  JsonNode *sweep = s->top ? json_object_get_member(s->top, "sweep") : NULL;
+  JsonNode *results = s->top ? json_object_get_member(s->top, "results") : NULL;
+  JsonObject *grid = sweep && JSON_NODE_HOLDS_OBJECT(sweep) ? json_node_get_object(sweep) : NULL;
+  if (grid) {
+    s->points = (uint64_t)MAX(0, json_object_get_int_member_with_default(grid, "points", 0));
+    s->nrows = (uint64_t)MAX(0, json_object_get_int_member_with_default(grid, "rows", 0));
+  }
+  if (!s->points || !s->nrows || s->nrows % s->points || !results || !JSON_NODE_HOLDS_ARRAY(results))
+    return bad(error, s->path, 1, "not the output of pcsim sweep (no \"sweep\" with points and rows)");
+  s->results = json_node_get_array(results);
+  s->count = json_array_get_length(s->results);
+  for (guint i = 0; i < s->count; i++)
+    if (!JSON_NODE_HOLDS_OBJECT(json_array_get_element(s->results, i))) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: results[%u] is not an object", s->path, i);
+      return FALSE;
+    }
+  const char *id = pcs_json_get_string(s->top, "shard");
+  return !id || shard_id(s, id, 1, error);
+}
+
+/* The same sweep: every member but "shard" and "results" equal, in order. */
+static gboolean json_same_header(const Shard *a, const Shard *b) {
+  g_autoptr(GList) ma = json_object_get_members(a->top);
+  g_autoptr(GList) mb = json_object_get_members(b->top);
+  GList *x = ma, *y = mb;
+  for (;; x = x->next, y = y->next) {
+    while (x && (!strcmp(x->data, "shard") || !strcmp(x->data, "results"))) x = x->next;
+    while (y && (!strcmp(y->data, "shard") || !strcmp(y->data, "results"))) y = y->next;
+    if (!x || !y) return !x && !y;
+    if (strcmp(x->data, y->data) ||
+        !json_node_equal(json_object_get_member(a->top, x->data), json_object_get_member(b->top, y->data)))
+      return FALSE;
+  }
 }
 
 static gboolean shard_load(Shard *s, const char *path, GError **error) {
@@ -58,31 +137,10 @@ static gboolean shard_load(Shard *s, const char *path, GError **error) {
   memset(s, 0, sizeof *s);
   s->path = path;
   if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
-  s->json = text[0] == '{';
-  s->header = g_string_new(NULL);
-  s->footer = g_string_new(NULL);
-  s->rows = g_ptr_array_new_with_free_func(g_free);
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-  enum { HEAD, ROWS, FOOT } at = HEAD;
-  for (guint i = 0; lines[i] && (lines[i][0] || lines[i + 1]); i++) {
-    const char *l = lines[i];
-    gboolean is_shard = s->json ? g_str_has_prefix(l, "  \"shard\": \"") : g_str_has_prefix(l, "# shard ");
-    if (at == HEAD && is_shard) {
-      if (!shard_line(s, l, i + 1, error)) return FALSE;
-      continue;
-    }
-    if (at == HEAD && (s->json ? g_str_has_prefix(l, "  \"sweep\": ") : g_str_has_prefix(l, "# grid "))) grid_size(s, l);
-    if (at == ROWS && s->json && !strcmp(l, "  ]")) at = FOOT;
-    if (at == ROWS) {
-      size_t n = strlen(l);
-      g_ptr_array_add(s->rows, g_strndup(l, s->json && n && l[n - 1] == ',' ? n - 1 : n));
-      continue;
-    }
-    g_string_append_printf(at == HEAD ? s->header : s->footer, "%s\n", l);
-    if (at == HEAD && (s->json ? !strcmp(l, "  \"results\": [") : l[0] != '#')) at = ROWS;
-  }
-  if (!s->points || !s->nrows || s->nrows % s->points || at == HEAD)
-    return bad(error, path, 1, "not the output of pcsim sweep (no grid line)");
+  const char *p = text;
+  while (g_ascii_isspace(*p)) p++;
+  s->json = *p == '{';
+  if (!(s->json ? json_load(s, text, error) : csv_load(s, text, error))) return FALSE;
   if (!s->n) return bad(error, path, 1, "not a shard: it has no shard line (was it run with --shard K/N?)");
   return TRUE;
 }
@@ -96,8 +154,10 @@ static gboolean check_shards(Shard *sh, guint count, GError **error) {
   g_autofree const char **by_k = g_new0(const char *, n + 1);
   for (guint i = 0; i < count; i++) {
     Shard *s = &sh[i];
-    if (s->json != sh[0].json || !g_string_equal(s->header, sh[0].header) || !g_string_equal(s->footer, sh[0].footer) ||
-        s->n != n) {
+    gboolean same = s->json == sh[0].json && s->n == n &&
+                    (s->json ? json_same_header(s, &sh[0])
+                             : g_string_equal(s->header, sh[0].header));
+    if (!same) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
                   "%s: not a shard of the same sweep as %s (header, format or shard count differ)", s->path, sh[0].path);
       return FALSE;
@@ -108,9 +168,9 @@ static gboolean check_shards(Shard *sh, guint count, GError **error) {
     }
     by_k[s->k] = s->path;
     uint64_t want = shard_points(s->points, s->k, n) * (s->nrows / s->points);
-    if (s->rows->len != want) {
+    if (s->count != want) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: shard %u/%u holds %u rows, expected %" G_GUINT64_FORMAT
-                  " (truncated or edited?)", s->path, s->k, n, s->rows->len, want);
+                  " (truncated or edited?)", s->path, s->k, n, s->count, want);
       return FALSE;
     }
   }
@@ -122,20 +182,98 @@ static gboolean check_shards(Shard *sh, guint count, GError **error) {
   return TRUE;
 }
 
+/* Row R of the merged sweep: point R / per from its shard. */
+static guint64 row_in_shard(Shard **by_k, uint32_t n, uint64_t per, uint64_t r, Shard **s) {
+  uint64_t p = r / per;
+  *s = by_k[p % n + 1];
+  return (p / n) * per + r % per;
+}
+
+static void csv_deal(Shard **by_k, const Shard *first, GString *out) {
+  uint64_t per = first->nrows / first->points;
+  g_string_append(out, first->header->str);
+  for (uint64_t r = 0; r < first->nrows; r++) {
+    Shard *s;
+    guint64 i = row_in_shard(by_k, first->n, per, r, &s);
+    g_string_append(out, g_ptr_array_index(s->rows, (guint)i));
+    g_string_append_c(out, '\n');
+  }
+}
+
+/* How sweep.c printed a value of COLUMN: 'S' text, 'U' integer, 'F' %.4f,
+ * 'G' %.15g (a fraction key), 'H' a histogram, 0 unknown (as parsed). */
+static char column_kind(const char *column) {
+  const PcsColumnInfo *c = pcs_report_column_find(column, NULL);
+  if (c) return c->kind;
+  if (!strcmp(column, "bio_pages_hist")) return 'H';
+  if (!strcmp(column, "pool")) return 'U';
+  const PcsParamInfo *info = pcs_params_find_dotted(column);
+  if (!info) return 0;
+  return info->kind == PCS_KIND_TEXT ? 'S' : info->kind == PCS_KIND_FRAC ? 'G' : 'U';
+}
+
+static gboolean holds(JsonNode *n, GType type) {
+  return JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == type;
+}
+
+static void json_cell(PcsJson *w, const char *key, JsonNode *n) {
+  gboolean number = holds(n, G_TYPE_INT64) || holds(n, G_TYPE_DOUBLE);
+  g_autoptr(GArray) hist = NULL;
+  switch (column_kind(key)) {
+  case 'U':
+    if (holds(n, G_TYPE_INT64) && json_node_get_int(n) >= 0) return pcs_json_uint(w, key, (uint64_t)json_node_get_int(n));
+    break;
+  case 'F':
+    if (number) return pcs_json_double(w, key, "%.4f", json_node_get_double(n));
+    break;
+  case 'G':
+    if (number) return pcs_json_double(w, key, "%.15g", json_node_get_double(n));
+    break;
+  case 'H':
+    if ((hist = pcs_json_get_hist(n))) return pcs_json_hist(w, key, (const uint64_t *)hist->data, hist->len);
+    break;
+  }
+  pcs_json_node(w, key, n, PCS_JSON_INLINE);
+}
+
+static void json_deal(Shard **by_k, const Shard *first, GString *out) {
+  uint64_t per = first->nrows / first->points;
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+  g_autoptr(GList) members = json_object_get_members(first->top);
+  for (GList *m = members; m; m = m->next) {
+    const char *key = m->data;
+    if (!strcmp(key, "shard")) continue;
+    if (strcmp(key, "results") != 0) {
+      /* the provenance's "scenario" has a line per key, the rest one line */
+      JsonNode *n = json_object_get_member(first->top, key);
+      pcs_json_node(&w, key, n, !strcmp(key, "scenario") ? PCS_JSON_LINES : PCS_JSON_INLINE);
+      continue;
+    }
+    pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
+    for (uint64_t r = 0; r < first->nrows; r++) {
+      Shard *s;
+      guint64 i = row_in_shard(by_k, first->n, per, r, &s);
+      JsonObject *row = json_array_get_object_element(s->results, (guint)i);
+      g_autoptr(GList) cols = json_object_get_members(row);
+      pcs_json_begin_object(&w, NULL, PCS_JSON_INLINE);
+      for (GList *c = cols; c; c = c->next) json_cell(&w, c->data, json_object_get_member(row, c->data));
+      pcs_json_end(&w);
+    }
+    pcs_json_end(&w);
+  }
+  pcs_json_end_document(&w);
+}
+
 static void deal_rows(Shard *sh, guint count, GString *out) {
   uint32_t n = sh[0].n;
-  uint64_t points = sh[0].points, per = sh[0].nrows / points;
   Shard **by_k = g_new0(Shard *, n + 1);
   for (guint i = 0; i < count; i++) by_k[sh[i].k] = &sh[i];
-  g_string_append(out, sh[0].header->str);
-  for (uint64_t p = 0; p < points; p++) {
-    Shard *s = by_k[p % n + 1];
-    for (uint64_t j = 0; j < per; j++) {
-      g_string_append(out, g_ptr_array_index(s->rows, (guint)((p / n) * per + j)));
-      g_string_append(out, sh[0].json && (p + 1 < points || j + 1 < per) ? ",\n" : "\n");
-    }
-  }
-  g_string_append(out, sh[0].footer->str);
+  if (sh[0].json)
+    json_deal(by_k, &sh[0], out);
+  else
+    csv_deal(by_k, &sh[0], out);
   g_free(by_k);
 }
 

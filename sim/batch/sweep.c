@@ -6,6 +6,11 @@
  * the output depends on the grid alone and never on scheduling.  Each run
  * owns all of its state, so runs share nothing but the read-only base
  * scenario and grid.
+ *
+ * Cancel: workers stop taking points once *cancel (set by a signal
+ * handler, read atomically) is non-zero, a running point stops within a few
+ * thousand events, and nothing is printed: a cancelled sweep has no output.
+ * JSON rows are one line each, written by json.c like every other output.
  */
 #include "pcsim/sweep.h"
 
@@ -46,34 +51,30 @@ static void csv_header(GString *out, const PcsSweep *sw, GPtrArray *cols) {
   pcs_report_csv_header(out);
 }
 
-static void json_strings(GString *out, GPtrArray *a, const char *(*get)(GPtrArray *, guint)) {
-  g_string_append_c(out, '[');
-  for (guint i = 0; i < a->len; i++) {
-    if (i) g_string_append(out, ", ");
-    pcs_json_string(out, get(a, i));
-  }
-  g_string_append_c(out, ']');
+static void json_strings(PcsJson *w, const char *key, GPtrArray *a) {
+  pcs_json_begin_array(w, key, PCS_JSON_INLINE);
+  for (guint i = 0; i < a->len; i++) pcs_json_string(w, NULL, g_ptr_array_index(a, i));
+  pcs_json_end(w);
 }
 
-static const char *ptr_at(GPtrArray *a, guint i) { return g_ptr_array_index(a, i); }
-
-static void json_header(GString *out, const PcsSweep *sw, GPtrArray *cols) {
+/* Everything before the rows; the caller opens "results". */
+static void json_header(PcsJson *w, const PcsSweep *sw, GPtrArray *cols) {
   const PcsGrid *g = sw->grid;
-  g_string_append(out, "{\n");
-  pcs_report_json_provenance(out, sw->base, "  ");
-  g_string_append(out, ",\n  \"sweep\": {\"vary\": ");
-  json_strings(out, g->specs, ptr_at);
-  g_string_append(out, ", \"varied\": ");
-  json_strings(out, cols, ptr_at);
-  g_string_append(out, ", \"policies\": [");
-  for (guint i = 0; i < g->policies->len; i++) {
-    if (i) g_string_append(out, ", ");
-    pcs_json_string(out, g_array_index(g->policies, PcsPolicy, i).name);
+  pcs_json_begin_object(w, NULL, PCS_JSON_LINES);
+  pcs_report_json_provenance(w, sw->base);
+  pcs_json_begin_object(w, "sweep", PCS_JSON_INLINE);
+  json_strings(w, "vary", g->specs);
+  json_strings(w, "varied", cols);
+  pcs_json_begin_array(w, "policies", PCS_JSON_INLINE);
+  for (guint i = 0; i < g->policies->len; i++) pcs_json_string(w, NULL, g_array_index(g->policies, PcsPolicy, i).name);
+  pcs_json_end(w);
+  pcs_json_uint(w, "points", g->points);
+  pcs_json_uint(w, "rows", g->points * g->policies->len);
+  pcs_json_end(w);
+  if (sw->shard.n > 1) {
+    g_autofree char *shard = g_strdup_printf("%u/%u", sw->shard.k, sw->shard.n);
+    pcs_json_string(w, "shard", shard);
   }
-  g_string_append_printf(out, "], \"points\": %" G_GUINT64_FORMAT ", \"rows\": %" G_GUINT64_FORMAT "},\n", g->points,
-                         g->points * g->policies->len);
-  if (sw->shard.n > 1) g_string_append_printf(out, "  \"shard\": \"%u/%u\",\n", sw->shard.k, sw->shard.n);
-  g_string_append(out, "  \"results\": [\n");
 }
 
 /* ---- rows ---- */
@@ -86,6 +87,8 @@ static gboolean axis_is_text(const PcsGrid *g, const char *column) {
   return FALSE;
 }
 
+/* One row: CSV, or a JSON object on one line (the varied keys, then the
+ * run's columns and histogram as `pcsim run` prints them), '\n' after it. */
 static void format_row(GString *out, const PcsSweep *sw, uint64_t point, guint policy, const PcsResult *r) {
   g_autoptr(GPtrArray) cols = g_ptr_array_new();
   g_autoptr(GPtrArray) cells = g_ptr_array_new();
@@ -96,19 +99,20 @@ static void format_row(GString *out, const PcsSweep *sw, uint64_t point, guint p
     pcs_report_csv_row(out, r);
     return;
   }
-  g_string_append(out, "    {");
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_INLINE);
   for (guint i = 0; i < cells->len; i++) {
     const char *col = g_ptr_array_index(cols, i), *cell = g_ptr_array_index(cells, i);
-    pcs_json_string(out, col);
-    g_string_append(out, ": ");
-    if (axis_is_text(sw->grid, col))
-      pcs_json_string(out, cell);
+    if (axis_is_text(sw->grid, col) || !pcs_json_is_number(cell))
+      pcs_json_string(&w, col, cell);
     else
-      g_string_append(out, cell);
-    g_string_append(out, ", ");
+      pcs_json_raw(&w, col, cell);
   }
-  pcs_report_json_inline(out, r);
-  g_string_append(out, "},\n"); /* the last row loses its comma when printed */
+  pcs_report_json_columns(&w, r);
+  pcs_json_hist(&w, "bio_pages_hist", r->bio_pages_hist, r->hist_len);
+  pcs_json_end(&w);
+  g_string_append_c(out, '\n');
 }
 
 static gboolean point_params(const PcsSweep *sw, uint64_t point, PcsParams *p, GError **error) {
@@ -141,11 +145,13 @@ static char *run_point(const PcsSweep *sw, uint64_t point, uint64_t *events, GEr
   return g_string_free(rows, FALSE);
 }
 
+static gboolean cancelled(const PcsSweep *sw) { return sw->cancel && g_atomic_int_get(sw->cancel); }
+
 static gpointer worker(gpointer data) {
   SweepRun *run = data;
   for (;;) {
     guint n = (guint)g_atomic_int_add(&run->next, 1);
-    if (n >= run->npoints || g_atomic_int_get(&run->failed)) break;
+    if (n >= run->npoints || g_atomic_int_get(&run->failed) || cancelled(run->sw)) break;
     guint i = run->order[n];
     GError *e = NULL;
     uint64_t events = 0;
@@ -220,10 +226,34 @@ static void wait_workers(SweepRun *run, GThread **threads, guint n) {
   while (sw->progress) {
     guint done = (guint)g_atomic_int_get(&run->done);
     sw->progress(sw->progress_user, done, run->npoints);
-    if (done >= run->npoints || g_atomic_int_get(&run->failed)) break;
+    if (done >= run->npoints || g_atomic_int_get(&run->failed) || cancelled(sw)) break;
     g_usleep(100000);
   }
   for (guint t = 0; t < n; t++) g_thread_join(threads[t]);
+}
+
+/* Every slot: a failed or cancelled sweep leaves NULLs between filled ones. */
+static void slots_free(char **slots, guint n) {
+  for (guint i = 0; i < n; i++) g_free(slots[i]);
+  g_free(slots);
+}
+
+static void print_csv(GString *out, const PcsSweep *sw, GPtrArray *cols, char **slots, guint n) {
+  csv_header(out, sw, cols);
+  for (guint i = 0; i < n; i++) g_string_append(out, slots[i]);
+}
+
+static void print_json(GString *out, const PcsSweep *sw, GPtrArray *cols, char **slots, guint n) {
+  PcsJson w;
+  pcs_json_init(&w, out);
+  json_header(&w, sw, cols);
+  pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
+  for (guint i = 0; i < n; i++) {
+    g_auto(GStrv) rows = g_strsplit(slots[i], "\n", -1);
+    for (char **row = rows; *row && **row; row++) pcs_json_raw(&w, NULL, *row);
+  }
+  pcs_json_end(&w);
+  pcs_json_end_document(&w);
 }
 
 gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, uint64_t *events, GError **error) {
@@ -240,19 +270,20 @@ gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, uint64_t *events, GErro
   g_free(run.order);
   g_mutex_clear(&run.lock);
   if (events) *events = run.events;
+  /* a cancel after the last point still writes nothing */
+  if (!run.error && cancelled(sw))
+    g_set_error(&run.error, PCS_ERROR, PCS_ERROR_CANCELLED, "sweep cancelled");
   if (run.error) {
     g_propagate_error(error, run.error);
-    g_strfreev(run.slots);
+    slots_free(run.slots, pts->len);
     return FALSE;
   }
   g_autoptr(GPtrArray) cols = g_ptr_array_new();
   pcs_grid_columns(sw->grid, cols);
-  if (sw->format == PCS_FORMAT_JSON) json_header(out, sw, cols); else csv_header(out, sw, cols);
-  for (guint i = 0; i < pts->len; i++) g_string_append(out, run.slots[i]);
-  if (sw->format == PCS_FORMAT_JSON) {
-    if (pts->len) g_string_truncate(out, out->len - 2), g_string_append_c(out, '\n');
-    g_string_append(out, "  ]\n}\n");
-  }
-  g_strfreev(run.slots);
+  if (sw->format == PCS_FORMAT_JSON)
+    print_json(out, sw, cols, run.slots, pts->len);
+  else
+    print_csv(out, sw, cols, run.slots, pts->len);
+  slots_free(run.slots, pts->len);
   return TRUE;
 }

@@ -22,7 +22,7 @@
 volatile int pcs_cli_signal;
 
 static void on_signal(int sig) {
-  pcs_cli_signal = sig;
+  g_atomic_int_set(&pcs_cli_signal, sig); /* read by sweep workers: atomic */
 }
 
 void pcs_cli_signals_install(void) {

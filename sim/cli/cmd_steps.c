@@ -16,6 +16,23 @@
 static const char default_step_policies[] = "immediate,pool:16,pool-contig:16,window";
 
 
+static void replay_json(PcsJson *w, const PcsPolicy *pol, const GArray *bios) {
+  pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
+  pcs_json_string(w, "policy", pol->name);
+  pcs_json_uint(w, "total_bios", bios->len);
+  pcs_json_begin_array(w, "bios", PCS_JSON_INLINE);
+  for (guint b = 0; b < bios->len; b++) {
+    const PcsStepBio *x = &g_array_index(bios, PcsStepBio, b);
+    pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
+    pcs_json_uint(w, "thread", x->thread);
+    pcs_json_uint(w, "first_page", x->first_page);
+    pcs_json_uint(w, "pages", x->pages);
+    pcs_json_end(w);
+  }
+  pcs_json_end(w);
+  pcs_json_end(w);
+}
+
 int pcs_cmd_replay(int argc, char **argv) {
   char **policies = NULL, *format = NULL;
   GOptionEntry entries[] = {
@@ -43,7 +60,12 @@ int pcs_cmd_replay(int argc, char **argv) {
   } else if (!pcs_schedule_load(&sched, argv[1], &error)) {
     rc = pcs_cli_fail(error);
   } else {
-    if (fmt == PCS_FORMAT_JSON) g_string_append(out, "{\n  \"results\": [\n");
+    PcsJson w;
+    pcs_json_init(&w, out);
+    if (fmt == PCS_FORMAT_JSON) {
+      pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+      pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
+    }
     for (guint i = 0; i < pols->len && !rc; i++) {
       const PcsPolicy *pol = &g_array_index(pols, PcsPolicy, i);
       g_autoptr(GArray) bios = g_array_new(FALSE, FALSE, sizeof(PcsStepBio));
@@ -52,13 +74,7 @@ int pcs_cmd_replay(int argc, char **argv) {
         break;
       }
       if (fmt == PCS_FORMAT_JSON) {
-        g_string_append_printf(out, "    {\"policy\": \"%s\", \"total_bios\": %u, \"bios\": [", pol->name, bios->len);
-        for (guint b = 0; b < bios->len; b++) {
-          PcsStepBio *x = &g_array_index(bios, PcsStepBio, b);
-          g_string_append_printf(out, "%s{\"thread\": %u, \"first_page\": %u, \"pages\": %u}", b ? ", " : "",
-                                 x->thread, x->first_page, x->pages);
-        }
-        g_string_append_printf(out, "]}%s\n", i + 1 < pols->len ? "," : "");
+        replay_json(&w, pol, bios);
       } else {
         g_string_append_printf(out, "%spolicy %s: total_bios %u\n  %-8s %-11s %s\n", i ? "\n" : "", pol->name,
                                bios->len, "thread", "first_page", "pages");
@@ -68,7 +84,10 @@ int pcs_cmd_replay(int argc, char **argv) {
         }
       }
     }
-    if (fmt == PCS_FORMAT_JSON) g_string_append(out, "  ]\n}\n");
+    if (fmt == PCS_FORMAT_JSON && !rc) {
+      pcs_json_end(&w);
+      pcs_json_end_document(&w);
+    }
     if (!rc && !pcs_cli_write_stdout(out)) rc = 1;
   }
   pcs_schedule_clear(&sched);
@@ -77,23 +96,26 @@ int pcs_cmd_replay(int argc, char **argv) {
   return rc;
 }
 
-static void explore_print(GString *out, PcsFormat fmt, const PcsPolicy *pol, uint32_t threads, uint32_t pages,
-                          const PcsExplore *e, gboolean last) {
+static void explore_json(PcsJson *w, const PcsPolicy *pol, uint32_t threads, uint32_t pages, const PcsExplore *e) {
+  pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
+  pcs_json_string(w, "policy", pol->name);
+  pcs_json_uint(w, "threads", threads);
+  pcs_json_uint(w, "pages", pages);
+  pcs_json_uint(w, "schedules", e->schedules);
+  pcs_json_uint(w, "min_bios", e->min_bios);
+  pcs_json_uint(w, "max_bios", e->max_bios);
+  pcs_json_double(w, "mean_bios", "%.15g", e->mean_bios);
+  pcs_json_hist(w, "histogram", e->histogram, e->hist_len);
+  pcs_json_double(w, "random_expected_bios", "%.15g", e->random_expected_bios);
+  pcs_json_end(w);
+}
+
+static void explore_table(GString *out, const PcsPolicy *pol, const PcsExplore *e) {
   g_autoptr(GString) hist = g_string_new(NULL);
   for (uint32_t k = 0; k < e->hist_len; k++)
-    if (e->histogram[k])
-      g_string_append_printf(hist, fmt == PCS_FORMAT_JSON ? "%s\"%u\": %" G_GUINT64_FORMAT : "%s%u:%" G_GUINT64_FORMAT,
-                             hist->len ? (fmt == PCS_FORMAT_JSON ? ", " : " ") : "", k, e->histogram[k]);
-  if (fmt == PCS_FORMAT_JSON)
-    g_string_append_printf(out,
-        "    {\"policy\": \"%s\", \"threads\": %u, \"pages\": %u, \"schedules\": %" G_GUINT64_FORMAT
-        ", \"min_bios\": %u, \"max_bios\": %u, \"mean_bios\": %.15g, \"histogram\": {%s}, "
-        "\"random_expected_bios\": %.15g}%s\n",
-        pol->name, threads, pages, e->schedules, e->min_bios, e->max_bios, e->mean_bios, hist->str,
-        e->random_expected_bios, last ? "" : ",");
-  else
-    g_string_append_printf(out, "%-16s %20" G_GUINT64_FORMAT " %8u %8u %18.15g %18.15g  %s\n", pol->name,
-                           e->schedules, e->min_bios, e->max_bios, e->mean_bios, e->random_expected_bios, hist->str);
+    if (e->histogram[k]) g_string_append_printf(hist, "%s%u:%" G_GUINT64_FORMAT, hist->len ? " " : "", k, e->histogram[k]);
+  g_string_append_printf(out, "%-16s %20" G_GUINT64_FORMAT " %8u %8u %18.15g %18.15g  %s\n", pol->name, e->schedules,
+                         e->min_bios, e->max_bios, e->mean_bios, e->random_expected_bios, hist->str);
 }
 
 int pcs_cmd_explore(int argc, char **argv) {
@@ -129,11 +151,15 @@ int pcs_cmd_explore(int argc, char **argv) {
   } else if (argc != 1 || threads < 1 || pages < 1) {
     rc = pcs_cli_usage_error("expected --threads T >= 1 and --pages P >= 1");
   } else {
-    if (fmt == PCS_FORMAT_JSON)
-      g_string_append(out, "{\n  \"results\": [\n");
-    else
+    PcsJson w;
+    pcs_json_init(&w, out);
+    if (fmt == PCS_FORMAT_JSON) {
+      pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+      pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
+    } else {
       g_string_append_printf(out, "threads %d, pages %d\n%-16s %20s %8s %8s %18s %18s  %s\n", threads, pages, "policy",
                              "schedules", "min_bios", "max_bios", "mean_bios", "random_expected", "histogram");
+    }
     for (guint i = 0; i < pols->len && !rc; i++) {
       PcsExplore e;
       const PcsPolicy *pol = &g_array_index(pols, PcsPolicy, i);
@@ -141,10 +167,16 @@ int pcs_cmd_explore(int argc, char **argv) {
         rc = pcs_cli_fail(error);
         break;
       }
-      explore_print(out, fmt, pol, (uint32_t)threads, (uint32_t)pages, &e, i + 1 == pols->len);
+      if (fmt == PCS_FORMAT_JSON)
+        explore_json(&w, pol, (uint32_t)threads, (uint32_t)pages, &e);
+      else
+        explore_table(out, pol, &e);
       pcs_explore_clear(&e);
     }
-    if (fmt == PCS_FORMAT_JSON) g_string_append(out, "  ]\n}\n");
+    if (fmt == PCS_FORMAT_JSON && !rc) {
+      pcs_json_end(&w);
+      pcs_json_end_document(&w);
+    }
     if (!rc && !pcs_cli_write_stdout(out)) rc = 1;
   }
   g_strfreev(policies);

@@ -53,7 +53,8 @@ static void progress_draw(void *user, uint64_t done, uint64_t total) {
 
 static const char sweep_description[] =
     "Runs SCENARIO at every point of a grid and prints one row per point and\n"
-    "policy: the varied keys first, then every column of `pcsim run --format csv`.\n"
+    "policy: the varied keys first, then every column of `pcsim run --format csv`\n"
+    "(JSON rows end with the run's bio_pages_hist).\n"
     "\n"
     "--vary KEY=LIST (repeatable).  KEY is a scenario key (see `pcsim params`),\n"
     "'policy' or 'pool'.  LIST is comma separated; an item may be a range:\n"
@@ -151,8 +152,9 @@ int pcs_cmd_merge(int argc, char **argv) {
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("SHARD... - join the outputs of `pcsim sweep --shard K/N`",
       "Takes the N shard files of one sweep (CSV or JSON, any order) and prints\n"
-      "exactly the bytes the unsharded sweep prints.  Refuses shards of different\n"
-      "sweeps, missing, duplicate or truncated shards (exit status 2).", entries);
+      "exactly the bytes the unsharded sweep prints; JSON shards may have been\n"
+      "re-indented (jq).  Refuses shards of different sweeps, missing, duplicate\n"
+      "or truncated shards (exit status 2).", entries);
   GError *error = NULL;
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);

@@ -11,109 +11,112 @@
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
 #include "pcsim/sim.h"
+#include "pcsim/units.h"
 
 #include <math.h>
 #include <string.h>
-
-#define MIB (1024.0 * 1024.0)
-
-/* X(name, doc): metrics shared by the trace and the simulation. */
-#define PCS_TRACE_METRICS(X)                                                        \
-  X(bios, "data bios (block_bio_queue / Q)")                                        \
-  X(requests, "data requests (block_rq_issue / D)")                                 \
-  X(mib_read, "MiB of data read")                                                   \
-  X(bios_per_mib, "data bios per MiB read")                                         \
-  X(requests_per_mib, "data requests per MiB read")                                 \
-  X(avg_bio_kib, "mean data bio size in KiB")                                       \
-  X(avg_request_kib, "mean data request size in KiB")                               \
-  X(threads, "tasks that queued data bios (workload.threads)")                      \
-  X(mib_before_large_bio, "MiB read before the first data bio over 1 MiB (memory.scattered)")
-
-static const char *const metric_names[] = {
-#define X(name, doc) #name,
-  PCS_TRACE_METRICS(X)
-#undef X
-};
 
 /* What every metric is derived from, for a trace and for a run alike. */
 typedef struct {
   double bios, requests, mib, threads, mib_before_large;
 } Measured;
 
-static double per(double a, double b) { return b > 0 ? a / b : 0.0; }
+/* X(name, kind, doc, get): metrics shared by the trace and the simulation;
+ * kind U is a count (printed as an integer), F a decimal; get is the value,
+ * an expression of `const Measured *v`. */
+#define PCS_TRACE_METRICS(X)                                                                  \
+  X(bios, U, "data bios (block_bio_queue / Q)", v->bios)                                      \
+  X(requests, U, "data requests (block_rq_issue / D)", v->requests)                           \
+  X(mib_read, F, "MiB of data read", v->mib)                                                  \
+  X(bios_per_mib, F, "data bios per MiB read", pcs_per(v->bios, v->mib))                      \
+  X(requests_per_mib, F, "data requests per MiB read", pcs_per(v->requests, v->mib))          \
+  X(avg_bio_kib, F, "mean data bio size in KiB", pcs_per(v->mib * PCS_KIB, v->bios))          \
+  X(avg_request_kib, F, "mean data request size in KiB", pcs_per(v->mib * PCS_KIB, v->requests)) \
+  X(threads, U, "tasks that queued data bios (workload.threads)", v->threads)                 \
+  X(mib_before_large_bio, F, "MiB read before the first data bio over 1 MiB (memory.scattered)", \
+    v->mib_before_large)
 
-static double metric(const char *m, const Measured *v) {
-  if (!strcmp(m, "bios")) return v->bios;
-  if (!strcmp(m, "requests")) return v->requests;
-  if (!strcmp(m, "mib_read")) return v->mib;
-  if (!strcmp(m, "bios_per_mib")) return per(v->bios, v->mib);
-  if (!strcmp(m, "requests_per_mib")) return per(v->requests, v->mib);
-  if (!strcmp(m, "avg_bio_kib")) return per(v->mib * 1024.0, v->bios);
-  if (!strcmp(m, "avg_request_kib")) return per(v->mib * 1024.0, v->requests);
-  if (!strcmp(m, "threads")) return v->threads;
-  if (!strcmp(m, "mib_before_large_bio")) return v->mib_before_large;
-  g_assert_not_reached();
+typedef enum {
+#define X(name, kind, doc, get) METRIC_##name,
+  PCS_TRACE_METRICS(X)
+#undef X
+  METRIC_COUNT
+} Metric;
+
+static const struct {
+  const char *name;
+  gboolean count;
+} metrics[] = {
+#define X(name, kind, doc, get) {#name, #kind[0] == 'U'},
+  PCS_TRACE_METRICS(X)
+#undef X
+};
+
+static double metric(Metric m, const Measured *v) {
+  switch (m) {
+#define X(name, kind, doc, get) \
+  case METRIC_##name: return get;
+    PCS_TRACE_METRICS(X)
+#undef X
+  default: g_assert_not_reached();
+  }
 }
 
-static double trace_metric(const PcsKtrace *t, const char *m) {
-  Measured v = {(double)t->c.bios, (double)t->c.requests, (double)t->c.sectors * 512.0 / MIB, (double)t->c.threads,
-                (double)t->large.sectors_before * 512.0 / MIB};
+static double sectors_mib(uint64_t sectors) { return (double)sectors * PCS_SECTOR_SIZE / PCS_MIB; }
+
+static double trace_metric(const PcsKtrace *t, Metric m) {
+  Measured v = {(double)t->c.bios, (double)t->c.requests, sectors_mib(t->c.sectors), (double)t->c.threads,
+                sectors_mib(t->large.sectors_before)};
   return metric(m, &v);
 }
 
 /* Data bios of a simulated run, in submission order (trace callback). */
 static void sim_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   (void)t, (void)thread, (void)a;
-  if (kind == PCS_TRACE_SUBMIT) pcs_large_bio_watch(user, b * (PCS_PAGE_SIZE / PCS_SECTOR_SIZE));
+  if (kind == PCS_TRACE_SUBMIT) pcs_large_bio_watch(user, b * PCS_SECTORS_PER_PAGE);
 }
 
-static double sim_metric(const PcsResult *r, const PcsLargeBioWatch *w, const char *m) {
-  Measured v = {(double)r->bios, (double)r->requests, (double)r->pages_read * PCS_PAGE_SIZE / MIB, (double)r->threads,
-                (double)w->sectors_before * 512.0 / MIB};
+static double sim_metric(const PcsResult *r, const PcsLargeBioWatch *w, Metric m) {
+  Measured v = {(double)r->bios, (double)r->requests, pcs_result_mib_read(r), (double)r->threads,
+                sectors_mib(w->sectors_before)};
   return metric(m, &v);
 }
 
-static gboolean is_count(const char *m) {
-  return !strcmp(m, "bios") || !strcmp(m, "requests") || !strcmp(m, "threads");
-}
-
-static void hist_json(GString *out, const GArray *h) {
-  g_string_append(out, "{");
-  gboolean first = TRUE;
-  for (guint k = 0; k < h->len; k++) {
-    if (!g_array_index(h, guint64, k)) continue;
-    g_string_append_printf(out, "%s\"%u\": %" G_GUINT64_FORMAT, first ? "" : ", ", k, g_array_index(h, guint64, k));
-    first = FALSE;
-  }
-  g_string_append(out, "}");
+/* A metric as a CSV cell or JSON number. */
+static void metric_json(PcsJson *w, Metric m, double v) {
+  pcs_json_double(w, metrics[m].name, metrics[m].count ? "%.0f" : "%.4f", v);
 }
 
 /* ---- trace-stats ---- */
 
+static void stats_json(GString *out, const PcsKtrace *t) {
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+  pcs_json_string(&w, "trace", t->path);
+  pcs_json_string(&w, "format", t->format);
+  for (Metric m = 0; m < METRIC_COUNT; m++) metric_json(&w, m, trace_metric(t, m));
+  pcs_json_uint(&w, "meta_bios", t->c.meta_bios);
+  pcs_json_uint(&w, "meta_requests", t->c.meta_requests);
+  pcs_json_double(&w, "meta_mib", "%.4f", sectors_mib(t->c.meta_sectors));
+  pcs_json_hist(&w, "bio_pages_hist", (const uint64_t *)t->bio_pages_hist->data, t->bio_pages_hist->len);
+  pcs_json_end_document(&w);
+}
+
 static void stats_print(GString *out, const PcsKtrace *t, PcsFormat fmt) {
-  double meta_mib = (double)t->c.meta_sectors * 512.0 / MIB;
+  double meta_mib = sectors_mib(t->c.meta_sectors);
   if (fmt == PCS_FORMAT_CSV) {
     g_string_append(out, "trace,format");
-    for (size_t i = 0; i < G_N_ELEMENTS(metric_names); i++) g_string_append_printf(out, ",%s", metric_names[i]);
+    for (Metric m = 0; m < METRIC_COUNT; m++) g_string_append_printf(out, ",%s", metrics[m].name);
     g_string_append_printf(out, ",meta_bios,meta_requests,meta_mib\n%s,%s", t->path, t->format);
-    for (size_t i = 0; i < G_N_ELEMENTS(metric_names); i++)
-      g_string_append_printf(out, is_count(metric_names[i]) ? ",%.0f" : ",%.4f", trace_metric(t, metric_names[i]));
+    for (Metric m = 0; m < METRIC_COUNT; m++)
+      g_string_append_printf(out, metrics[m].count ? ",%.0f" : ",%.4f", trace_metric(t, m));
     g_string_append_printf(out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.4f\n", t->c.meta_bios,
                            t->c.meta_requests, meta_mib);
     return;
   }
   if (fmt == PCS_FORMAT_JSON) {
-    g_string_append(out, "{\n  \"trace\": ");
-    pcs_json_string(out, t->path);
-    g_string_append_printf(out, ",\n  \"format\": \"%s\"", t->format);
-    for (size_t i = 0; i < G_N_ELEMENTS(metric_names); i++)
-      g_string_append_printf(out, is_count(metric_names[i]) ? ",\n  \"%s\": %.0f" : ",\n  \"%s\": %.4f",
-                             metric_names[i], trace_metric(t, metric_names[i]));
-    g_string_append_printf(out, ",\n  \"meta_bios\": %" G_GUINT64_FORMAT ",\n  \"meta_requests\": %" G_GUINT64_FORMAT
-                           ",\n  \"meta_mib\": %.4f,\n  \"bio_pages_hist\": ", t->c.meta_bios, t->c.meta_requests,
-                           meta_mib);
-    hist_json(out, t->bio_pages_hist);
-    g_string_append(out, "\n}\n");
+    stats_json(out, t);
     return;
   }
   g_string_append_printf(out, "trace %s (%s), reads\n\n%-18s %12s %12s\n", t->path, t->format, "", "data",
@@ -122,14 +125,14 @@ static void stats_print(GString *out, const PcsKtrace *t, PcsFormat fmt) {
                          t->c.meta_bios);
   g_string_append_printf(out, "%-18s %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT "\n", "requests", t->c.requests,
                          t->c.meta_requests);
-  g_string_append_printf(out, "%-18s %12.1f %12.1f\n", "MiB read", trace_metric(t, "mib_read"), meta_mib);
+  g_string_append_printf(out, "%-18s %12.1f %12.1f\n", "MiB read", trace_metric(t, METRIC_mib_read), meta_mib);
   g_string_append_printf(out, "%-18s %12.4f\n%-18s %12.4f\n%-18s %12.1f\n%-18s %12.1f\n", "bios/MiB",
-                         trace_metric(t, "bios_per_mib"), "requests/MiB", trace_metric(t, "requests_per_mib"),
-                         "avg bio KiB", trace_metric(t, "avg_bio_kib"), "avg request KiB",
-                         trace_metric(t, "avg_request_kib"));
+                         trace_metric(t, METRIC_bios_per_mib), "requests/MiB", trace_metric(t, METRIC_requests_per_mib),
+                         "avg bio KiB", trace_metric(t, METRIC_avg_bio_kib), "avg request KiB",
+                         trace_metric(t, METRIC_avg_request_kib));
   g_string_append_printf(out, "%-18s %12" G_GUINT64_FORMAT "\n", "threads", t->c.threads);
   g_string_append_printf(out, "%-18s %12.1f   (MiB before the first bio over 1 MiB)\n", "scattered MiB",
-                         trace_metric(t, "mib_before_large_bio"));
+                         trace_metric(t, METRIC_mib_before_large_bio));
   g_string_append(out, "\ndata bio sizes (KiB: bios):");
   for (guint k = 0; k < t->bio_pages_hist->len; k++)
     if (g_array_index(t->bio_pages_hist, guint64, k))
@@ -182,25 +185,43 @@ static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) 
     g_string_append_printf(out, "\nnote: %" G_GUINT64_FORMAT " tasks queued data bios in the trace, the simulation ran %"
                            G_GUINT64_FORMAT " threads (--set workload.threads=%" G_GUINT64_FORMAT ")\n",
                            t->c.threads, p->workload_threads, t->c.threads);
-  uint64_t kib = (t->large.sectors_before / 8) * 4; /* whole pages */
-  double real = (double)kib / 1024.0, assumed = (double)p->memory_scattered / MIB;
+  uint64_t kib = (t->large.sectors_before / PCS_SECTORS_PER_PAGE) * (PCS_PAGE_SIZE / PCS_KIB); /* whole pages */
+  double real = (double)kib / PCS_KIB, assumed = (double)p->memory_scattered / PCS_MIB;
   if (p->memory_contiguous && fabs(real - assumed) > MAX(1.0, 0.1 * real))
     g_string_append_printf(out, "\nnote: the trace read %.1f MiB before its first bio over 1 MiB, the scenario's "
                            "memory.scattered is %.1f MiB (--set memory.scattered=%" G_GUINT64_FORMAT "k simulates "
                            "the trace's memory)\n", real, assumed, kib);
 }
 
+static void compare_json(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r,
+                         const PcsLargeBioWatch *watch) {
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+  pcs_json_string(&w, "trace", t->path);
+  pcs_report_json_provenance(&w, p);
+  pcs_json_string(&w, "policy", r->policy.name);
+  pcs_json_begin_array(&w, "metrics", PCS_JSON_LINES);
+  for (Metric m = 0; m < METRIC_COUNT; m++) {
+    double real = trace_metric(t, m), sim = sim_metric(r, watch, m);
+    pcs_json_begin_object(&w, NULL, PCS_JSON_INLINE);
+    pcs_json_string(&w, "metric", metrics[m].name);
+    pcs_json_double(&w, "real", "%.4f", real);
+    pcs_json_double(&w, "simulated", "%.4f", sim);
+    pcs_json_double(&w, "ratio", "%.4f", pcs_per(sim, real));
+    pcs_json_end(&w);
+  }
+  pcs_json_end(&w);
+  pcs_json_end_document(&w);
+}
+
 static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r,
                           const PcsLargeBioWatch *w, PcsFormat fmt) {
   if (fmt == PCS_FORMAT_JSON) {
-    g_string_append(out, "{\n  \"trace\": ");
-    pcs_json_string(out, t->path);
-    g_string_append(out, ",\n");
-    pcs_report_json_provenance(out, p, "  ");
-    g_string_append(out, ",\n  \"policy\": ");
-    pcs_json_string(out, r->policy.name);
-    g_string_append(out, ",\n  \"metrics\": [\n");
-  } else if (fmt == PCS_FORMAT_CSV) {
+    compare_json(out, t, p, r, w);
+    return;
+  }
+  if (fmt == PCS_FORMAT_CSV) {
     pcs_report_csv_provenance(out, p);
     g_string_append_printf(out, "# trace %s\n# policy %s\nmetric,real,simulated,ratio\n", t->path, r->policy.name);
   } else {
@@ -208,18 +229,13 @@ static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, 
                            "%-18s %14s %14s %8s\n", t->path, t->format, p->source ? p->source : "defaults",
                            r->policy.name, p->workload_threads, "metric", "real", "simulated", "ratio");
   }
-  for (size_t i = 0; i < G_N_ELEMENTS(metric_names); i++) {
-    const char *m = metric_names[i];
-    double real = trace_metric(t, m), sim = sim_metric(r, w, m), ratio = per(sim, real);
-    if (fmt == PCS_FORMAT_JSON)
-      g_string_append_printf(out, "    {\"metric\": \"%s\", \"real\": %.4f, \"simulated\": %.4f, \"ratio\": %.4f}%s\n",
-                             m, real, sim, ratio, i + 1 < G_N_ELEMENTS(metric_names) ? "," : "");
-    else if (fmt == PCS_FORMAT_CSV)
-      g_string_append_printf(out, "%s,%.4f,%.4f,%.4f\n", m, real, sim, ratio);
+  for (Metric m = 0; m < METRIC_COUNT; m++) {
+    double real = trace_metric(t, m), sim = sim_metric(r, w, m), ratio = pcs_per(sim, real);
+    if (fmt == PCS_FORMAT_CSV)
+      g_string_append_printf(out, "%s,%.4f,%.4f,%.4f\n", metrics[m].name, real, sim, ratio);
     else
-      g_string_append_printf(out, "%-18s %14.4f %14.4f %8.3f\n", m, real, sim, ratio);
+      g_string_append_printf(out, "%-18s %14.4f %14.4f %8.3f\n", metrics[m].name, real, sim, ratio);
   }
-  if (fmt == PCS_FORMAT_JSON) g_string_append(out, "  ]\n}\n");
   if (fmt == PCS_FORMAT_TABLE) compare_notes(out, t, p);
 }
 

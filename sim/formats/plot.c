@@ -89,12 +89,12 @@ static gboolean axis_init(Axis *a, const PcsResults *r, const char *column, GErr
   } else if (!strcmp(column, "pool")) {
     a->label = g_strdup("pool size (pages)");
   } else if (info && info->kind == PCS_KIND_TIME) {
-    gboolean us = column_min(r, a->col) >= 1000;
-    a->scale = us ? 1000 : 1;
+    gboolean us = column_min(r, a->col) >= PCS_NS_PER_US;
+    a->scale = us ? PCS_NS_PER_US : 1;
     a->label = g_strdup_printf("%s (%s)", column, us ? "us" : "ns");
   } else if (info && (info->kind == PCS_KIND_SIZE || info->kind == PCS_KIND_RATE)) {
-    gboolean kib = column_min(r, a->col) >= 1024;
-    a->scale = kib ? 1024 : 1;
+    gboolean kib = column_min(r, a->col) >= PCS_KIB;
+    a->scale = kib ? PCS_KIB : 1;
     a->label = g_strdup_printf("%s (%s%s)", column, kib ? "KiB" : "bytes", info->kind == PCS_KIND_RATE ? "/s" : "");
   } else {
     a->label = g_strdup(column);

@@ -1,8 +1,10 @@
 /* report.c - printing results: the seed-style table, CSV and JSON.
  *
- * Models nothing; derives every metric from the counters of PcsResult so
- * the three formats cannot disagree.  Numbers are printed with fixed
- * precision and no locale, so output is byte-identical run to run.
+ * Models nothing; every column's value comes from its getter in
+ * PCS_COLUMNS (report.h), so the formats cannot disagree and no column can
+ * print a value it lacks.  Numbers are printed with fixed precision and no
+ * locale, so output is byte-identical run to run; JSON goes through the one
+ * writer (json.c), which escapes every string.
  */
 #include "pcsim/report.h"
 
@@ -37,73 +39,80 @@ gboolean pcs_format_parse(const char *text, unsigned allowed, PcsFormat *out, GE
   return FALSE;
 }
 
-static const char *const column_names[] = {
-#define X(name, kind, doc, label) #name,
-  PCS_COLUMNS(X)
-#undef X
-};
-static const char column_kinds[] = {
-#define X(name, kind, doc, label) #kind[0],
-  PCS_COLUMNS(X)
-#undef X
-};
+/* ---- columns ---- */
 
-static const char *const column_labels[] = {
-#define X(name, kind, doc, label) label,
+static const PcsColumnInfo columns[] = {
+#define X(name, kind, doc, label, get) {#name, #kind[0], doc, label},
   PCS_COLUMNS(X)
 #undef X
 };
+G_STATIC_ASSERT(G_N_ELEMENTS(columns) == PCS_COLUMN_COUNT);
 
-const char *pcs_report_column_label(const char *column) {
-  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++)
-    if (!strcmp(column_names[i], column)) return column_labels[i];
+typedef union {
+  uint64_t u;
+  double f;
+  const char *s;
+} Cell;
+
+#define CELL_U(v) ((Cell){.u = (v)})
+#define CELL_F(v) ((Cell){.f = (v)})
+#define CELL_S(v) ((Cell){.s = (v)})
+
+/* The getters of PCS_COLUMNS, one switch: a column without one does not build. */
+static Cell column_cell(const PcsResult *r, PcsColumn c) {
+  switch (c) {
+#define X(name, kind, doc, label, get) \
+  case PCS_COLUMN_##name: return CELL_##kind(get);
+    PCS_COLUMNS(X)
+#undef X
+  default: g_assert_not_reached();
+  }
+}
+
+const PcsColumnInfo *pcs_report_column(PcsColumn c) {
+  g_assert((unsigned)c < PCS_COLUMN_COUNT);
+  return &columns[c];
+}
+
+const PcsColumnInfo *pcs_report_column_find(const char *name, PcsColumn *out) {
+  for (size_t i = 0; i < G_N_ELEMENTS(columns); i++)
+    if (!strcmp(columns[i].name, name)) {
+      if (out) *out = (PcsColumn)i;
+      return &columns[i];
+    }
   return NULL;
 }
 
-const char *const *pcs_report_columns(size_t *n) {
-  *n = G_N_ELEMENTS(column_names);
-  return column_names;
+const char *pcs_report_column_label(const char *column) {
+  const PcsColumnInfo *c = pcs_report_column_find(column, NULL);
+  return c ? c->label : NULL;
 }
 
-#define MIB (1024.0 * 1024.0)
-
-static double mib_read(const PcsResult *r) { return (double)r->pages_read * PCS_PAGE_SIZE / MIB; }
-static double per(double a, double b) { return b > 0 ? a / b : 0.0; }
-static double secs(const PcsResult *r) { return (double)r->sim_time_ns / 1e9; }
-
-double pcs_report_value(const PcsResult *r, const char *c) {
-  if (!strcmp(c, "threads")) return r->threads;
-  if (!strcmp(c, "file_mib")) return (double)r->file_bytes / MIB;
-  if (!strcmp(c, "bios_per_mib")) return per((double)r->bios, mib_read(r));
-  if (!strcmp(c, "requests_per_mib")) return per((double)r->requests, mib_read(r));
-  if (!strcmp(c, "avg_bio_kib")) return per((double)r->pages_read * 4.0, (double)r->bios);
-  if (!strcmp(c, "avg_request_kib")) return per((double)r->pages_read * 4.0, (double)r->requests);
-  if (!strcmp(c, "aggregate_mib_s")) return per((double)r->bytes_returned / MIB, secs(r));
-  if (!strcmp(c, "device_mib_s")) return per(mib_read(r), secs(r));
-#define X(name, doc) if (!strcmp(c, #name)) return (double)r->name;
-  PCS_COUNTERS(X)
-#undef X
-  return NAN;
-}
-
-static uint64_t counter(const PcsResult *r, const char *c) {
-#define X(name, doc) if (!strcmp(c, #name)) return r->name;
-  PCS_COUNTERS(X)
-#undef X
-  if (!strcmp(c, "threads")) return r->threads;
-  g_assert_not_reached();
-}
-
-char *pcs_report_cell(const PcsResult *r, const char *c) {
-  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
-    if (strcmp(column_names[i], c) != 0) continue;
-    switch (column_kinds[i]) {
-    case 'S': return g_strdup(r->policy.name);
-    case 'U': return g_strdup_printf("%" G_GUINT64_FORMAT, counter(r, c));
-    default: return g_strdup_printf("%.4f", pcs_report_value(r, c));
-    }
+double pcs_report_get(const PcsResult *r, PcsColumn c) {
+  Cell v = column_cell(r, c);
+  switch (columns[c].kind) {
+  case 'U': return (double)v.u;
+  case 'F': return v.f;
+  default: return NAN;
   }
-  g_assert_not_reached();
+}
+
+double pcs_report_value(const PcsResult *r, const char *column) {
+  PcsColumn c;
+  return pcs_report_column_find(column, &c) ? pcs_report_get(r, c) : NAN;
+}
+
+/* Fixed precision for derived decimals in every format. */
+#define DECIMAL_FORMAT "%.4f"
+
+char *pcs_report_cell(const PcsResult *r, PcsColumn c) {
+  Cell v = column_cell(r, c);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  switch (columns[c].kind) {
+  case 'S': return g_strdup(v.s);
+  case 'U': return g_strdup_printf("%" G_GUINT64_FORMAT, v.u);
+  default: return g_strdup(g_ascii_formatd(buf, sizeof buf, DECIMAL_FORMAT, v.f));
+  }
 }
 
 /* ---- table ---- */
@@ -112,20 +121,20 @@ void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, si
   g_string_append_printf(out,
       "scenario %s: %" G_GUINT64_FORMAT " thread(s), %.0f MiB file, bs %" G_GUINT64_FORMAT
       " KiB, readahead %" G_GUINT64_FORMAT " KiB, seed %" G_GUINT64_FORMAT "\n\n",
-      p->scenario_name, p->workload_threads, (double)p->workload_file_size / MIB,
-      p->workload_block_size / 1024, p->readahead_max_window / 1024, p->scenario_seed);
+      p->scenario_name, p->workload_threads, (double)p->workload_file_size / PCS_MIB,
+      p->workload_block_size / PCS_KIB, p->readahead_max_window / PCS_KIB, p->scenario_seed);
   g_string_append_printf(out, "%-16s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", "aggr MiB/s",
                          "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist",
                          "change");
-  double base = n ? pcs_report_value(&res[0], "aggregate_mib_s") : 0;
+  double base = n ? pcs_report_get(&res[0], PCS_COLUMN_aggregate_mib_s) : 0;
   for (size_t i = 0; i < n; i++) {
     const PcsResult *r = &res[i];
-    double aggr = pcs_report_value(r, "aggregate_mib_s");
+    double aggr = pcs_report_get(r, PCS_COLUMN_aggregate_mib_s);
     g_autofree char *change = i == 0 ? g_strdup("-") : g_strdup_printf("%+.1f%%", 100.0 * (aggr / base - 1.0));
     g_string_append_printf(out, "%-16s %12.1f %12.1f %9" G_GUINT64_FORMAT " %9.2f %9.2f %10" G_GUINT64_FORMAT
                            " %9" G_GUINT64_FORMAT " %8s\n",
-                           r->policy.name, aggr, pcs_report_value(r, "device_mib_s"), r->bios,
-                           pcs_report_value(r, "bios_per_mib"), pcs_report_value(r, "avg_bio_kib"),
+                           r->policy.name, aggr, pcs_report_get(r, PCS_COLUMN_device_mib_s), r->bios,
+                           pcs_report_get(r, PCS_COLUMN_bios_per_mib), pcs_report_get(r, PCS_COLUMN_avg_bio_kib),
                            r->requests, r->eexist, change);
   }
 }
@@ -133,14 +142,14 @@ void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, si
 /* ---- CSV ---- */
 
 void pcs_report_csv_header(GString *out) {
-  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++)
-    g_string_append_printf(out, "%s%s", i ? "," : "", column_names[i]);
+  for (size_t i = 0; i < G_N_ELEMENTS(columns); i++)
+    g_string_append_printf(out, "%s%s", i ? "," : "", columns[i].name);
   g_string_append_c(out, '\n');
 }
 
 void pcs_report_csv_row(GString *out, const PcsResult *r) {
-  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
-    g_autofree char *cell = pcs_report_cell(r, column_names[i]);
+  for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
+    g_autofree char *cell = pcs_report_cell(r, (PcsColumn)i);
     g_string_append_printf(out, "%s%s", i ? "," : "", cell);
   }
   g_string_append_c(out, '\n');
@@ -169,86 +178,53 @@ void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *res, size
 
 /* ---- JSON ---- */
 
-void pcs_json_string(GString *out, const char *s) {
-  g_string_append_c(out, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') g_string_append_c(out, '\\');
-    if ((unsigned char)*s < 0x20)
-      g_string_append_printf(out, "\\u%04x", *s);
-    else
-      g_string_append_c(out, *s);
-  }
-  g_string_append_c(out, '"');
-}
-
-void pcs_report_json_result(GString *out, const PcsResult *r, const char *ind) {
-  g_string_append_printf(out, "%s{\n", ind);
-  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
-    g_autofree char *cell = pcs_report_cell(r, column_names[i]);
-    g_string_append_printf(out, "%s  \"%s\": ", ind, column_names[i]);
-    if (column_kinds[i] == 'S')
-      pcs_json_string(out, cell);
-    else
-      g_string_append(out, cell);
-    g_string_append(out, ",\n");
-  }
-  g_string_append_printf(out, "%s  \"bio_pages_hist\": {", ind);
-  gboolean first = TRUE;
-  for (uint32_t k = 0; k < r->hist_len; k++) {
-    if (!r->bio_pages_hist[k]) continue;
-    g_string_append_printf(out, "%s\"%u\": %" G_GUINT64_FORMAT, first ? "" : ", ", k, r->bio_pages_hist[k]);
-    first = FALSE;
-  }
-  g_string_append_printf(out, "}\n%s}", ind);
-}
-
-void pcs_report_json_inline(GString *out, const PcsResult *r) {
-  for (size_t i = 0; i < G_N_ELEMENTS(column_names); i++) {
-    g_autofree char *cell = pcs_report_cell(r, column_names[i]);
-    g_string_append_printf(out, "%s\"%s\": ", i ? ", " : "", column_names[i]);
-    if (column_kinds[i] == 'S')
-      pcs_json_string(out, cell);
-    else
-      g_string_append(out, cell);
-  }
-}
-
-void pcs_report_json_provenance(GString *out, const PcsParams *p, const char *ind) {
-  g_string_append_printf(out, "%s\"pcsim_version\": ", ind);
-  pcs_json_string(out, pcs_version());
-  g_string_append_printf(out, ",\n%s\"seed\": %" G_GUINT64_FORMAT ",\n%s\"source\": ", ind, p->scenario_seed, ind);
-  pcs_json_string(out, p->source ? p->source : "");
-  if (p->fio_accepted && *p->fio_accepted) {
-    g_string_append_printf(out, ",\n%s\"fio_accepted\": [", ind);
-    for (char **a = p->fio_accepted; *a; a++) {
-      if (a != p->fio_accepted) g_string_append(out, ", ");
-      pcs_json_string(out, *a);
+void pcs_report_json_columns(PcsJson *w, const PcsResult *r) {
+  for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
+    Cell v = column_cell(r, (PcsColumn)i);
+    switch (columns[i].kind) {
+    case 'S': pcs_json_string(w, columns[i].name, v.s); break;
+    case 'U': pcs_json_uint(w, columns[i].name, v.u); break;
+    default: pcs_json_double(w, columns[i].name, DECIMAL_FORMAT, v.f);
     }
-    g_string_append_c(out, ']');
   }
-  g_string_append_printf(out, ",\n%s\"scenario\": {", ind);
+}
+
+void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout) {
+  pcs_json_begin_object(w, NULL, layout);
+  pcs_report_json_columns(w, r);
+  pcs_json_hist(w, "bio_pages_hist", r->bio_pages_hist, r->hist_len);
+  pcs_json_end(w);
+}
+
+void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
+  pcs_json_string(w, "pcsim_version", pcs_version());
+  pcs_json_uint(w, "seed", p->scenario_seed);
+  pcs_json_string(w, "source", p->source ? p->source : "");
+  if (p->fio_accepted && *p->fio_accepted) {
+    pcs_json_begin_array(w, "fio_accepted", PCS_JSON_INLINE);
+    for (char **a = p->fio_accepted; *a; a++) pcs_json_string(w, NULL, *a);
+    pcs_json_end(w);
+  }
+  pcs_json_begin_object(w, "scenario", PCS_JSON_LINES);
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
     g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
     g_autofree char *v = pcs_params_format(p, &t[i]);
-    g_string_append_printf(out, "%s\n%s  ", i ? "," : "", ind);
-    pcs_json_string(out, key);
-    g_string_append(out, ": ");
-    pcs_json_string(out, v);
+    pcs_json_string(w, key, v);
   }
-  g_string_append_printf(out, "\n%s}", ind);
+  pcs_json_end(w);
 }
 
 void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
-  g_string_append(out, "{\n");
-  pcs_report_json_provenance(out, p, "  ");
-  g_string_append(out, ",\n  \"results\": [\n");
-  for (size_t i = 0; i < n; i++) {
-    pcs_report_json_result(out, &res[i], "    ");
-    g_string_append(out, i + 1 < n ? ",\n" : "\n");
-  }
-  g_string_append(out, "  ]\n}\n");
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+  pcs_report_json_provenance(&w, p);
+  pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
+  for (size_t i = 0; i < n; i++) pcs_report_json_result(&w, &res[i], PCS_JSON_LINES);
+  pcs_json_end(&w);
+  pcs_json_end_document(&w);
 }
 
 /* ---- fio JSON ---- */
@@ -260,55 +236,76 @@ static gboolean group_reporting(const PcsParams *p) {
   return FALSE;
 }
 
-static void fio_dir(GString *out, const char *name, uint64_t bytes, uint64_t ns, uint64_t bs, gboolean last) {
+/* fio's own JSON puts " : " between a key and its value. */
+#define FIO_COLON " : "
+
+static void fio_dir(PcsJson *w, const char *name, uint64_t bytes, uint64_t ns, uint64_t bs) {
   uint64_t ios = bs ? bytes / bs : 0;
   uint64_t bw_bytes = ns ? (uint64_t)((double)bytes * 1e9 / (double)ns) : 0;
-  g_string_append_printf(out,
-      "      \"%s\" : {\n"
-      "        \"io_bytes\" : %" G_GUINT64_FORMAT ",\n        \"io_kbytes\" : %" G_GUINT64_FORMAT ",\n"
-      "        \"bw_bytes\" : %" G_GUINT64_FORMAT ",\n        \"bw\" : %" G_GUINT64_FORMAT ",\n"
-      "        \"iops\" : %.6f,\n        \"runtime\" : %" G_GUINT64_FORMAT ",\n"
-      "        \"total_ios\" : %" G_GUINT64_FORMAT ",\n        \"short_ios\" : 0,\n        \"drop_ios\" : 0\n"
-      "      }%s\n",
-      name, bytes, bytes / 1024, bw_bytes, bw_bytes / 1024, ns ? (double)ios * 1e9 / (double)ns : 0.0,
-      bytes ? (ns + 500000) / 1000000 : 0, ios, last ? "" : ",");
+  pcs_json_begin_object(w, name, PCS_JSON_LINES);
+  pcs_json_uint(w, "io_bytes", bytes);
+  pcs_json_uint(w, "io_kbytes", bytes / PCS_KIB);
+  pcs_json_uint(w, "bw_bytes", bw_bytes);
+  pcs_json_uint(w, "bw", bw_bytes / PCS_KIB);
+  pcs_json_double(w, "iops", "%.6f", ns ? (double)ios * 1e9 / (double)ns : 0.0);
+  pcs_json_uint(w, "runtime", bytes ? (ns + 500000) / 1000000 : 0);
+  pcs_json_uint(w, "total_ios", ios);
+  pcs_json_uint(w, "short_ios", 0);
+  pcs_json_uint(w, "drop_ios", 0);
+  pcs_json_end(w);
 }
 
-static void fio_job(GString *out, const PcsParams *p, const PcsResult *r, guint group, uint64_t bytes, uint64_t ns,
-                    uint64_t numjobs, gboolean last) {
-  g_string_append(out, "    {\n      \"jobname\" : ");
-  pcs_json_string(out, p->scenario_name);
-  g_string_append_printf(out, ",\n      \"groupid\" : %u,\n      \"error\" : 0,\n      \"job options\" : {\n"
-                         "        \"rw\" : \"read\",\n        \"ioengine\" : \"sync\",\n"
-                         "        \"bs\" : \"%" G_GUINT64_FORMAT "\",\n        \"size\" : \"%" G_GUINT64_FORMAT "\",\n"
-                         "        \"numjobs\" : \"%" G_GUINT64_FORMAT "\",\n        \"pcsim_policy\" : ",
-                         group, p->workload_block_size, p->workload_file_size, numjobs);
-  pcs_json_string(out, r->policy.name);
-  g_string_append(out, "\n      },\n");
-  fio_dir(out, "read", bytes, ns, p->workload_block_size, FALSE);
-  fio_dir(out, "write", 0, 0, p->workload_block_size, FALSE);
-  fio_dir(out, "trim", 0, 0, p->workload_block_size, FALSE);
-  g_string_append_printf(out, "      \"job_runtime\" : %" G_GUINT64_FORMAT "\n    }%s\n", (ns + 500000) / 1000000,
-                         last ? "" : ",");
+static void fio_text_uint(PcsJson *w, const char *key, uint64_t v) {
+  char buf[24];
+  g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, v);
+  pcs_json_string(w, key, buf);
+}
+
+static void fio_job(PcsJson *w, const PcsParams *p, const PcsResult *r, guint group, uint64_t bytes, uint64_t ns,
+                    uint64_t numjobs) {
+  pcs_json_begin_object(w, NULL, PCS_JSON_LINES);
+  pcs_json_string(w, "jobname", p->scenario_name);
+  pcs_json_uint(w, "groupid", group);
+  pcs_json_uint(w, "error", 0);
+  pcs_json_begin_object(w, "job options", PCS_JSON_LINES);
+  pcs_json_string(w, "rw", "read");
+  pcs_json_string(w, "ioengine", "sync");
+  fio_text_uint(w, "bs", p->workload_block_size);
+  fio_text_uint(w, "size", p->workload_file_size);
+  fio_text_uint(w, "numjobs", numjobs);
+  pcs_json_string(w, "pcsim_policy", r->policy.name);
+  pcs_json_end(w);
+  fio_dir(w, "read", bytes, ns, p->workload_block_size);
+  fio_dir(w, "write", 0, 0, p->workload_block_size);
+  fio_dir(w, "trim", 0, 0, p->workload_block_size);
+  pcs_json_uint(w, "job_runtime", (ns + 500000) / 1000000);
+  pcs_json_end(w);
 }
 
 void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
-  g_string_append(out, "{\n  \"fio version\" : ");
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+  pcs_json_set_colon(&w, FIO_COLON);
   g_autofree char *version = g_strdup_printf("pcsim-%s", pcs_version());
-  pcs_json_string(out, version);
-  g_string_append(out, ",\n  \"timestamp\" : 0,\n  \"timestamp_ms\" : 0,\n  \"time\" : \"simulated\",\n"
-                       "  \"jobs\" : [\n");
+  pcs_json_string(&w, "fio version", version);
+  pcs_json_uint(&w, "timestamp", 0);
+  pcs_json_uint(&w, "timestamp_ms", 0);
+  pcs_json_string(&w, "time", "simulated");
+  pcs_json_begin_array(&w, "jobs", PCS_JSON_LINES);
   gboolean grouped = group_reporting(p);
   for (size_t i = 0; i < n; i++) {
     const PcsResult *r = &res[i];
     if (grouped) {
-      fio_job(out, p, r, (guint)i, r->bytes_returned, r->sim_time_ns, r->threads, i + 1 == n);
+      fio_job(&w, p, r, (guint)i, r->bytes_returned, r->sim_time_ns, r->threads);
       continue;
     }
-    for (uint32_t t = 0; t < r->threads; t++)
-      fio_job(out, p, r, (guint)i, r->thread_bytes[t], r->thread_done_ns[t], 1, i + 1 == n && t + 1 == r->threads);
+    for (uint32_t t = 0; t < r->threads; t++) fio_job(&w, p, r, (guint)i, r->thread_bytes[t], r->thread_done_ns[t], 1);
   }
-  g_string_append(out, "  ],\n  \"pcsim\" : {\n");
-  pcs_report_json_provenance(out, p, "    ");
-  g_string_append(out, "\n  }\n}\n");
+  pcs_json_end(&w);
+  pcs_json_begin_object(&w, "pcsim", PCS_JSON_LINES);
+  pcs_json_set_colon(&w, ": "); /* pcsim's provenance, as in every other output */
+  pcs_report_json_provenance(&w, p);
+  pcs_json_end(&w);
+  pcs_json_end_document(&w);
 }

@@ -2,13 +2,14 @@
  *
  * Models nothing.  It is the other half of report.c and sweep.c: the
  * provenance those write (`# key=value` lines in CSV, "scenario" and "sweep"
- * in JSON) is what lets a published point be rerun.  JSON is read with
- * json-glib, so files reformatted by jq still load.
+ * in JSON) is what lets a published point be rerun.  JSON is read by
+ * json.c (json-glib), so files reformatted by jq still load.
  */
 #include "pcsim/text.h"
 #include "pcsim/results.h"
 
-#include <json-glib/json-glib.h>
+#include "pcsim/json.h"
+
 #include <string.h>
 
 static void hist_free(gpointer a) {
@@ -120,27 +121,6 @@ static char *json_cell(JsonNode *n) {
   return NULL;
 }
 
-static const char *json_str(JsonObject *o, const char *key) {
-  JsonNode *n = json_object_get_member(o, key);
-  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n)
-                                                                                      : NULL;
-}
-
-static GArray *json_hist(JsonObject *o) {
-  JsonNode *n = json_object_get_member(o, "bio_pages_hist");
-  if (!n || !JSON_NODE_HOLDS_OBJECT(n)) return NULL;
-  JsonObject *h = json_node_get_object(n);
-  GArray *a = g_array_new(FALSE, TRUE, sizeof(guint64));
-  g_autoptr(GList) members = json_object_get_members(h);
-  for (GList *m = members; m; m = m->next) {
-    guint64 k = g_ascii_strtoull(m->data, NULL, 10);
-    if (k > 1u << 20) continue;
-    if (a->len <= k) g_array_set_size(a, (guint)k + 1);
-    g_array_index(a, guint64, k) = (guint64)json_object_get_int_member(h, m->data);
-  }
-  return a;
-}
-
 static gboolean json_row(PcsResults *r, JsonObject *o, guint index, GError **error) {
   g_autoptr(GList) members = json_object_get_members(o);
   if (index == 0) /* the first row names the columns; every later row must have them */
@@ -152,7 +132,7 @@ static gboolean json_row(PcsResults *r, JsonObject *o, guint index, GError **err
   }
   char **cells = g_new0(char *, r->columns->len + 1);
   g_ptr_array_add(r->rows, cells);
-  g_ptr_array_add(r->hists, json_hist(o));
+  g_ptr_array_add(r->hists, pcs_json_get_hist(json_object_get_member(o, "bio_pages_hist")));
   for (guint c = 0; c < r->columns->len; c++) {
     JsonNode *n = json_object_get_member(o, g_ptr_array_index(r->columns, c));
     cells[c] = n ? json_cell(n) : NULL;
@@ -167,13 +147,8 @@ static gboolean json_row(PcsResults *r, JsonObject *o, guint index, GError **err
 
 static gboolean load_json(PcsResults *r, const char *text, GError **error) {
   r->format = PCS_FORMAT_JSON;
-  g_autoptr(JsonParser) parser = json_parser_new();
-  GError *e = NULL;
-  if (!json_parser_load_from_data(parser, text, -1, &e)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", r->path, e->message);
-    g_error_free(e);
-    return FALSE;
-  }
+  g_autoptr(JsonParser) parser = pcs_json_parse(r->path, text, -1, error);
+  if (!parser) return FALSE;
   JsonNode *root = json_parser_get_root(parser);
   JsonNode *res = root && JSON_NODE_HOLDS_OBJECT(root) ? json_object_get_member(json_node_get_object(root), "results")
                                                        : NULL;
@@ -182,8 +157,8 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
     return FALSE;
   }
   JsonObject *top = json_node_get_object(root);
-  r->version = g_strdup(json_str(top, "pcsim_version"));
-  r->source = g_strdup(json_str(top, "source"));
+  r->version = g_strdup(pcs_json_get_string(top, "pcsim_version"));
+  r->source = g_strdup(pcs_json_get_string(top, "source"));
   JsonNode *sc = json_object_get_member(top, "scenario");
   if (sc && JSON_NODE_HOLDS_OBJECT(sc)) {
     g_autoptr(GList) keys = json_object_get_members(json_node_get_object(sc));
@@ -197,8 +172,11 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
   JsonNode *varied = sw && JSON_NODE_HOLDS_OBJECT(sw) ? json_object_get_member(json_node_get_object(sw), "varied") : NULL;
   if (varied && JSON_NODE_HOLDS_ARRAY(varied)) {
     JsonArray *a = json_node_get_array(varied);
-    for (guint i = 0; i < json_array_get_length(a); i++)
-      g_ptr_array_add(r->varied, g_strdup(json_array_get_string_element(a, i)));
+    for (guint i = 0; i < json_array_get_length(a); i++) {
+      JsonNode *e = json_array_get_element(a, i);
+      if (JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING)
+        g_ptr_array_add(r->varied, g_strdup(json_node_get_string(e)));
+    }
   }
   JsonArray *rows = json_node_get_array(res);
   for (guint i = 0; i < json_array_get_length(rows); i++) {

@@ -153,7 +153,7 @@ static gboolean sim_loop(PcsSim *s) {
   PcsEvent ev;
   const volatile int *cancel = s->opt.cancel;
   while (pcs_evq_pop(&s->evq, &ev)) {
-    if (G_UNLIKELY(cancel && (s->evq.popped & 0xfff) == 0 && *cancel)) return FALSE;
+    if (G_UNLIKELY(cancel && (s->evq.popped & 0xfff) == 0 && g_atomic_int_get(cancel))) return FALSE;
     switch (ev.kind) {
     case PCS_EV_TASK_STEP:
       if (ev.arg < s->nreaders)

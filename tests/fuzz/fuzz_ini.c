@@ -55,7 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_array_free(pols, TRUE);
     GString *s = g_string_new(NULL);
     pcs_report_csv_provenance(s, &p);
-    pcs_report_json_provenance(s, &p, "");
+    g_string_truncate(s, 0);
+    PcsJson w;
+    pcs_json_init(&w, s);
+    pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+    pcs_report_json_provenance(&w, &p);
+    pcs_json_end_document(&w);
+    JsonParser *parsed = pcs_json_parse("provenance", s->str, -1, NULL); /* any name, any bytes: valid JSON */
+    g_assert(parsed);
+    g_object_unref(parsed);
     g_string_free(s, TRUE);
   }
   expect_input_error(error);
