@@ -141,7 +141,7 @@ static void runs_are_interleaved_one_folder_each(void **state) {
   const char *at = readme;
   for (int rep = 1; rep <= REPEATS; rep++)
     for (int threads = 1; threads <= 4; threads += 3) {
-      g_autofree char *line = g_strdup_printf("  ra128-j%d-rep%d: threads %d,", threads, rep, threads);
+      g_autofree char *line = g_strdup_printf("  ra128-j%d-rep%d: threads ", threads, rep);
       const char *next = strstr(at, line);
       if (!next) fail_msg("README lacks '%s' after the runs before it:\n%s", line, readme);
       at = next + 1;
@@ -191,9 +191,22 @@ static JsonObject *trace_stats(const char *trace, JsonParser *parser) {
   return json_node_get_object(json_parser_get_root(parser));
 }
 
-/* pcsim trace-stats reads the captures: one thread reads the 64 MiB in
+static JsonObject *fio_read(const char *path, JsonParser *parser) {
+  GError *error = NULL;
+  if (!json_parser_load_from_file(parser, path, &error)) fail_msg("%s: %s", path, error->message);
+  JsonObject *root = json_node_get_object(json_parser_get_root(parser));
+  JsonArray *jobs = json_object_get_array_member(root, "jobs");
+  return json_object_get_object_member(json_array_get_object_element(jobs, 0), "read");
+}
+
+/* pcsim trace-stats reads the captures: one thread reads the 64 MiB once in
  * 256 KiB bios (128 KiB bdi readahead, doubled by fadvise: about 4 bios per
- * MiB); four threads race on inserts and build no fewer bios. */
+ * MiB); four threads race on inserts and build no fewer bios per MiB.
+ * Four threads can read more than the file: each fio job's invalidate=1
+ * drops the cache when it starts, so on a busy machine a late thread drops
+ * pages the others have read, and they are read again.  And a thread that
+ * starts late may find every page cached, and queue no bio at all: fio's
+ * own count says that all four ran. */
 static void trace_stats_reads_one_and_four_threads(void **state) {
   need_capture();
   for (int rep = 1; rep <= REPEATS; rep++) {
@@ -202,14 +215,19 @@ static void trace_stats_reads_one_and_four_threads(void **state) {
     g_autoptr(JsonParser) p1 = json_parser_new(), p4 = json_parser_new();
     JsonObject *s1 = trace_stats(one, p1), *s4 = trace_stats(four, p4);
     assert_int_equal(json_object_get_int_member(s1, "threads"), 1);
-    assert_int_equal(json_object_get_int_member(s4, "threads"), 4);
+    gint64 threads4 = json_object_get_int_member(s4, "threads");
+    if (threads4 < 2 || threads4 > 4) fail_msg("rep %d: %" G_GINT64_FORMAT " threads queued data bios, not 2 to 4", rep, threads4);
+    g_autofree char *json4 = run_file("ra128-j4", rep, ".json");
+    g_autoptr(JsonParser) pf = json_parser_new();
+    assert_int_equal(json_object_get_int_member(fio_read(json4, pf), "io_kbytes"), 4 * 64 * 1024);
     double mib1 = json_object_get_double_member(s1, "mib_read"), mib4 = json_object_get_double_member(s4, "mib_read");
-    if (mib1 < 63.9 || mib1 > 65 || mib4 < 63.9 || mib4 > 65)
-      fail_msg("rep %d: data read %.3f and %.3f MiB, not the 64 MiB file once", rep, mib1, mib4);
+    if (mib1 < 63.9 || mib1 > 64.2) fail_msg("rep %d, 1 thread: read %.3f MiB, not the 64 MiB file once", rep, mib1);
+    if (mib4 < 63.9 || mib4 > 4 * 64.2) fail_msg("rep %d, 4 threads: read %.3f MiB of the 64 MiB file", rep, mib4);
     double bpm1 = json_object_get_double_member(s1, "bios_per_mib");
     double bpm4 = json_object_get_double_member(s4, "bios_per_mib");
     if (bpm1 < 3.9 || bpm1 > 4.3) fail_msg("rep %d, 1 thread: %.4f bios/MiB, expected about 4", rep, bpm1);
-    if (bpm4 < bpm1 - 1e-9) fail_msg("rep %d: 4 threads %.4f bios/MiB, fewer than 1 thread's %.4f", rep, bpm4, bpm1);
+    /* 1% for where the windows' ramp at the start of the file falls */
+    if (bpm4 < 0.99 * bpm1) fail_msg("rep %d: 4 threads %.4f bios/MiB, fewer than 1 thread's %.4f", rep, bpm4, bpm1);
   }
 }
 
