@@ -38,19 +38,32 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   memset(r, 0, sizeof *r);
   r->id = id;
   r->phase = PCS_RD_START;
-  r->list_cap = (uint32_t)(2 * s->window_pages + s->block_pages);
-  r->list = g_new(uint64_t, r->list_cap);
-  r->pool = g_new(uint64_t, r->list_cap);
-  r->plug = g_new(uint32_t, s->p->block_plug_max);
+  r->list.cap = (uint32_t)(2 * s->window_pages + s->block_pages);
+  r->list.pages = g_new(uint64_t, r->list.cap);
+  r->list.marker = UINT64_MAX;
+  r->pool_cap = r->list.cap;
+  r->pool = g_new(uint64_t, r->pool_cap);
   r->open_bio = PCS_NONE;
-  r->marker = UINT64_MAX;
-  r->last_frame = UINT64_MAX;
 }
 
 void pcs_reader_clear(PcsReader *r) {
-  g_clear_pointer(&r->list, g_free);
+  g_clear_pointer(&r->list.pages, g_free);
   g_clear_pointer(&r->pool, g_free);
-  g_clear_pointer(&r->plug, g_free);
+}
+
+/* add_to_page_cache_lru() of PAGE by R: the insert race (pagecache.c), then
+ * the frame the page got (alloc.c).  *CPU gets the CPU time, spinning included. */
+static gboolean add_to_page_cache(PcsSim *s, PcsReader *r, uint64_t page, PcsTime *cpu) {
+  if (pcs_pc_insert(&s->pc, page, s->evq.now, cpu) == -EEXIST) {
+    s->res->eexist++;
+    pcs_alloc_free(&s->alloc, r->id); /* its private page goes back */
+    pcs_trace(s, r->id + 1, PCS_TRACE_EEXIST, page, 0);
+    return FALSE;
+  }
+  if (page == r->list.marker) pcs_pc_set_readahead(&s->pc, page);
+  if (pcs_alloc_page(&s->alloc, r->id, page)) pcs_pc_set_frame_contig(&s->pc, page);
+  pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, 0);
+  return TRUE;
 }
 
 static void file_next(PcsSim *s, PcsReader *r);
@@ -62,12 +75,12 @@ static void readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gb
   r->rp_policy = *policy;
   r->pool_n = r->pool_i = 0;
   r->flushing = r->open_after_submit = FALSE;
-  if (plugged) pcs_blk_start_plug(s, r);
+  if (plugged) pcs_blk_start_plug(s, r->id);
 }
 
 static void readpages_end(PcsSim *s, PcsReader *r) {
   r->in_readpages = FALSE;
-  pcs_blk_finish_plug(s, r);
+  pcs_blk_finish_plug(s, r->id);
   file_next(s, r);
 }
 
@@ -90,16 +103,16 @@ static void readpages_next(PcsSim *s, PcsReader *r) {
       }
       continue;
     }
-    if (r->list_i < r->list_n) {
-      uint64_t page = r->list[r->list_i];
+    if (r->list.next < r->list.n) {
+      uint64_t page = r->list.pages[r->list.next];
       if (kind == PCS_POLICY_WINDOW && r->pool_n && page != r->pool[r->pool_n - 1] + 1) {
         r->flushing = TRUE; /* a page present at lookup splits the batch */
         continue;
       }
-      r->list_i++;
+      r->list.next++;
       r->cur_page = page;
       PcsTime spin;
-      r->insert_won = pcs_pc_insert(s, r->id, page, page == r->marker, &spin);
+      r->insert_won = add_to_page_cache(s, r, page, &spin);
       step(s, r, PCS_RD_INSERT, spin + (r->insert_won ? p->cost_insert_won : p->cost_insert_lost));
       return;
     }
@@ -129,7 +142,7 @@ static void insert_done(PcsSim *s, PcsReader *r) {
 
 static void read_done(PcsSim *s, PcsReader *r) {
   pcs_trace(s, r->id + 1, PCS_TRACE_READ, r->cur_page, 0);
-  if (pcs_bio_add_page(s, r, r->cur_page)) {
+  if (pcs_bio_add_page(s, &r->open_bio, r->id, r->cur_page)) {
     readpages_next(s, r);
     return;
   }
@@ -138,12 +151,10 @@ static void read_done(PcsSim *s, PcsReader *r) {
 }
 
 static void submit_done(PcsSim *s, PcsReader *r) {
-  uint32_t bio = r->open_bio;
-  r->open_bio = PCS_NONE;
-  pcs_blk_submit(s, r, bio);
+  pcs_bio_submit(s, &r->open_bio);
   if (r->open_after_submit) {
     r->open_after_submit = FALSE;
-    pcs_bio_open(s, r, r->cur_page);
+    pcs_bio_open(s, &r->open_bio, r->id, r->cur_page);
   }
   readpages_next(s, r);
 }
@@ -172,12 +183,11 @@ static void file_next(PcsSim *s, PcsReader *r) {
       step(s, r, PCS_RD_SYSCALL, s->p->cost_syscall);
       return;
     }
-    uint8_t state = s->pages[page];
     uint64_t req = r->call_end - page;
-    if (!(state & PCS_PG_PRESENT)) {
+    if (!pcs_pc_present(&s->pc, page)) {
       if (!r->tried_ra) {
         r->tried_ra = TRUE;
-        if (pcs_ra_sync(s, r, page, req)) {
+        if (pcs_ra_sync(s, r->id, &r->ra, &r->list, page, req)) {
           readpages_begin(s, r, &s->policy, TRUE);
           readpages_next(s, r);
           return;
@@ -186,26 +196,27 @@ static void file_next(PcsSim *s, PcsReader *r) {
       }
       /* no_cached_page: ->readpage() of this one page, unplugged */
       s->res->fallback_reads++;
-      r->list[0] = page;
-      r->list_n = 1;
-      r->list_i = 0;
-      r->marker = UINT64_MAX;
+      r->list.pages[0] = page;
+      r->list.n = 1;
+      r->list.next = 0;
+      r->list.marker = UINT64_MAX;
       readpages_begin(s, r, &single_page, FALSE);
       readpages_next(s, r);
       return;
     }
-    if (state & PCS_PG_READAHEAD) {
-      s->pages[page] &= (uint8_t)~PCS_PG_READAHEAD; /* first toucher only */
-      if (pcs_ra_async(s, r, page, req)) {
+    if (pcs_pc_test_clear_readahead(&s->pc, page)) { /* first toucher only */
+      if (pcs_ra_async(s, r->id, &r->ra, &r->list, page, req)) {
         readpages_begin(s, r, &s->policy, TRUE);
         readpages_next(s, r);
         return;
       }
       continue;
     }
-    if (!(state & PCS_PG_UPTODATE)) {
+    if (!pcs_pc_uptodate(&s->pc, page)) {
       r->phase = PCS_RD_SLEEP;
-      pcs_pc_wait(s, r, page);
+      pcs_pc_wait(&s->pc, r->id, page);
+      s->res->waits++;
+      pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, page, 0);
       pcs_cpu_release(s, r->id);
       return;
     }

@@ -9,7 +9,7 @@
  * one GRand gave by default, and no environment can change it.  Being
  * inline in the simulator it is also cheaper than a call into libglib.
  */
-#include "internal.h"
+#include "rng.h"
 
 #define MT_N 624
 #define MT_M 397

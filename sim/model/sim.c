@@ -74,47 +74,25 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->npages = p->workload_file_size / PCS_PAGE_SIZE;
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = p->readahead_max_window / PCS_PAGE_SIZE;
-  /* v3.x bio_add_page() also honours the queue's max_sectors and
-   * max_segments; newer kernels let the bio grow and split it (blk.c) */
-  s->rq_max_pages = (uint32_t)MIN(p->block_max_sectors * PCS_SECTOR_SIZE / PCS_PAGE_SIZE, UINT32_MAX);
-  s->seg_max_pages = (uint32_t)MIN(p->block_max_segment_size / PCS_PAGE_SIZE, UINT32_MAX);
-  s->bio_max_pages = p->bio_max_size / PCS_PAGE_SIZE;
-  if (p->bio_queue_limited) s->bio_max_pages = MIN(s->bio_max_pages, s->rq_max_pages);
-  s->scattered_left = p->memory_scattered / PCS_PAGE_SIZE;
-  s->stripe_pages = p->bio_stripe_size / PCS_PAGE_SIZE;
-  s->jitter = p->cost_jitter;
-  s->pages = g_new0(uint8_t, s->npages);
-
   s->nreaders = (uint32_t)p->workload_threads;
-  s->nworkers = (uint32_t)p->cpu_endio_workers;
-  s->ntasks = s->nreaders + s->nworkers;
-  s->tasks = g_new0(PcsTask, s->ntasks);
-  s->runq = g_new(uint32_t, s->ntasks);
-  s->cpus_free = (uint32_t)p->cpu_count;
-  s->sleepers = g_new(uint32_t, s->nreaders);
-  s->wake_scratch = g_new(uint32_t, s->nreaders);
-  for (uint32_t t = 0; s->jitter > 0 && t < s->ntasks; t++) {
-    /* one stream per task, from (seed, stream id) */
-    uint32_t seed[3] = {(uint32_t)p->scenario_seed, (uint32_t)(p->scenario_seed >> 32), t + 1};
-    s->tasks[t].rng = g_new(PcsRng, 1);
-    pcs_rng_init(s->tasks[t].rng, seed, 3);
-  }
+  uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
+
+  /* each module's state, in the order a page travels */
   s->readers = g_new(PcsReader, s->nreaders);
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
-  s->workers = g_new(PcsWorker, s->nworkers);
-  for (uint32_t i = 0; i < s->nworkers; i++)
-    s->workers[i] = (PcsWorker){.task = s->nreaders + i, .bio = PCS_NONE, .busy = FALSE};
-
-  pcs_pool_init(&s->bios, sizeof(PcsBio), offsetof(PcsBio, next), 256);
-  pcs_pool_init(&s->requests, sizeof(PcsRequest), offsetof(PcsRequest, next), 256);
-  s->elv_head = s->elv_tail = PCS_NONE;
-  s->endio_head = s->endio_tail = PCS_NONE;
-  pcs_evq_init(&s->evq, s->ntasks + p->device_queue_depth + 16);
+  pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
+  pcs_alloc_init(&s->alloc, p, s->nreaders);
+  pcs_blk_init(&s->blk, p, s->nreaders);
+  pcs_bioset_init(&s->bio, p, s->blk.rq_max_pages);
+  s->dev = (PcsDevice){0};
+  pcs_endio_init(&s->endio, s->nreaders, nworkers);
+  pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers);
+  pcs_evq_init(&s->evq, s->cpu.ntasks + p->device_queue_depth + 16);
 
   res->policy = *policy;
   res->threads = s->nreaders;
   res->file_bytes = p->workload_file_size;
-  res->hist_len = (uint32_t)s->bio_max_pages + 1;
+  res->hist_len = (uint32_t)s->bio.max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
   res->thread_done_ns = g_new0(uint64_t, s->nreaders);
@@ -125,25 +103,21 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
 static void sim_check_drained(PcsSim *s) {
   g_assert(s->readers_done == s->nreaders);
   g_assert(pcs_evq_pending(&s->evq) == 0);
-  g_assert(s->bios.live == 0 && s->requests.live == 0);
-  g_assert(s->n_sleepers == 0 && s->elv_len == 0 && s->in_service == 0);
-  g_assert(s->endio_head == PCS_NONE && s->runq_len == 0);
-  g_assert(s->cpus_free == s->p->cpu_count);
+  g_assert(s->bio.pool.live == 0 && s->blk.requests.live == 0);
+  g_assert(s->pc.n_sleepers == 0 && s->blk.elv_len == 0 && s->dev.in_service == 0);
+  g_assert(s->endio.head == PCS_NONE && s->cpu.runq_len == 0);
+  g_assert(s->cpu.cpus_free == s->p->cpu_count);
 }
 
 static void sim_clear(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
-  for (uint32_t t = 0; t < s->ntasks; t++)
-    g_free(s->tasks[t].rng);
   g_free(s->readers);
-  g_free(s->workers);
-  g_free(s->tasks);
-  g_free(s->runq);
-  g_free(s->sleepers);
-  g_free(s->wake_scratch);
-  g_free(s->pages);
-  pcs_pool_clear(&s->bios);
-  pcs_pool_clear(&s->requests);
+  pcs_pc_clear(&s->pc);
+  pcs_alloc_clear(&s->alloc);
+  pcs_blk_clear(&s->blk);
+  pcs_bioset_clear(&s->bio);
+  pcs_endio_clear(&s->endio);
+  pcs_cpu_clear(&s->cpu);
   pcs_evq_clear(&s->evq);
 }
 
@@ -159,7 +133,7 @@ static gboolean sim_loop(PcsSim *s) {
       if (ev.arg < s->nreaders)
         pcs_reader_step(s, &s->readers[ev.arg]);
       else
-        pcs_endio_step(s, &s->workers[ev.arg - s->nreaders]);
+        pcs_endio_step(s, &s->endio.workers[ev.arg - s->nreaders]);
       break;
     case PCS_EV_DEVICE_DONE:
       pcs_dev_complete(s, ev.arg);
