@@ -20,6 +20,9 @@
  * Differs from the kernel: one stream of frames per thread (no per-CPU
  * lists shared by threads on one CPU), no reclaim, and a page lost to
  * another thread's insert (-EEXIST) ends its thread's contiguous run.
+ * The frame is decided when the insert has won (pagecache.c, then here),
+ * where the kernel allocates before inserting: the lost page's frame goes
+ * back to the free list either way.
  */
 #include "alloc.h"
 #include "pcsim/units.h"

@@ -4,7 +4,7 @@
  * bio_add_page() (block/bio.c): a thread keeps one open bio; the next page
  * is appended when
  *   - its disk sector equals the bio's end sector (the file is laid out
- *     contiguously on disk: page p is sectors 8p..8p+7),
+ *     contiguously on disk: page p starts at sector p * PCS_SECTORS_PER_PAGE),
  *   - the bio stays within bio.max_size,
  *   - a page whose frame does not follow the previous page's (alloc.c)
  *     finds a free bio_vec: at most bio.max_vecs (BIO_MAX_VECS, bio_full()),
@@ -25,13 +25,18 @@
  */
 #include "internal.h"
 
-void pcs_bioset_init(PcsBioSet *bs, const PcsParams *p, uint32_t queue_max_pages) {
-  pcs_pool_init(&bs->pool, sizeof(PcsBio), offsetof(PcsBio, next), 256);
-  bs->seg_max_pages = (uint32_t)MIN(p->block_max_segment_size / PCS_PAGE_SIZE, UINT32_MAX);
-  bs->max_pages = p->bio_max_size / PCS_PAGE_SIZE;
+uint64_t pcs_bio_max_pages(const PcsParams *p) {
+  uint64_t max = p->bio_max_size / PCS_PAGE_SIZE;
   /* v3.x bio_add_page() also honours the queue's max_sectors and
    * max_segments; newer kernels let the bio grow and split it (blk.c) */
-  if (p->bio_queue_limited) bs->max_pages = MIN(bs->max_pages, queue_max_pages);
+  if (p->bio_queue_limited) max = MIN(max, pcs_blk_rq_max_pages(p));
+  return max;
+}
+
+void pcs_bioset_init(PcsBioSet *bs, const PcsParams *p) {
+  pcs_pool_init(&bs->pool, sizeof(PcsBio), offsetof(PcsBio, next), 256);
+  bs->seg_max_pages = (uint32_t)MIN(p->block_max_segment_size / PCS_PAGE_SIZE, UINT32_MAX);
+  bs->max_pages = pcs_bio_max_pages(p);
   bs->stripe_pages = p->bio_stripe_size / PCS_PAGE_SIZE;
 }
 

@@ -28,8 +28,11 @@ typedef struct {
   uint32_t seg_max_pages; /* block.max_segment_size in pages */
 } PcsBioSet;
 
-/* Called once per run; QUEUE_MAX_PAGES is the block queue's largest request. */
-void pcs_bioset_init(PcsBioSet *bs, const PcsParams *p, uint32_t queue_max_pages);
+/* The largest bio under P, in pages: bio.max_size, and with bio.queue_limited
+ * the block queue's largest request (blk.c). */
+uint64_t pcs_bio_max_pages(const PcsParams *p);
+/* Called once per run. */
+void pcs_bioset_init(PcsBioSet *bs, const PcsParams *p);
 /* Frees the pool; every bio must have been completed (put) before. */
 void pcs_bioset_clear(PcsBioSet *bs);
 /* The bio ID; valid until the next pcs_pool_get() on the set. */

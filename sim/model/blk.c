@@ -22,11 +22,15 @@
  */
 #include "internal.h"
 
+uint32_t pcs_blk_rq_max_pages(const PcsParams *p) {
+  return (uint32_t)MIN(p->block_max_sectors / PCS_SECTORS_PER_PAGE, UINT32_MAX);
+}
+
 void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks) {
   *q = (PcsBlkQueue){.elv_head = PCS_NONE, .elv_tail = PCS_NONE, .nplugs = ntasks};
   pcs_pool_init(&q->requests, sizeof(PcsRequest), offsetof(PcsRequest, next), 256);
   q->plug_max = (uint32_t)p->block_plug_max;
-  q->rq_max_pages = (uint32_t)MIN(p->block_max_sectors / PCS_SECTORS_PER_PAGE, UINT32_MAX);
+  q->rq_max_pages = pcs_blk_rq_max_pages(p);
   q->plugs = g_new0(PcsPlug, MAX(ntasks, 1));
   for (uint32_t t = 0; t < ntasks; t++) q->plugs[t].rqs = g_new(uint32_t, q->plug_max);
 }

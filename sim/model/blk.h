@@ -33,6 +33,8 @@ typedef struct {
   uint32_t rq_max_pages;                /* largest request: block.max_sectors */
 } PcsBlkQueue;
 
+/* The largest request under P, in pages: block.max_sectors. */
+uint32_t pcs_blk_rq_max_pages(const PcsParams *p);
 /* Called once per run, with one plug for each of NTASKS submitting tasks. */
 void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks);
 /* Frees the queue; the elevator and every plug must be empty. */

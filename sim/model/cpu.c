@@ -7,7 +7,8 @@
  * cpu.slice while another task waits (then it goes to the back of the queue):
  * a round-robin scheduler with a fixed slice, coarser than CFS but with the
  * property that matters here: more runnable threads than CPUs stretch every
- * step.  Spinning on tree_lock is CPU time (pagecache.c adds it to the step).
+ * step.  Spinning on tree_lock is CPU time (pagecache.c returns it, reader.c
+ * charges it with the insert).
  */
 #include "internal.h"
 

@@ -5,8 +5,8 @@
  * functions in its own header; PcsSim embeds one of each.  Objects that come
  * and go during a run (bios, requests) live in index pools (pool.h) that
  * grow to their high-water mark once and are then recycled, so the
- * per-event path never calls malloc.  The headers are listed in the order
- * a page travels (see sim.h).
+ * per-event path never calls malloc.  After the helpers (pool, rng, cpu)
+ * the module headers come in the order a page travels (the walk in sim.h).
  */
 #ifndef PCSIM_INTERNAL_H
 #define PCSIM_INTERNAL_H

@@ -51,15 +51,29 @@
  * FIND_PAGE_AGAIN to a copy or a sleep. */
 #define READER_MAX_INSTANT 16
 
+/* The longest list one readahead can hand over: a window with the next
+ * one appended (ra_submit()), or a read() call's worth without a window. */
+static uint32_t list_cap(const PcsParams *p) {
+  return (uint32_t)(2 * (p->readahead_max_window / PCS_PAGE_SIZE) + p->workload_block_size / PCS_PAGE_SIZE);
+}
+
+/* A pool never holds more than the policy pools, nor more than a list. */
+static uint32_t pool_cap(const PcsParams *p, const PcsPolicy *policy) {
+  return policy->pool ? MIN(policy->pool, list_cap(p)) : list_cap(p);
+}
+
+uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
+  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t);
+}
+
 void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   memset(r, 0, sizeof *r);
   r->id = id;
   r->state = PCS_RD_FIND_PAGE;
-  r->list.cap = (uint32_t)(2 * s->window_pages + s->block_pages);
+  r->list.cap = list_cap(s->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
   r->list.marker = UINT64_MAX;
-  /* a pool never holds more than the policy pools, nor more than a list */
-  r->rp.pool_cap = s->policy.pool ? MIN(s->policy.pool, r->list.cap) : r->list.cap;
+  r->rp.pool_cap = pool_cap(s->p, &s->policy);
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
 }

@@ -3,6 +3,7 @@
 #define PCSIM_MODEL_READER_H
 
 #include "pcsim/evq.h"
+#include "pcsim/params.h"
 #include "pcsim/policy.h"
 #include "readahead.h"
 
@@ -63,6 +64,8 @@ typedef struct {
   PcsTime done_at;
 } PcsReader;
 
+/* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */
+uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy);
 /* Called once per run for reader ID; sizes its page list, and its pool for the run's policy. */
 void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id);
 /* Frees what pcs_reader_init() allocated. */

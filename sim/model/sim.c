@@ -7,6 +7,10 @@
  * At the end every reader must have finished, and no event, bio, request,
  * sleeper or queued work may be left: teardown asserts it, as libuv's
  * uv_loop_close() refuses to close a loop with live handles.
+ *
+ * sim_init() builds each module's state in the order a page travels
+ * through them (the numbered walk in include/pcsim/sim.h: reader.c,
+ * readahead.c, pagecache.c, alloc.c, bio.c, blk.c, device.c, endio.c).
  */
 #include "internal.h"
 
@@ -22,18 +26,30 @@ const char *pcs_trace_kind_name(PcsTraceKind kind) { return trace_names[kind]; }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* Pages per bio POLICY can be counted on to build.  A lone reader's pages
+ * are contiguous, so its bios end with the readahead window; racing readers
+ * interleave their inserts, and a bio is then only sure to hold what one
+ * thread pools: a page under immediate, N under pool:N, a window under
+ * window.  (The shipped workloads measure 2 pages per bio under immediate,
+ * 16 to 30 under pool:16.)  Low on purpose: fewer pages, more bios. */
+static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
+  uint64_t window = p->readahead_max_window / PCS_PAGE_SIZE;
+  uint64_t pages = p->workload_threads == 1 || !policy->pool ? window : MIN(policy->pool, window);
+  return MAX(1, MIN(pages, pcs_bio_max_pages(p)));
+}
+
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
-  (void)policy;
   uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
-  uint64_t window = p->readahead_max_window / PCS_PAGE_SIZE;
+  uint64_t bios = ceil_div(npages, est_bio_pages(p, policy));
   PcsEstimate e;
-  /* one byte per page, per-thread lists and pools, the event heap */
-  e.memory_bytes = npages + p->workload_threads * (4 * window + 64) * 2 * sizeof(uint64_t) +
-                   p->workload_threads * 256 + (UINT64_C(1) << 20);
+  /* one byte per page, each reader's list and policy-sized pool, a fixed
+   * part for the bio and request pools and the event queue */
+  e.memory_bytes = npages + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) + (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
-   * insert, a read, a completion share, lost inserts by the other threads */
-  e.events = p->workload_threads * (npages + calls) + npages * (2 + p->workload_threads);
+   * insert, a read, a completion share, lost inserts by the other threads;
+   * per bio: its submit step, its end-io step and at most one request */
+  e.events = p->workload_threads * (npages + calls) + npages * (2 + p->workload_threads) + 3 * bios;
   return e;
 }
 
@@ -44,7 +60,7 @@ gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GErro
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
                 "%s: needs about %" G_GUINT64_FORMAT " MiB of memory, over limits.max_memory (%"
                 G_GUINT64_FORMAT " MiB); raise it with --set limits.max_memory=SIZE",
-                src, e.memory_bytes >> 20, p->limits_max_memory >> 20);
+                src, e.memory_bytes / (PCS_KIB * PCS_KIB), p->limits_max_memory / (PCS_KIB * PCS_KIB));
     return FALSE;
   }
   if (e.events > p->limits_max_events) {
@@ -83,7 +99,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
   pcs_alloc_init(&s->alloc, p, s->nreaders);
   pcs_blk_init(&s->blk, p, s->nreaders);
-  pcs_bioset_init(&s->bio, p, s->blk.rq_max_pages);
+  pcs_bioset_init(&s->bio, p);
   s->dev = (PcsDevice){0};
   pcs_endio_init(&s->endio, s->nreaders, nworkers);
   pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers);
