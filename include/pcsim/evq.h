@@ -11,7 +11,7 @@
  * order is exactly that of a single heap while the heap stays a few entries
  * deep instead of holding the whole device queue.  The lanes are sized
  * once for the bounded number of pending events a simulation can have and
- * grows only if that bound is wrong: the hot path does not allocate.
+ * grow only if that bound is wrong: the hot path does not allocate.
  */
 #ifndef PCSIM_EVQ_H
 #define PCSIM_EVQ_H
@@ -38,9 +38,11 @@ typedef struct {
   uint64_t popped;  /* events handled so far */
 } PcsEvq;
 
+/* Called once per run: room for CAPACITY pending events in each lane (16 when 0). */
 void pcs_evq_init(PcsEvq *q, size_t capacity);
+/* Frees both lanes; pending events are dropped (teardown asserts there are none). */
 void pcs_evq_clear(PcsEvq *q);
-/* Schedule at absolute time T (>= now). */
+/* Schedule at absolute time T (>= now); never allocates unless the bound was wrong. */
 void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
 /* Schedule at T, which must be >= the time of every event pushed here before. */
 void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);

@@ -1,11 +1,36 @@
 /* sim.h - run one simulation: a scenario under one readpages policy.
  *
- * The simulator follows a page from a reader thread (reader.c, the
- * do_generic_file_read() loop) through readahead (readahead.c), the page
- * cache insert race (pagecache.c), bio building (bio.c), plug and elevator
- * (blk.c), the device (device.c) and the btrfs end-io workers (endio.c),
- * with every thread competing for simulated CPUs (cpu.c).  sim.c owns the
- * event loop.
+ * The model (sim/model/) in the order a page travels through it.  Each
+ * step hands the page forward; a later step may read an earlier module's
+ * state through its accessors (bio.c asks pagecache.c about a page's frame,
+ * device.c pops blk.c's elevator), and only step 8 hands control back, by
+ * waking a reader:
+ *   1. reader.c     do_generic_file_read(): a reader thread misses the page
+ *                   at its position; its ->readpages, btrfs
+ *                   extent_readpages() under the run's policy, then drives
+ *                   steps 3 to 5 one CPU step at a time (PCS_READER_STATES)
+ *   2. readahead.c  ondemand_readahead(), __do_page_cache_readahead(): the
+ *                   page joins the window's list of absent pages, maybe
+ *                   carrying the PG_readahead marker
+ *   3. pagecache.c  add_to_page_cache_lru(): under tree_lock, the first
+ *                   thread to insert the index wins, the others get -EEXIST
+ *   4. alloc.c      __page_cache_alloc() -> rmqueue(): the winner's frame,
+ *                   adjacent to the previous page's or not
+ *   5. bio.c        submit_extent_page(), bio_add_page(): into the thread's
+ *                   open bio when contiguous and within limits, else
+ *                   submit_bio() of the open one and a new bio
+ *   6. blk.c        blk_queue_bio(), blk_flush_plug_list(),
+ *                   bio_split_to_limits(): plug merge, elevator merge, or a
+ *                   new request; bios over the request limits are split
+ *   7. device.c     __blk_run_queue(): dispatch up to the queue depth;
+ *                   latency + size / bandwidth on one channel; completion
+ *   8. endio.c      end_workqueue_bio(), end_bio_extent_readpage(): a worker
+ *                   marks the bio's pages up to date, unlocks them
+ *                   (pagecache.c) and wakes the readers sleeping on them
+ *   9. reader.c     the woken reader copies the page to its buffer
+ * Beside the walk: cpu.c gives every step of a reader or worker its CPU
+ * time, evq.c orders events and moves the clock, sim.c runs the event loop,
+ * pool.c recycles bios and requests, rng.c draws cost jitter.
  */
 #ifndef PCSIM_SIM_H
 #define PCSIM_SIM_H
@@ -42,11 +67,14 @@ typedef enum {
   PCS_TRACE_N
 } PcsTraceKind;
 
+/* The trace name of KIND ("add", "submit", ...), from PCS_TRACE_KINDS. */
 const char *pcs_trace_kind_name(PcsTraceKind kind);
 
 #define PCS_NO_THREAD UINT32_MAX
-/* THREAD is 1-based for readers, PCS_NO_THREAD for the block layer/device,
- * and threads+1.. for end-io workers. */
+/* THREAD is 1-based for readers, and the block layer's events (submit,
+ * split, request, merges, rq_insert) carry the reader whose bio or plug they
+ * concern; PCS_NO_THREAD only for the device (dispatch, complete); end-io
+ * workers are threads+1.. (bio_done). */
 typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
                            uint64_t a, uint64_t b);
 
@@ -93,11 +121,21 @@ typedef struct {
   uint64_t events;
 } PcsEstimate;
 
+/* Memory and events of running P under POLICY, from sizes alone (no run):
+ * the page array, each reader's list and policy-sized pool; events per page,
+ * per read() call and per bio, bios from the pages POLICY can be counted on
+ * to put in one.  An overestimate by design. */
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy);
+/* FALSE with PCS_ERROR_LIMIT when the estimate is over limits.max_memory or
+ * limits.max_events, PCS_ERROR_INPUT when POLICY pools more pages than the file has. */
 gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GError **error);
 
+/* Validates P, checks the limits, runs P under POLICY to the end and fills
+ * OUT (clear it with pcs_result_clear()).  OPT may be NULL.  On FALSE, OUT
+ * holds nothing to free. */
 gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
                      PcsResult *out, GError **error);
+/* Frees what pcs_sim_run() allocated in R. */
 void pcs_result_clear(PcsResult *r);
 /* Pages of the first readahead window a reader opens (get_init_ra_size of one read). */
 uint64_t pcs_sim_first_window_pages(const PcsParams *p);

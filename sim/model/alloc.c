@@ -20,25 +20,34 @@
  * Differs from the kernel: one stream of frames per thread (no per-CPU
  * lists shared by threads on one CPU), no reclaim, and a page lost to
  * another thread's insert (-EEXIST) ends its thread's contiguous run.
+ * The frame is decided when the insert has won (pagecache.c, then here),
+ * where the kernel allocates before inserting: the lost page's frame goes
+ * back to the free list either way.
  */
-#include "internal.h"
+#include "alloc.h"
+#include "pcsim/units.h"
 
-/* Allocate the frame for PAGE, about to be inserted by R.  TRUE when it
- * directly follows the frame of PAGE - 1.  Only called with
- * memory.contiguous = 1 (pagecache.c skips the allocator otherwise). */
-gboolean pcs_alloc_page(PcsSim *s, PcsReader *r, uint64_t page) {
-  if (s->scattered_left) {
-    s->scattered_left--;
-    r->last_frame = UINT64_MAX;
+void pcs_alloc_init(PcsFrameAlloc *fa, const PcsParams *p, uint32_t ntasks) {
+  *fa = (PcsFrameAlloc){.enabled = p->memory_contiguous != 0, .ntasks = ntasks};
+  fa->scattered_left = p->memory_scattered / PCS_PAGE_SIZE;
+  fa->last_frame = g_new(uint64_t, MAX(ntasks, 1));
+  for (uint32_t t = 0; t < ntasks; t++) fa->last_frame[t] = UINT64_MAX;
+}
+
+void pcs_alloc_clear(PcsFrameAlloc *fa) { g_clear_pointer(&fa->last_frame, g_free); }
+
+gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint64_t page) {
+  if (!fa->enabled) return FALSE; /* memory.contiguous = 0: no frame is adjacent */
+  if (fa->scattered_left) {
+    fa->scattered_left--;
+    fa->last_frame[task] = UINT64_MAX;
     return FALSE;
   }
-  gboolean contig = page > 0 && r->last_frame == page - 1;
-  r->last_frame = page;
+  gboolean contig = page > 0 && fa->last_frame[task] == page - 1;
+  fa->last_frame[task] = page;
   return contig;
 }
 
-/* The page R just allocated lost its insert and was freed. */
-void pcs_alloc_free(PcsSim *s, PcsReader *r) {
-  (void)s;
-  r->last_frame = UINT64_MAX;
+void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task) {
+  if (fa->enabled) fa->last_frame[task] = UINT64_MAX;
 }

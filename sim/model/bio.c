@@ -4,7 +4,7 @@
  * bio_add_page() (block/bio.c): a thread keeps one open bio; the next page
  * is appended when
  *   - its disk sector equals the bio's end sector (the file is laid out
- *     contiguously on disk: page p is sectors 8p..8p+7),
+ *     contiguously on disk: page p starts at sector p * PCS_SECTORS_PER_PAGE),
  *   - the bio stays within bio.max_size,
  *   - a page whose frame does not follow the previous page's (alloc.c)
  *     finds a free bio_vec: at most bio.max_vecs (BIO_MAX_VECS, bio_full()),
@@ -12,8 +12,12 @@
  *     block.max_sectors and block.max_segments, and
  *   - the bio would not cross a bio.stripe_size boundary
  *     (btrfs_merge_bio_hook());
- * otherwise the open bio must be submitted first (reader.c charges the
- * per-bio submit cost, then blk.c takes it) and a new one opened.
+ * otherwise the open bio must be submitted first and a new one opened.
+ * The thread pays the per-bio submit cost (cost.bio_submit, reader.c
+ * charges it as one CPU step), then pcs_bio_submit() hands the bio to the
+ * block layer (blk.c), which owns it from there.  Like the kernel's
+ * struct bio **bio_ret, the open bio is the caller's: one per ->readpages
+ * call, surviving from one pool to the next.
  * Compression flags always match here: pcsim models uncompressed data.
  *
  * Segments, as the block layer counts them (blk_rq_map_sg(), bio_split_rw()):
@@ -21,47 +25,60 @@
  */
 #include "internal.h"
 
-static inline gboolean page_contig(const PcsSim *s, uint64_t page) {
-  return (s->pages[page] & PCS_PG_CONTIG) != 0;
+uint64_t pcs_bio_max_pages(const PcsParams *p) {
+  uint64_t max = p->bio_max_size / PCS_PAGE_SIZE;
+  /* v3.x bio_add_page() also honours the queue's max_sectors and
+   * max_segments; newer kernels let the bio grow and split it (blk.c) */
+  if (p->bio_queue_limited) max = MIN(max, pcs_blk_rq_max_pages(p));
+  return max;
 }
+
+void pcs_bioset_init(PcsBioSet *bs, const PcsParams *p) {
+  pcs_pool_init(&bs->pool, sizeof(PcsBio), offsetof(PcsBio, next), 256);
+  bs->seg_max_pages = (uint32_t)MIN(p->block_max_segment_size / PCS_PAGE_SIZE, UINT32_MAX);
+  bs->max_pages = pcs_bio_max_pages(p);
+  bs->stripe_pages = p->bio_stripe_size / PCS_PAGE_SIZE;
+}
+
+void pcs_bioset_clear(PcsBioSet *bs) { pcs_pool_clear(&bs->pool); }
 
 /* Does a page start a new segment after a segment of SEG_PAGES pages?
  * CONTIG: its frame follows the previous page's. */
-static inline gboolean new_segment(const PcsSim *s, uint32_t seg_pages, gboolean contig) {
-  return !contig || seg_pages >= s->seg_max_pages;
+static inline gboolean new_segment(const PcsBioSet *bs, uint32_t seg_pages, gboolean contig) {
+  return !contig || seg_pages >= bs->seg_max_pages;
 }
 
-void pcs_bio_open(PcsSim *s, PcsReader *r, uint64_t page) {
-  g_assert(r->open_bio == PCS_NONE);
-  uint32_t id = pcs_pool_get(&s->bios);
-  PcsBio *b = pcs_bio_at(s, id);
+void pcs_bio_open(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t page) {
+  g_assert(*bio_ret == PCS_NONE);
+  uint32_t id = pcs_pool_get(&s->bio.pool);
+  PcsBio *b = pcs_bio_at(&s->bio, id);
   b->first = page;
   b->npages = 1;
   b->nvecs = b->nseg = b->seg_pages = 1;
-  b->thread = r->id;
-  r->open_bio = id;
+  b->thread = thread;
+  *bio_ret = id;
 }
 
 /* CONTIG: PAGE's frame follows the previous page's; NEW_SEG: PAGE starts a segment. */
-static gboolean bio_accepts(PcsSim *s, const PcsBio *b, uint64_t page, gboolean contig, gboolean new_seg) {
-  if (b->first + b->npages != page) return FALSE;
-  if (b->npages >= s->bio_max_pages) return FALSE;
+static gboolean bio_accepts(const PcsSim *s, const PcsBio *b, uint64_t page, gboolean contig, gboolean new_seg) {
+  const PcsBioSet *bs = &s->bio;
+  if (b->first + b->npages != page) return FALSE; /* not the next sector on disk */
+  if (b->npages >= bs->max_pages) return FALSE;
   if (!contig && b->nvecs >= s->p->bio_max_vecs) return FALSE;
   if (new_seg && s->p->bio_queue_limited && b->nseg >= s->p->block_max_segments) return FALSE;
-  if (s->stripe_pages && b->first / s->stripe_pages != page / s->stripe_pages) return FALSE;
+  if (bs->stripe_pages && b->first / bs->stripe_pages != page / bs->stripe_pages) return FALSE;
   return TRUE;
 }
 
-/* TRUE when PAGE went into the open bio (or opened the first one); FALSE
- * when the open bio has to be submitted before PAGE can start a new one. */
-gboolean pcs_bio_add_page(PcsSim *s, PcsReader *r, uint64_t page) {
-  if (r->open_bio == PCS_NONE) {
-    pcs_bio_open(s, r, page);
+/* models submit_extent_page() contiguity check and bio_add_page() */
+gboolean pcs_bio_add_page(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t page) {
+  if (*bio_ret == PCS_NONE) {
+    pcs_bio_open(s, bio_ret, thread, page);
     return TRUE;
   }
-  PcsBio *b = pcs_bio_at(s, r->open_bio);
-  gboolean contig = page_contig(s, page);
-  gboolean new_seg = new_segment(s, b->seg_pages, contig);
+  PcsBio *b = pcs_bio_at(&s->bio, *bio_ret);
+  gboolean contig = pcs_pc_frame_contig(&s->pc, page);
+  gboolean new_seg = new_segment(&s->bio, b->seg_pages, contig);
   if (!bio_accepts(s, b, page, contig, new_seg)) return FALSE;
   b->nvecs += !contig;
   b->nseg += new_seg;
@@ -70,13 +87,18 @@ gboolean pcs_bio_add_page(PcsSim *s, PcsReader *r, uint64_t page) {
   return TRUE;
 }
 
-/* How many of the NPAGES pages from FIRST fit in MAX_PAGES pages and
- * MAX_SEGS segments (at least one); *NSEG gets their segment count. */
+void pcs_bio_submit(PcsSim *s, uint32_t *bio_ret) {
+  uint32_t bio = *bio_ret;
+  g_assert(bio != PCS_NONE);
+  *bio_ret = PCS_NONE;
+  pcs_blk_submit(s, pcs_bio_at(&s->bio, bio)->thread, bio);
+}
+
 uint32_t pcs_bio_fit(const PcsSim *s, uint64_t first, uint32_t npages, uint32_t max_pages, uint32_t max_segs,
                      uint32_t *nseg) {
   uint32_t n = 1, segs = 1, seg_pages = 1;
   for (; n < npages && n < max_pages; n++) {
-    if (new_segment(s, seg_pages, page_contig(s, first + n))) {
+    if (new_segment(&s->bio, seg_pages, pcs_pc_frame_contig(&s->pc, first + n))) {
       if (segs >= max_segs) break;
       segs++;
       seg_pages = 1;

@@ -12,33 +12,33 @@
 #include "internal.h"
 
 static PcsTime transfer_ns(PcsSim *s, uint64_t bytes) {
-  return (PcsTime)((bytes * UINT64_C(1000000000) + s->p->device_bandwidth - 1) / s->p->device_bandwidth);
+  return (PcsTime)((bytes * (uint64_t)PCS_NS_PER_S + s->p->device_bandwidth - 1) / s->p->device_bandwidth);
 }
 
 void pcs_dev_dispatch(PcsSim *s) {
-  while (s->in_service < s->p->device_queue_depth && s->elv_head != PCS_NONE) {
+  while (s->dev.in_service < s->p->device_queue_depth && s->blk.elv_head != PCS_NONE) {
     uint32_t id = pcs_blk_next_request(s);
-    PcsRequest *rq = pcs_rq_at(s, id);
+    PcsRequest *rq = pcs_rq_at(&s->blk, id);
     PcsTime ready = s->evq.now + s->p->device_latency;
-    PcsTime start = MAX(ready, s->channel_free);
-    s->channel_free = start + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
-    s->in_service++;
+    PcsTime start = MAX(ready, s->dev.channel_free);
+    s->dev.channel_free = start + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
+    s->dev.in_service++;
     s->res->requests++;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
-    pcs_evq_push_fifo(&s->evq, s->channel_free, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
+    pcs_evq_push_fifo(&s->evq, s->dev.channel_free, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
   }
 }
 
 void pcs_dev_complete(PcsSim *s, uint32_t id) {
-  PcsRequest *rq = pcs_rq_at(s, id);
+  PcsRequest *rq = pcs_rq_at(&s->blk, id);
   pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_COMPLETE, rq->sector, rq->nsect);
-  s->in_service--;
-  s->res->pages_read += rq->nsect / (PCS_PAGE_SIZE / PCS_SECTOR_SIZE);
+  s->dev.in_service--;
+  s->res->pages_read += rq->nsect / PCS_SECTORS_PER_PAGE;
   for (uint32_t bio = rq->bio_head; bio != PCS_NONE;) {
-    uint32_t next = pcs_bio_at(s, bio)->next;
+    uint32_t next = pcs_bio_at(&s->bio, bio)->next;
     pcs_endio_queue(s, bio);
     bio = next;
   }
-  pcs_pool_put(&s->requests, id);
+  pcs_pool_put(&s->blk.requests, id);
   pcs_dev_dispatch(s);
 }

@@ -6,65 +6,78 @@
  * reading the file; the loser of a race for an index gets -EEXIST and frees
  * its private page (with any PG_readahead marker on it).  An inserted page is
  * locked until its bio completes; readers that find it locked sleep
- * (wait_on_page_locked) and are woken by unlock_page() in the end-io path.
+ * (lock_page_killable(), an exclusive FIFO wait) and are woken by
+ * unlock_page() in the end-io path (endio.c), in the order they slept.
  *
  * One byte per page: PRESENT, UPTODATE, READAHEAD bits, and CONTIG: the
- * frame the allocator gave it follows page-1's (alloc.c).  tree_lock is a
- * ticket spinlock (FIFO, as x86 Linux has had since 2.6.25), so it is a
- * single "free at" time: a thread arriving while it is held spins, on its
- * CPU, until its turn.
+ * frame the allocator gave it follows page-1's (alloc.c).  Only the
+ * accessors in pagecache.h touch them.  tree_lock is a ticket spinlock
+ * (FIFO, as x86 Linux has had since 2.6.25), so it is a single "free at"
+ * time: a thread arriving while it is held spins, on its CPU, until its turn.
+ *
+ * This file knows nothing of readers, bios or the clock beyond the NOW it
+ * is given, so tests/test_pagecache.c drives it without a simulation.
  *
  * Differs from the kernel: the outcome of an insert is decided when the
  * thread asks for the lock, not when it gets it.  Because the lock is FIFO
  * the winner is the same; only a lockless lookup by a third thread during
  * the spin can see the page a few hundred nanoseconds early.
  */
-#include "internal.h"
+#include "pagecache.h"
 
-gboolean pcs_pc_insert(PcsSim *s, uint32_t reader, uint64_t page, gboolean marker, PcsTime *spin) {
-  PcsTime now = s->evq.now;
-  PcsTime acquire = MAX(now, s->tree_lock_free);
-  s->tree_lock_free = acquire + s->p->cost_tree_lock_hold;
-  *spin = acquire - now + s->p->cost_tree_lock_hold;
-  uint8_t *pg = &s->pages[page];
-  gboolean frames = s->p->memory_contiguous != 0; /* else no frame is adjacent: skip alloc.c */
-  if (*pg & PCS_PG_PRESENT) {
-    s->res->eexist++;
-    if (frames) pcs_alloc_free(s, &s->readers[reader]); /* its private page goes back */
-    pcs_trace(s, reader + 1, PCS_TRACE_EEXIST, page, 0);
-    return FALSE;
-  }
-  gboolean contig = frames && pcs_alloc_page(s, &s->readers[reader], page);
-  *pg = PCS_PG_PRESENT | (marker ? PCS_PG_READAHEAD : 0) | (contig ? PCS_PG_CONTIG : 0);
-  pcs_trace(s, reader + 1, PCS_TRACE_INSERT, page, 0);
-  return TRUE;
+void pcs_pc_init(PcsPageCache *pc, uint64_t npages, uint32_t max_sleepers, PcsTime tree_lock_hold) {
+  *pc = (PcsPageCache){.npages = npages, .max_sleepers = max_sleepers, .tree_lock_hold = tree_lock_hold};
+  pc->pages = g_new0(uint8_t, npages);
+  pc->sleepers = g_new(PcsPcSleeper, MAX(max_sleepers, 1));
+  pc->woken = g_new(uint32_t, MAX(max_sleepers, 1));
 }
 
-void pcs_pc_wait(PcsSim *s, PcsReader *r, uint64_t page) {
-  r->wait_page = page;
-  s->sleepers[s->n_sleepers++] = r->id;
-  s->res->waits++;
-  pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, page, 0);
+void pcs_pc_clear(PcsPageCache *pc) {
+  g_clear_pointer(&pc->pages, g_free);
+  g_clear_pointer(&pc->sleepers, g_free);
+  g_clear_pointer(&pc->woken, g_free);
 }
 
-/* end_bio_extent_readpage(): SetPageUptodate + unlock_page for each page,
- * then wake the readers sleeping on them. */
-void pcs_pc_complete(PcsSim *s, uint64_t first, uint32_t npages) {
+/* spin_lock_irq(&mapping->tree_lock) at NOW, held for one insert: the CPU
+ * time the caller spends, spinning included. */
+static PcsTime tree_lock(PcsPageCache *pc, PcsTime now) {
+  PcsTime acquire = MAX(now, pc->tree_lock_free);
+  pc->tree_lock_free = acquire + pc->tree_lock_hold;
+  return acquire - now + pc->tree_lock_hold;
+}
+
+int pcs_pc_insert(PcsPageCache *pc, uint64_t page, PcsTime now, PcsTime *cpu) {
+  g_assert(page < pc->npages);
+  *cpu = tree_lock(pc, now);
+  if (pcs_pc_present(pc, page)) return -EEXIST;
+  pc->pages[page] = PCS_PG_PRESENT; /* locked, not up to date */
+  return 0;
+}
+
+void pcs_pc_end_read(PcsPageCache *pc, uint64_t first, uint32_t npages) {
   for (uint64_t p = first; p < first + npages; p++) {
-    g_assert((s->pages[p] & (PCS_PG_PRESENT | PCS_PG_UPTODATE)) == PCS_PG_PRESENT);
-    s->pages[p] |= PCS_PG_UPTODATE;
+    g_assert((pc->pages[p] & (PCS_PG_PRESENT | PCS_PG_UPTODATE)) == PCS_PG_PRESENT);
+    pc->pages[p] |= PCS_PG_UPTODATE;
   }
-  /* Keep the wait queue in sleep order, wake in that order (a FIFO wait
-   * queue); collect first so waking cannot disturb the scan. */
+}
+
+void pcs_pc_wait(PcsPageCache *pc, uint32_t task, uint64_t page) {
+  g_assert(pc->n_sleepers < pc->max_sleepers);
+  g_assert(pcs_pc_present(pc, page) && !pcs_pc_uptodate(pc, page));
+  pc->sleepers[pc->n_sleepers++] = (PcsPcSleeper){.page = page, .task = task};
+}
+
+/* Keeps the rest of the queue in sleep order: collecting first means a
+ * woken task that sleeps again cannot disturb the scan. */
+uint32_t pcs_pc_wake_range(PcsPageCache *pc, uint64_t first, uint32_t npages) {
   uint32_t kept = 0, nwake = 0;
-  for (uint32_t i = 0; i < s->n_sleepers; i++) {
-    uint32_t id = s->sleepers[i];
-    uint64_t w = s->readers[id].wait_page;
-    if (w >= first && w < first + npages)
-      s->wake_scratch[nwake++] = id;
+  for (uint32_t i = 0; i < pc->n_sleepers; i++) {
+    PcsPcSleeper sl = pc->sleepers[i];
+    if (sl.page >= first && sl.page < first + npages)
+      pc->woken[nwake++] = sl.task;
     else
-      s->sleepers[kept++] = id;
+      pc->sleepers[kept++] = sl;
   }
-  s->n_sleepers = kept;
-  for (uint32_t i = 0; i < nwake; i++) pcs_reader_wake(s, &s->readers[s->wake_scratch[i]]);
+  pc->n_sleepers = kept;
+  return nwake;
 }

@@ -7,7 +7,7 @@
  * Invariant: live == number of ids handed out and not returned; teardown
  * asserts it is zero.
  */
-#include "internal.h"
+#include "pool.h"
 
 #include <string.h>
 

@@ -44,63 +44,62 @@ uint64_t pcs_ra_next_size(uint64_t cur, uint64_t max) {
 static uint64_t next_hole(PcsSim *s, uint64_t from, uint64_t scan) {
   uint64_t end = MIN(from + scan, s->npages);
   for (uint64_t p = from; p < end; p++)
-    if (!(s->pages[p] & PCS_PG_PRESENT)) return p;
+    if (!pcs_pc_present(&s->pc, p)) return p;
   return from + scan;
 }
 
 /* radix_tree_prev_hole() distance: cached pages right before INDEX, up to max. */
 static uint64_t count_history(PcsSim *s, uint64_t index, uint64_t max) {
   uint64_t n = 0;
-  while (n < max && n < index && (s->pages[index - 1 - n] & PCS_PG_PRESENT)) n++;
+  while (n < max && n < index && pcs_pc_present(&s->pc, index - 1 - n)) n++;
   return n;
 }
 
 /* __do_page_cache_readahead(): list the absent pages of [start, start+n),
  * marking the one at n - async for PG_readahead. */
-static gboolean ra_build_list(PcsSim *s, PcsReader *r, uint64_t start, uint64_t n, uint64_t async,
-                              PcsTraceKind kind) {
-  r->list_n = r->list_i = 0;
-  r->marker = UINT64_MAX;
+static gboolean ra_build_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t start, uint64_t n,
+                              uint64_t async, PcsTraceKind kind) {
+  out->n = out->next = 0;
+  out->marker = UINT64_MAX;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t p = start + i;
     if (p >= s->npages) break;
-    if (s->pages[p] & PCS_PG_PRESENT) continue;
-    g_assert(r->list_n < r->list_cap);
-    r->list[r->list_n++] = p;
-    if (async && i == n - async) r->marker = p;
+    if (pcs_pc_present(&s->pc, p)) continue;
+    g_assert(out->n < out->cap);
+    out->pages[out->n++] = p;
+    if (async && i == n - async) out->marker = p;
   }
   if (kind == PCS_TRACE_RA_SYNC)
     s->res->ra_sync++;
   else
     s->res->ra_async++;
-  pcs_trace(s, r->id + 1, kind, start, n);
-  return r->list_n > 0;
+  pcs_trace(s, thread + 1, kind, start, n);
+  return out->n > 0;
 }
 
 /* ra_submit() after the "readit:" label: a window that is entirely async
  * (e.g. just ramped up from the marker) gets the next window appended. */
-static gboolean ra_submit(PcsSim *s, PcsReader *r, uint64_t offset, PcsTraceKind kind) {
-  PcsRaState *ra = &r->ra;
+static gboolean ra_submit(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset,
+                          PcsTraceKind kind) {
   uint64_t max = s->window_pages;
   if (offset == ra->start && ra->size == ra->async_size) {
     ra->async_size = pcs_ra_next_size(ra->size, max);
     ra->size += ra->async_size;
   }
-  return ra_build_list(s, r, ra->start, ra->size, ra->async_size, kind);
+  return ra_build_list(s, thread, out, ra->start, ra->size, ra->async_size, kind);
 }
 
-static gboolean ra_initial(PcsSim *s, PcsReader *r, uint64_t offset, uint64_t req, PcsTraceKind kind) {
-  PcsRaState *ra = &r->ra;
+static gboolean ra_initial(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset,
+                           uint64_t req, PcsTraceKind kind) {
   ra->start = offset;
   ra->size = pcs_ra_init_size(req, s->window_pages);
   ra->async_size = ra->size > req ? ra->size - req : ra->size;
-  return ra_submit(s, r, offset, kind);
+  return ra_submit(s, thread, ra, out, offset, kind);
 }
 
 /* The part of ondemand_readahead() shared by both entry points: a hit at
  * the expected index ramps the window up. */
-static gboolean ra_sequential(PcsSim *s, PcsReader *r, uint64_t offset, PcsTraceKind kind) {
-  PcsRaState *ra = &r->ra;
+static gboolean ra_sequential(PcsSim *s, PcsRaState *ra, uint64_t offset) {
   if (offset != ra->start + ra->size - ra->async_size && offset != ra->start + ra->size)
     return FALSE;
   ra->start += ra->size;
@@ -109,16 +108,14 @@ static gboolean ra_sequential(PcsSim *s, PcsReader *r, uint64_t offset, PcsTrace
   return TRUE;
 }
 
-gboolean pcs_ra_sync(PcsSim *s, PcsReader *r, uint64_t offset, uint64_t req) {
-  PcsRaState *ra = &r->ra;
+gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
+  const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
   uint64_t max = s->window_pages;
-  if (offset == 0) return ra_initial(s, r, offset, req, PCS_TRACE_RA_SYNC);
-  if (ra->size && ra_sequential(s, r, offset, PCS_TRACE_RA_SYNC))
-    return ra_submit(s, r, offset, PCS_TRACE_RA_SYNC);
-  if (req > max) return ra_initial(s, r, offset, req, PCS_TRACE_RA_SYNC);
+  if (offset == 0) return ra_initial(s, thread, ra, out, offset, req, kind);
+  if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
+  if (req > max) return ra_initial(s, thread, ra, out, offset, req, kind);
   /* sequential cache miss: the thread just read offset - 1 */
-  if (ra->prev_valid && offset - ra->prev_index <= 1)
-    return ra_initial(s, r, offset, req, PCS_TRACE_RA_SYNC);
+  if (ra->prev_valid && offset - ra->prev_index <= 1) return ra_initial(s, thread, ra, out, offset, req, kind);
   /* try_context_readahead(): a run of cached pages before offset */
   uint64_t hist = count_history(s, offset, max);
   if (hist) {
@@ -126,16 +123,15 @@ gboolean pcs_ra_sync(PcsSim *s, PcsReader *r, uint64_t offset, uint64_t req) {
     ra->start = offset;
     ra->size = pcs_ra_init_size(hist + req, max);
     ra->async_size = ra->size;
-    return ra_submit(s, r, offset, PCS_TRACE_RA_SYNC);
+    return ra_submit(s, thread, ra, out, offset, kind);
   }
-  return ra_build_list(s, r, offset, req, 0, PCS_TRACE_RA_SYNC);
+  return ra_build_list(s, thread, out, offset, req, 0, kind);
 }
 
-gboolean pcs_ra_async(PcsSim *s, PcsReader *r, uint64_t offset, uint64_t req) {
-  PcsRaState *ra = &r->ra;
+gboolean pcs_ra_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
+  const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t max = s->window_pages;
-  if (ra->size && ra_sequential(s, r, offset, PCS_TRACE_RA_ASYNC))
-    return ra_submit(s, r, offset, PCS_TRACE_RA_ASYNC);
+  if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   /* Hit a marker without valid state (interleaved readers): start right
    * after the cached run that follows offset. */
   uint64_t start = next_hole(s, offset + 1, max);
@@ -143,5 +139,5 @@ gboolean pcs_ra_async(PcsSim *s, PcsReader *r, uint64_t offset, uint64_t req) {
   ra->start = start;
   ra->size = pcs_ra_next_size(start - offset + req, max);
   ra->async_size = ra->size;
-  return ra_submit(s, r, offset, PCS_TRACE_RA_ASYNC);
+  return ra_submit(s, thread, ra, out, offset, kind);
 }

@@ -21,231 +21,306 @@
  * the next and is submitted when the call ends.  The call runs inside
  * blk_start_plug()/blk_finish_plug() (read_pages()).
  *
- * Every action that costs CPU is one step: reader_step() is called when it
- * has run, applies its effect, and picks the next.  Decisions that cost
- * nothing (lookups, policy bookkeeping) are made in between, at one instant.
+ * The thread is one explicit state machine (PCS_READER_STATES, reader.h):
+ * reader_step() runs one state in one switch and names the next.  A state
+ * that decides at once (lookups, policy bookkeeping: they cost nothing)
+ * returns TRUE and the thread goes on at the same instant; a state that
+ * costs CPU asks cpu.c for the time, names the state to go on in when it
+ * has run, and returns FALSE, as do sleeping and finishing.  Every state
+ * that goes on at once moves the page forward or charges CPU within a
+ * few states, so reader_run()'s loop is bounded (it asserts so).
+ *
+ * A page's walk, as this file drives it: FIND_PAGE misses -> SYNC_RA
+ * (readahead.c lists it) -> RP_NEXT inserts it (pagecache.c, then
+ * alloc.c for its frame) -> RP_WON pools it -> RP_FLUSH/RP_READ (bio.c)
+ * -> RP_SUBMIT (bio.c -> blk.c -> device.c); end-io (endio.c) unlocks
+ * it and wakes a SLEEPING reader, which goes on in FIND_PAGE_AGAIN and
+ * copies it (COPIED).  Each step calls forward along that walk; only the
+ * wake comes back here, as unlock_page() does in the kernel.
+ *
+ * The hot helpers (find_page(), page_found(), reader_step()) are forced
+ * inline into reader_run(): with them the per-page cost is that of the
+ * former hand-written loops (cachegrind: same instruction count).
  */
 #include "internal.h"
 
 #include <string.h>
 
-static void step(PcsSim *s, PcsReader *r, PcsReaderPhase phase, uint64_t base_cost) {
-  r->phase = phase;
-  pcs_cpu_run(s, r->id, pcs_cpu_cost(s, r->id, base_cost));
+/* The most states a reader runs at one instant: a batch end can lead
+ * through RP_SUBMIT, RP_NEXT, RP_END, FIND_PAGE_AGAIN, ASYNC_RA,
+ * FIND_PAGE_AGAIN to a copy or a sleep. */
+#define READER_MAX_INSTANT 16
+
+/* The longest list one readahead can hand over: a window with the next
+ * one appended (ra_submit()), or a read() call's worth without a window. */
+static uint32_t list_cap(const PcsParams *p) {
+  return (uint32_t)(2 * (p->readahead_max_window / PCS_PAGE_SIZE) + p->workload_block_size / PCS_PAGE_SIZE);
+}
+
+/* A pool never holds more than the policy pools, nor more than a list. */
+static uint32_t pool_cap(const PcsParams *p, const PcsPolicy *policy) {
+  return policy->pool ? MIN(policy->pool, list_cap(p)) : list_cap(p);
+}
+
+uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
+  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t);
 }
 
 void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   memset(r, 0, sizeof *r);
   r->id = id;
-  r->phase = PCS_RD_START;
-  r->list_cap = (uint32_t)(2 * s->window_pages + s->block_pages);
-  r->list = g_new(uint64_t, r->list_cap);
-  r->pool = g_new(uint64_t, r->list_cap);
-  r->plug = g_new(uint32_t, s->p->block_plug_max);
-  r->open_bio = PCS_NONE;
-  r->marker = UINT64_MAX;
-  r->last_frame = UINT64_MAX;
+  r->state = PCS_RD_FIND_PAGE;
+  r->list.cap = list_cap(s->p);
+  r->list.pages = g_new(uint64_t, r->list.cap);
+  r->list.marker = UINT64_MAX;
+  r->rp.pool_cap = pool_cap(s->p, &s->policy);
+  r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
+  r->rp.open_bio = PCS_NONE;
 }
 
 void pcs_reader_clear(PcsReader *r) {
-  g_clear_pointer(&r->list, g_free);
-  g_clear_pointer(&r->pool, g_free);
-  g_clear_pointer(&r->plug, g_free);
+  g_clear_pointer(&r->list.pages, g_free);
+  g_clear_pointer(&r->rp.pool, g_free);
 }
 
-static void file_next(PcsSim *s, PcsReader *r);
-
-/* ---- ->readpages ---------------------------------------------------------- */
-
-static void readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gboolean plugged) {
-  r->in_readpages = TRUE;
-  r->rp_policy = *policy;
-  r->pool_n = r->pool_i = 0;
-  r->flushing = r->open_after_submit = FALSE;
-  if (plugged) pcs_blk_start_plug(s, r);
-}
-
-static void readpages_end(PcsSim *s, PcsReader *r) {
-  r->in_readpages = FALSE;
-  pcs_blk_finish_plug(s, r);
-  file_next(s, r);
-}
-
-/* Pick and start the next step of the current ->readpages call. */
-static void readpages_next(PcsSim *s, PcsReader *r) {
-  const PcsParams *p = s->p;
-  PcsPolicyKind kind = r->rp_policy.kind;
-  for (;;) {
-    if (r->flushing) {
-      if (r->pool_i < r->pool_n) {
-        r->cur_page = r->pool[r->pool_i++];
-        step(s, r, PCS_RD_READ, p->cost_read_setup);
-        return;
-      }
-      r->pool_n = r->pool_i = 0;
-      r->flushing = FALSE;
-      if (kind == PCS_POLICY_WINDOW && r->open_bio != PCS_NONE) {
-        step(s, r, PCS_RD_SUBMIT, p->cost_bio_submit); /* each batch its own bio */
-        return;
-      }
-      continue;
-    }
-    if (r->list_i < r->list_n) {
-      uint64_t page = r->list[r->list_i];
-      if (kind == PCS_POLICY_WINDOW && r->pool_n && page != r->pool[r->pool_n - 1] + 1) {
-        r->flushing = TRUE; /* a page present at lookup splits the batch */
-        continue;
-      }
-      r->list_i++;
-      r->cur_page = page;
-      PcsTime spin;
-      r->insert_won = pcs_pc_insert(s, r->id, page, page == r->marker, &spin);
-      step(s, r, PCS_RD_INSERT, spin + (r->insert_won ? p->cost_insert_won : p->cost_insert_lost));
-      return;
-    }
-    if (r->pool_n) {
-      r->flushing = TRUE; /* the list ended: read what is pooled */
-      continue;
-    }
-    if (r->open_bio != PCS_NONE) {
-      step(s, r, PCS_RD_SUBMIT, p->cost_bio_submit);
-      return;
-    }
-    readpages_end(s, r);
-    return;
-  }
-}
-
-static void insert_done(PcsSim *s, PcsReader *r) {
-  PcsPolicyKind kind = r->rp_policy.kind;
-  if (r->insert_won) {
-    r->pool[r->pool_n++] = r->cur_page;
-    if (r->rp_policy.pool && r->pool_n >= r->rp_policy.pool) r->flushing = TRUE;
-  } else if (r->pool_n && (kind == PCS_POLICY_POOL_CONTIG || kind == PCS_POLICY_WINDOW)) {
-    r->flushing = TRUE;
-  }
-  readpages_next(s, r);
-}
-
-static void read_done(PcsSim *s, PcsReader *r) {
-  pcs_trace(s, r->id + 1, PCS_TRACE_READ, r->cur_page, 0);
-  if (pcs_bio_add_page(s, r, r->cur_page)) {
-    readpages_next(s, r);
-    return;
-  }
-  r->open_after_submit = TRUE; /* not contiguous or full: submit, then open */
-  step(s, r, PCS_RD_SUBMIT, s->p->cost_bio_submit);
-}
-
-static void submit_done(PcsSim *s, PcsReader *r) {
-  uint32_t bio = r->open_bio;
-  r->open_bio = PCS_NONE;
-  pcs_blk_submit(s, r, bio);
-  if (r->open_after_submit) {
-    r->open_after_submit = FALSE;
-    pcs_bio_open(s, r, r->cur_page);
-  }
-  readpages_next(s, r);
+/* R runs for BASE ns of CPU (jittered), then goes on in NEXT.  Returns
+ * FALSE: R waits for its CPU step. */
+static gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
+  r->state = next;
+  pcs_cpu_run(s, r->id, pcs_cpu_cost(s, r->id, base));
+  return FALSE;
 }
 
 /* ---- do_generic_file_read() ----------------------------------------------- */
 
-static void finish(PcsSim *s, PcsReader *r) {
-  r->phase = PCS_RD_DONE;
-  r->done_at = s->evq.now;
-  s->readers_done++;
-  pcs_trace(s, r->id + 1, PCS_TRACE_FINISH, r->pos, 0);
-  pcs_cpu_release(s, r->id);
+/* read_pages(): start a ->readpages call under POLICY over R's list. */
+static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gboolean plugged) {
+  g_assert(r->rp.open_bio == PCS_NONE);
+  r->rp.policy = *policy;
+  r->rp.pool_n = r->rp.pool_i = 0;
+  if (plugged) pcs_blk_start_plug(s, r->id);
+  r->state = PCS_RD_RP_NEXT;
+  return TRUE;
 }
 
-static void file_next(PcsSim *s, PcsReader *r) {
-  static const PcsPolicy single_page = {PCS_POLICY_IMMEDIATE, 1, "immediate"};
-  for (;;) {
-    uint64_t page = r->pos;
-    if (page == r->call_end) {
-      if (page == s->npages) {
-        finish(s, r);
-        return;
-      }
-      r->call_end = MIN(page + s->block_pages, s->npages);
-      pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
-      step(s, r, PCS_RD_SYSCALL, s->p->cost_syscall);
-      return;
-    }
-    uint8_t state = s->pages[page];
-    uint64_t req = r->call_end - page;
-    if (!(state & PCS_PG_PRESENT)) {
-      if (!r->tried_ra) {
-        r->tried_ra = TRUE;
-        if (pcs_ra_sync(s, r, page, req)) {
-          readpages_begin(s, r, &s->policy, TRUE);
-          readpages_next(s, r);
-          return;
-        }
-        continue;
-      }
-      /* no_cached_page: ->readpage() of this one page, unplugged */
-      s->res->fallback_reads++;
-      r->list[0] = page;
-      r->list_n = 1;
-      r->list_i = 0;
-      r->marker = UINT64_MAX;
-      readpages_begin(s, r, &single_page, FALSE);
-      readpages_next(s, r);
-      return;
-    }
-    if (state & PCS_PG_READAHEAD) {
-      s->pages[page] &= (uint8_t)~PCS_PG_READAHEAD; /* first toucher only */
-      if (pcs_ra_async(s, r, page, req)) {
-        readpages_begin(s, r, &s->policy, TRUE);
-        readpages_next(s, r);
-        return;
-      }
-      continue;
-    }
-    if (!(state & PCS_PG_UPTODATE)) {
-      r->phase = PCS_RD_SLEEP;
-      pcs_pc_wait(s, r, page);
-      pcs_cpu_release(s, r->id);
-      return;
-    }
-    step(s, r, PCS_RD_COPY, s->p->cost_copy);
-    return;
+/* The read() call ended at pos: enter the next one, or finish the file. */
+static gboolean next_call(PcsSim *s, PcsReader *r) {
+  uint64_t page = r->pos;
+  if (page == s->npages) {
+    r->state = PCS_RD_DONE;
+    r->done_at = s->evq.now;
+    s->readers_done++;
+    pcs_trace(s, r->id + 1, PCS_TRACE_FINISH, r->pos, 0);
+    pcs_cpu_release(s, r->id);
+    return FALSE;
   }
+  r->call_end = MIN(page + s->block_pages, s->npages);
+  pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
+  return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
 }
 
-void pcs_reader_start(PcsSim *s, PcsReader *r) { file_next(s, r); }
-
-void pcs_reader_wake(PcsSim *s, PcsReader *r) {
-  g_assert(r->phase == PCS_RD_SLEEP);
-  file_next(s, r);
+/* A cached page at pos: clear its marker (first toucher only) and read
+ * ahead, or sleep while it is locked, or copy it. */
+G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
+  uint64_t page = r->pos;
+  if (pcs_pc_test_clear_readahead(&s->pc, page)) {
+    r->state = PCS_RD_ASYNC_RA;
+    return TRUE;
+  }
+  if (!pcs_pc_uptodate(&s->pc, page)) {
+    r->state = PCS_RD_SLEEPING;
+    pcs_pc_wait(&s->pc, r->id, page);
+    s->res->waits++;
+    pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, page, 0);
+    pcs_cpu_release(s, r->id);
+    return FALSE;
+  }
+  return run_cpu(s, r, s->p->cost_copy, PCS_RD_COPIED);
 }
 
-/* A CPU step of R has run: apply its effect and pick the next. */
-void pcs_reader_step(PcsSim *s, PcsReader *r) {
-  switch (r->phase) {
-  case PCS_RD_SYSCALL:
-    file_next(s, r);
-    break;
-  case PCS_RD_COPY:
-    pcs_trace(s, r->id + 1, PCS_TRACE_COPY, r->pos, 0);
-    r->ra.prev_index = r->pos;
-    r->ra.prev_valid = TRUE;
-    r->pos++;
-    r->tried_ra = FALSE;
-    s->res->thread_bytes[r->id] += PCS_PAGE_SIZE;
-    file_next(s, r);
-    break;
-  case PCS_RD_INSERT:
-    insert_done(s, r);
-    break;
-  case PCS_RD_READ:
-    read_done(s, r);
-    break;
-  case PCS_RD_SUBMIT:
-    submit_done(s, r);
-    break;
+/* find_get_page() of pos, and what follows a hit (page_found()) or a miss.
+ * AGAIN: readahead already ran for pos, so a miss takes the single-page
+ * path; else a call boundary comes first. */
+G_ALWAYS_INLINE static inline gboolean find_page(PcsSim *s, PcsReader *r, gboolean again) {
+  if (!again && r->pos == r->call_end) return next_call(s, r);
+  if (pcs_pc_present(&s->pc, r->pos)) return page_found(s, r);
+  r->state = again ? PCS_RD_NO_CACHED_PAGE : PCS_RD_SYNC_RA;
+  return TRUE;
+}
+
+/* The copy of pos has run: account it and look up the next page at once. */
+static gboolean copied(PcsSim *s, PcsReader *r) {
+  pcs_trace(s, r->id + 1, PCS_TRACE_COPY, r->pos, 0);
+  r->ra.prev_index = r->pos;
+  r->ra.prev_valid = TRUE;
+  r->pos++;
+  s->res->thread_bytes[r->id] += PCS_PAGE_SIZE;
+  return find_page(s, r, FALSE);
+}
+
+/* no_cached_page: ->readpage() of pos alone, as a call of one page, unplugged. */
+static gboolean no_cached_page(PcsSim *s, PcsReader *r) {
+  static const PcsPolicy single_page = {PCS_POLICY_IMMEDIATE, 1, "immediate"};
+  s->res->fallback_reads++;
+  r->list.pages[0] = r->pos;
+  r->list.n = 1;
+  r->list.next = 0;
+  r->list.marker = UINT64_MAX;
+  return readpages_begin(s, r, &single_page, FALSE);
+}
+
+/* ---- ->readpages: extent_readpages() --------------------------------------- */
+
+/* add_to_page_cache_lru() of the next listed page: the insert race
+ * (pagecache.c), then the frame the page got (alloc.c). */
+static gboolean rp_insert(PcsSim *s, PcsReader *r) {
+  uint64_t page = r->list.pages[r->list.next++];
+  PcsTime cpu;
+  r->rp.page = page;
+  if (pcs_pc_insert(&s->pc, page, s->evq.now, &cpu) == -EEXIST) {
+    s->res->eexist++;
+    pcs_alloc_free(&s->alloc, r->id); /* its private page goes back */
+    pcs_trace(s, r->id + 1, PCS_TRACE_EEXIST, page, 0);
+    return run_cpu(s, r, cpu + s->p->cost_insert_lost, PCS_RD_RP_LOST);
+  }
+  if (page == r->list.marker) pcs_pc_set_readahead(&s->pc, page);
+  if (pcs_alloc_page(&s->alloc, r->id, page)) pcs_pc_set_frame_contig(&s->pc, page);
+  pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, 0);
+  return run_cpu(s, r, cpu + s->p->cost_insert_won, PCS_RD_RP_WON);
+}
+
+/* The next page of the list, or what ends the pool or the call. */
+static gboolean rp_next(PcsSim *s, PcsReader *r) {
+  PcsReadpages *rp = &r->rp;
+  PcsRaList *list = &r->list;
+  if (list->next < list->n) {
+    uint64_t page = list->pages[list->next];
+    gboolean gap = rp->pool_n && page != rp->pool[rp->pool_n - 1] + 1;
+    if (!gap || rp->policy.kind != PCS_POLICY_WINDOW) return rp_insert(s, r);
+    r->state = PCS_RD_RP_FLUSH; /* window: a page present at lookup splits the batch */
+    return TRUE;
+  }
+  if (rp->pool_n) {
+    r->state = PCS_RD_RP_FLUSH; /* the list ended: read what is pooled */
+    return TRUE;
+  }
+  if (rp->open_bio != PCS_NONE) return run_cpu(s, r, s->p->cost_bio_submit, PCS_RD_RP_SUBMIT);
+  r->state = PCS_RD_RP_END;
+  return TRUE;
+}
+
+static gboolean rp_won(PcsReader *r) {
+  PcsReadpages *rp = &r->rp;
+  g_assert(rp->pool_n < rp->pool_cap);
+  rp->pool[rp->pool_n++] = rp->page;
+  r->state = rp->policy.pool && rp->pool_n >= rp->policy.pool ? PCS_RD_RP_FLUSH : PCS_RD_RP_NEXT;
+  return TRUE;
+}
+
+static gboolean rp_lost(PcsReader *r) {
+  PcsPolicyKind kind = r->rp.policy.kind;
+  gboolean flush = r->rp.pool_n && (kind == PCS_POLICY_POOL_CONTIG || kind == PCS_POLICY_WINDOW);
+  r->state = flush ? PCS_RD_RP_FLUSH : PCS_RD_RP_NEXT;
+  return TRUE;
+}
+
+/* __extent_read_full_page() of the next pooled page; an emptied pool goes
+ * back to the list (window: after submitting the batch as its own bio). */
+static gboolean rp_flush(PcsSim *s, PcsReader *r) {
+  PcsReadpages *rp = &r->rp;
+  if (rp->pool_i < rp->pool_n) {
+    rp->page = rp->pool[rp->pool_i++];
+    return run_cpu(s, r, s->p->cost_read_setup, PCS_RD_RP_READ);
+  }
+  rp->pool_n = rp->pool_i = 0;
+  if (rp->policy.kind == PCS_POLICY_WINDOW && rp->open_bio != PCS_NONE)
+    return run_cpu(s, r, s->p->cost_bio_submit, PCS_RD_RP_SUBMIT); /* each batch its own bio */
+  r->state = PCS_RD_RP_NEXT;
+  return TRUE;
+}
+
+static gboolean rp_read(PcsSim *s, PcsReader *r) {
+  pcs_trace(s, r->id + 1, PCS_TRACE_READ, r->rp.page, 0);
+  if (pcs_bio_add_page(s, &r->rp.open_bio, r->id, r->rp.page)) {
+    r->state = PCS_RD_RP_FLUSH;
+    return TRUE;
+  }
+  /* not contiguous or full: submit, then open a bio with this page */
+  return run_cpu(s, r, s->p->cost_bio_submit, PCS_RD_RP_SUBMIT_OPEN);
+}
+
+/* ---- the state machine ---------------------------------------------------- */
+
+/* Runs R's state once.  TRUE: R goes on at this instant; FALSE: R waits
+ * (for its CPU step, for a page, or for nothing when done). */
+G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
+  switch (r->state) {
+  case PCS_RD_FIND_PAGE:
+    return find_page(s, r, FALSE);
+  case PCS_RD_SYNC_RA:
+    if (pcs_ra_sync(s, r->id, &r->ra, &r->list, r->pos, r->call_end - r->pos))
+      return readpages_begin(s, r, &s->policy, TRUE);
+    r->state = PCS_RD_FIND_PAGE_AGAIN;
+    return TRUE;
+  case PCS_RD_FIND_PAGE_AGAIN:
+    g_assert(r->pos < r->call_end);
+    return find_page(s, r, TRUE);
+  case PCS_RD_NO_CACHED_PAGE:
+    return no_cached_page(s, r);
+  case PCS_RD_ASYNC_RA:
+    if (pcs_ra_async(s, r->id, &r->ra, &r->list, r->pos, r->call_end - r->pos))
+      return readpages_begin(s, r, &s->policy, TRUE);
+    r->state = PCS_RD_FIND_PAGE_AGAIN;
+    return TRUE;
+  case PCS_RD_SLEEPING: /* only pcs_reader_wake() runs a sleeper */
+    r->state = PCS_RD_FIND_PAGE_AGAIN;
+    return TRUE;
+  case PCS_RD_COPIED:
+    return copied(s, r);
+  case PCS_RD_RP_NEXT:
+    return rp_next(s, r);
+  case PCS_RD_RP_WON:
+    return rp_won(r);
+  case PCS_RD_RP_LOST:
+    return rp_lost(r);
+  case PCS_RD_RP_FLUSH:
+    return rp_flush(s, r);
+  case PCS_RD_RP_READ:
+    return rp_read(s, r);
+  case PCS_RD_RP_SUBMIT_OPEN:
+    pcs_bio_submit(s, &r->rp.open_bio);
+    pcs_bio_open(s, &r->rp.open_bio, r->id, r->rp.page);
+    r->state = PCS_RD_RP_FLUSH;
+    return TRUE;
+  case PCS_RD_RP_SUBMIT:
+    pcs_bio_submit(s, &r->rp.open_bio);
+    r->state = PCS_RD_RP_NEXT;
+    return TRUE;
+  case PCS_RD_RP_END:
+    pcs_blk_finish_plug(s, r->id);
+    r->state = PCS_RD_FIND_PAGE_AGAIN;
+    return TRUE;
+  case PCS_RD_DONE: /* no event reaches a finished reader */
   default:
     g_assert_not_reached();
   }
+  return FALSE;
+}
+
+/* R runs states until it waits; READER_MAX_INSTANT catches a state
+ * machine that would spin at one instant. */
+static void reader_run(PcsSim *s, PcsReader *r) {
+  for (uint32_t n = 0; reader_step(s, r); n++) g_assert(n < READER_MAX_INSTANT);
+}
+
+void pcs_reader_start(PcsSim *s, PcsReader *r) {
+  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == 0);
+  reader_run(s, r);
+}
+
+void pcs_reader_step(PcsSim *s, PcsReader *r) { reader_run(s, r); }
+
+void pcs_reader_wake(PcsSim *s, PcsReader *r) {
+  g_assert(r->state == PCS_RD_SLEEPING);
+  reader_run(s, r);
 }

@@ -6,10 +6,11 @@
  * scenario and seed could print different results on two machines.  This
  * module carries the same generator, seeded the same way as GLib >= 2.2
  * (init_by_array() of the MT19937 reference code), so every stream is the
- * one GRand gave by default, and no environment can change it.  Being
- * inline in the simulator it is also cheaper than a call into libglib.
+ * one GRand gave by default, and no environment can change it.  (It is an
+ * ordinary out-of-line function, not inline: what it buys is a stream no
+ * environment can change, not speed.)
  */
-#include "internal.h"
+#include "rng.h"
 
 #define MT_N 624
 #define MT_M 397

@@ -7,6 +7,10 @@
  * At the end every reader must have finished, and no event, bio, request,
  * sleeper or queued work may be left: teardown asserts it, as libuv's
  * uv_loop_close() refuses to close a loop with live handles.
+ *
+ * sim_init() builds each module's state in the order a page travels
+ * through them (the numbered walk in include/pcsim/sim.h: reader.c,
+ * readahead.c, pagecache.c, alloc.c, bio.c, blk.c, device.c, endio.c).
  */
 #include "internal.h"
 
@@ -22,18 +26,30 @@ const char *pcs_trace_kind_name(PcsTraceKind kind) { return trace_names[kind]; }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* Pages per bio POLICY can be counted on to build.  A lone reader's pages
+ * are contiguous, so its bios end with the readahead window; racing readers
+ * interleave their inserts, and a bio is then only sure to hold what one
+ * thread pools: a page under immediate, N under pool:N, a window under
+ * window.  (The shipped workloads measure 2 pages per bio under immediate,
+ * 16 to 30 under pool:16.)  Low on purpose: fewer pages, more bios. */
+static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
+  uint64_t window = p->readahead_max_window / PCS_PAGE_SIZE;
+  uint64_t pages = p->workload_threads == 1 || !policy->pool ? window : MIN(policy->pool, window);
+  return MAX(1, MIN(pages, pcs_bio_max_pages(p)));
+}
+
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
-  (void)policy;
   uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
-  uint64_t window = p->readahead_max_window / PCS_PAGE_SIZE;
+  uint64_t bios = ceil_div(npages, est_bio_pages(p, policy));
   PcsEstimate e;
-  /* one byte per page, per-thread lists and pools, the event heap */
-  e.memory_bytes = npages + p->workload_threads * (4 * window + 64) * 2 * sizeof(uint64_t) +
-                   p->workload_threads * 256 + (UINT64_C(1) << 20);
+  /* one byte per page, each reader's list and policy-sized pool, a fixed
+   * part for the bio and request pools and the event queue */
+  e.memory_bytes = npages + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) + (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
-   * insert, a read, a completion share, lost inserts by the other threads */
-  e.events = p->workload_threads * (npages + calls) + npages * (2 + p->workload_threads);
+   * insert, a read, a completion share, lost inserts by the other threads;
+   * per bio: its submit step, its end-io step and at most one request */
+  e.events = p->workload_threads * (npages + calls) + npages * (2 + p->workload_threads) + 3 * bios;
   return e;
 }
 
@@ -44,7 +60,7 @@ gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GErro
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
                 "%s: needs about %" G_GUINT64_FORMAT " MiB of memory, over limits.max_memory (%"
                 G_GUINT64_FORMAT " MiB); raise it with --set limits.max_memory=SIZE",
-                src, e.memory_bytes >> 20, p->limits_max_memory >> 20);
+                src, e.memory_bytes / (PCS_KIB * PCS_KIB), p->limits_max_memory / (PCS_KIB * PCS_KIB));
     return FALSE;
   }
   if (e.events > p->limits_max_events) {
@@ -74,47 +90,25 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->npages = p->workload_file_size / PCS_PAGE_SIZE;
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = p->readahead_max_window / PCS_PAGE_SIZE;
-  /* v3.x bio_add_page() also honours the queue's max_sectors and
-   * max_segments; newer kernels let the bio grow and split it (blk.c) */
-  s->rq_max_pages = (uint32_t)MIN(p->block_max_sectors * PCS_SECTOR_SIZE / PCS_PAGE_SIZE, UINT32_MAX);
-  s->seg_max_pages = (uint32_t)MIN(p->block_max_segment_size / PCS_PAGE_SIZE, UINT32_MAX);
-  s->bio_max_pages = p->bio_max_size / PCS_PAGE_SIZE;
-  if (p->bio_queue_limited) s->bio_max_pages = MIN(s->bio_max_pages, s->rq_max_pages);
-  s->scattered_left = p->memory_scattered / PCS_PAGE_SIZE;
-  s->stripe_pages = p->bio_stripe_size / PCS_PAGE_SIZE;
-  s->jitter = p->cost_jitter;
-  s->pages = g_new0(uint8_t, s->npages);
-
   s->nreaders = (uint32_t)p->workload_threads;
-  s->nworkers = (uint32_t)p->cpu_endio_workers;
-  s->ntasks = s->nreaders + s->nworkers;
-  s->tasks = g_new0(PcsTask, s->ntasks);
-  s->runq = g_new(uint32_t, s->ntasks);
-  s->cpus_free = (uint32_t)p->cpu_count;
-  s->sleepers = g_new(uint32_t, s->nreaders);
-  s->wake_scratch = g_new(uint32_t, s->nreaders);
-  for (uint32_t t = 0; s->jitter > 0 && t < s->ntasks; t++) {
-    /* one stream per task, from (seed, stream id) */
-    uint32_t seed[3] = {(uint32_t)p->scenario_seed, (uint32_t)(p->scenario_seed >> 32), t + 1};
-    s->tasks[t].rng = g_new(PcsRng, 1);
-    pcs_rng_init(s->tasks[t].rng, seed, 3);
-  }
+  uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
+
+  /* each module's state, in the order a page travels */
   s->readers = g_new(PcsReader, s->nreaders);
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
-  s->workers = g_new(PcsWorker, s->nworkers);
-  for (uint32_t i = 0; i < s->nworkers; i++)
-    s->workers[i] = (PcsWorker){.task = s->nreaders + i, .bio = PCS_NONE, .busy = FALSE};
-
-  pcs_pool_init(&s->bios, sizeof(PcsBio), offsetof(PcsBio, next), 256);
-  pcs_pool_init(&s->requests, sizeof(PcsRequest), offsetof(PcsRequest, next), 256);
-  s->elv_head = s->elv_tail = PCS_NONE;
-  s->endio_head = s->endio_tail = PCS_NONE;
-  pcs_evq_init(&s->evq, s->ntasks + p->device_queue_depth + 16);
+  pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
+  pcs_alloc_init(&s->alloc, p, s->nreaders);
+  pcs_blk_init(&s->blk, p, s->nreaders);
+  pcs_bioset_init(&s->bio, p);
+  s->dev = (PcsDevice){0};
+  pcs_endio_init(&s->endio, s->nreaders, nworkers);
+  pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers);
+  pcs_evq_init(&s->evq, s->cpu.ntasks + p->device_queue_depth + 16);
 
   res->policy = *policy;
   res->threads = s->nreaders;
   res->file_bytes = p->workload_file_size;
-  res->hist_len = (uint32_t)s->bio_max_pages + 1;
+  res->hist_len = (uint32_t)s->bio.max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
   res->thread_done_ns = g_new0(uint64_t, s->nreaders);
@@ -125,25 +119,21 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
 static void sim_check_drained(PcsSim *s) {
   g_assert(s->readers_done == s->nreaders);
   g_assert(pcs_evq_pending(&s->evq) == 0);
-  g_assert(s->bios.live == 0 && s->requests.live == 0);
-  g_assert(s->n_sleepers == 0 && s->elv_len == 0 && s->in_service == 0);
-  g_assert(s->endio_head == PCS_NONE && s->runq_len == 0);
-  g_assert(s->cpus_free == s->p->cpu_count);
+  g_assert(s->bio.pool.live == 0 && s->blk.requests.live == 0);
+  g_assert(s->pc.n_sleepers == 0 && s->blk.elv_len == 0 && s->dev.in_service == 0);
+  g_assert(s->endio.head == PCS_NONE && s->cpu.runq_len == 0);
+  g_assert(s->cpu.cpus_free == s->p->cpu_count);
 }
 
 static void sim_clear(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
-  for (uint32_t t = 0; t < s->ntasks; t++)
-    g_free(s->tasks[t].rng);
   g_free(s->readers);
-  g_free(s->workers);
-  g_free(s->tasks);
-  g_free(s->runq);
-  g_free(s->sleepers);
-  g_free(s->wake_scratch);
-  g_free(s->pages);
-  pcs_pool_clear(&s->bios);
-  pcs_pool_clear(&s->requests);
+  pcs_pc_clear(&s->pc);
+  pcs_alloc_clear(&s->alloc);
+  pcs_blk_clear(&s->blk);
+  pcs_bioset_clear(&s->bio);
+  pcs_endio_clear(&s->endio);
+  pcs_cpu_clear(&s->cpu);
   pcs_evq_clear(&s->evq);
 }
 
@@ -159,7 +149,7 @@ static gboolean sim_loop(PcsSim *s) {
       if (ev.arg < s->nreaders)
         pcs_reader_step(s, &s->readers[ev.arg]);
       else
-        pcs_endio_step(s, &s->workers[ev.arg - s->nreaders]);
+        pcs_endio_step(s, &s->endio.workers[ev.arg - s->nreaders]);
       break;
     case PCS_EV_DEVICE_DONE:
       pcs_dev_complete(s, ev.arg);

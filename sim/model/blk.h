@@ -1,0 +1,57 @@
+/* blk.h - the block layer: per-task plugs, the elevator, requests (see blk.c). */
+#ifndef PCSIM_MODEL_BLK_H
+#define PCSIM_MODEL_BLK_H
+
+#include "pcsim/params.h"
+#include "pool.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct PcsSim PcsSim;
+
+typedef struct {
+  uint64_t sector;
+  uint32_t nsect, nseg;
+  uint32_t bio_head, bio_tail;
+  uint32_t prev, next; /* elevator queue links; next also threads the free list */
+} PcsRequest;
+
+/* One task's struct blk_plug: requests held back until the plug is flushed. */
+typedef struct {
+  gboolean plugged; /* between blk_start_plug() and blk_finish_plug() */
+  uint32_t *rqs;
+  uint32_t n;
+} PcsPlug;
+
+/* The request queue: requests, the elevator's FIFO and every task's plug. */
+typedef struct {
+  PcsPool requests;
+  uint32_t elv_head, elv_tail, elv_len; /* queued, not dispatched */
+  PcsPlug *plugs;                       /* one per task that submits (the readers) */
+  uint32_t nplugs, plug_max;            /* block.plug_max */
+  uint32_t rq_max_pages;                /* largest request: block.max_sectors */
+} PcsBlkQueue;
+
+/* The largest request under P, in pages: block.max_sectors. */
+uint32_t pcs_blk_rq_max_pages(const PcsParams *p);
+/* Called once per run, with one plug for each of NTASKS submitting tasks. */
+void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks);
+/* Frees the queue; the elevator and every plug must be empty. */
+void pcs_blk_clear(PcsBlkQueue *q);
+/* The request ID; valid until the next pcs_pool_get() on the queue. */
+static inline PcsRequest *pcs_rq_at(const PcsBlkQueue *q, uint32_t id) { return pcs_pool_at(&q->requests, id); }
+
+/* blk_start_plug() for TASK, at the start of read_pages(); TASK must not be plugged. */
+void pcs_blk_start_plug(PcsSim *s, uint32_t task);
+/* blk_finish_plug(): flushes TASK's plug into the elevator and runs the
+ * queue (may dispatch); no-op when TASK is not plugged. */
+void pcs_blk_finish_plug(PcsSim *s, uint32_t task);
+/* blk_queue_bio() for BIO, submitted by TASK: counts it, splits it at the
+ * request limits, merges or queues each part; may flush the plug and
+ * dispatch.  Owns BIO from here until the device completes it. */
+void pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio);
+/* Called by the device when it has room: pops the elevator's head, PCS_NONE when empty. */
+uint32_t pcs_blk_next_request(PcsSim *s);
+
+#endif

@@ -1,0 +1,24 @@
+/* device.h - the disk: queue depth, latency, one data channel (see device.c). */
+#ifndef PCSIM_MODEL_DEVICE_H
+#define PCSIM_MODEL_DEVICE_H
+
+#include "pcsim/evq.h"
+
+#include <stdint.h>
+
+typedef struct PcsSim PcsSim;
+
+typedef struct {
+  uint32_t in_service;  /* requests dispatched, not completed */
+  PcsTime channel_free; /* when the data channel finishes its last transfer */
+} PcsDevice;
+
+/* __blk_run_queue(): dispatches queued requests up to device.queue_depth,
+ * scheduling one PCS_EV_DEVICE_DONE each (FIFO lane).  Called after the
+ * elevator gained requests and after each completion. */
+void pcs_dev_dispatch(PcsSim *s);
+/* The PCS_EV_DEVICE_DONE event of request RQ: hands its bios to end-io,
+ * frees RQ, dispatches more. */
+void pcs_dev_complete(PcsSim *s, uint32_t rq);
+
+#endif

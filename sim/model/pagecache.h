@@ -1,0 +1,94 @@
+/* pagecache.h - the shared page cache of one file (see pagecache.c).
+ *
+ * Owns the page bits, mapping->tree_lock and the page wait queue.  Every
+ * other module reads and writes page state through the accessors below,
+ * named after the kernel's page flag helpers, so the page cache can be
+ * built and tested on its own (tests/test_pagecache.c): nothing here needs
+ * a running simulation.
+ */
+#ifndef PCSIM_MODEL_PAGECACHE_H
+#define PCSIM_MODEL_PAGECACHE_H
+
+#include "pcsim/evq.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <stdint.h>
+
+/* One byte per page of the file. */
+enum {
+  PCS_PG_PRESENT = 1u << 0,   /* in the radix tree (inserted, locked until read) */
+  PCS_PG_UPTODATE = 1u << 1,  /* read completed, unlocked */
+  PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker */
+  PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c) */
+};
+
+typedef struct {
+  uint64_t page;
+  uint32_t task;
+} PcsPcSleeper;
+
+typedef struct {
+  uint8_t *pages;
+  uint64_t npages;
+  PcsTime tree_lock_free; /* ticket spinlock: next time it is free */
+  PcsTime tree_lock_hold; /* cost.tree_lock_hold: one radix-tree insert under the lock */
+  PcsPcSleeper *sleepers; /* the wait queue, in sleep order */
+  uint32_t n_sleepers, max_sleepers;
+  uint32_t *woken; /* tasks taken off the queue by the last pcs_pc_wake_range() */
+} PcsPageCache;
+
+/* Called once per run: NPAGES absent pages, room for MAX_SLEEPERS sleeping tasks. */
+void pcs_pc_init(PcsPageCache *pc, uint64_t npages, uint32_t max_sleepers, PcsTime tree_lock_hold);
+/* Frees what pcs_pc_init() allocated. */
+void pcs_pc_clear(PcsPageCache *pc);
+
+/* find_get_page() != NULL: PAGE is in the cache (maybe still locked). */
+static inline gboolean pcs_pc_present(const PcsPageCache *pc, uint64_t page) {
+  return (pc->pages[page] & PCS_PG_PRESENT) != 0;
+}
+/* PageUptodate(): the read of PAGE completed (and so it is unlocked). */
+static inline gboolean pcs_pc_uptodate(const PcsPageCache *pc, uint64_t page) {
+  return (pc->pages[page] & PCS_PG_UPTODATE) != 0;
+}
+/* PageReadahead(): PAGE carries the PG_readahead marker. */
+static inline gboolean pcs_pc_readahead(const PcsPageCache *pc, uint64_t page) {
+  return (pc->pages[page] & PCS_PG_READAHEAD) != 0;
+}
+/* SetPageReadahead(): called by the inserting thread on a page it just won. */
+static inline void pcs_pc_set_readahead(PcsPageCache *pc, uint64_t page) {
+  pc->pages[page] |= PCS_PG_READAHEAD;
+}
+/* TestClearPageReadahead(): TRUE for the first caller only. */
+static inline gboolean pcs_pc_test_clear_readahead(PcsPageCache *pc, uint64_t page) {
+  gboolean was = pcs_pc_readahead(pc, page);
+  pc->pages[page] &= (uint8_t)~PCS_PG_READAHEAD;
+  return was;
+}
+/* Does PAGE's frame directly follow PAGE-1's?  Decided by the allocator (alloc.c) at insert. */
+static inline gboolean pcs_pc_frame_contig(const PcsPageCache *pc, uint64_t page) {
+  return (pc->pages[page] & PCS_PG_CONTIG) != 0;
+}
+/* Records that PAGE, just inserted, got the frame after PAGE-1's. */
+static inline void pcs_pc_set_frame_contig(PcsPageCache *pc, uint64_t page) {
+  pc->pages[page] |= PCS_PG_CONTIG;
+}
+
+/* add_to_page_cache_lru() at time NOW: takes tree_lock, inserts PAGE locked
+ * and not up to date.  Returns 0, or -EEXIST when PAGE was already present
+ * (the caller frees its private page).  *CPU gets the CPU time the caller
+ * spends: spinning for tree_lock plus holding it.  Never schedules. */
+int pcs_pc_insert(PcsPageCache *pc, uint64_t page, PcsTime now, PcsTime *cpu);
+/* SetPageUptodate() + unlock_page() of [FIRST, FIRST+NPAGES); each must be
+ * present and not yet up to date.  Wakes nobody: see pcs_pc_wake_range(). */
+void pcs_pc_end_read(PcsPageCache *pc, uint64_t first, uint32_t npages);
+/* TASK sleeps on locked PAGE (lock_page_killable()); it stays queued until
+ * a pcs_pc_wake_range() covering PAGE. */
+void pcs_pc_wait(PcsPageCache *pc, uint32_t task, uint64_t page);
+/* The wake_up_page() half of unlock_page() for [FIRST, FIRST+NPAGES): takes
+ * the tasks sleeping on those pages off the queue, in the order they went to
+ * sleep, into pc->woken; returns how many.  The caller wakes them; the list
+ * stays valid until the next call. */
+uint32_t pcs_pc_wake_range(PcsPageCache *pc, uint64_t first, uint32_t npages);
+
+#endif

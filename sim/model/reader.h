@@ -1,0 +1,80 @@
+/* reader.h - one fio reader thread: the read() loop and ->readpages (see reader.c). */
+#ifndef PCSIM_MODEL_READER_H
+#define PCSIM_MODEL_READER_H
+
+#include "pcsim/evq.h"
+#include "pcsim/params.h"
+#include "pcsim/policy.h"
+#include "readahead.h"
+
+#include <glib.h>
+#include <stdint.h>
+
+typedef struct PcsSim PcsSim;
+
+/* Where a reader goes on when it next runs (reader.c).  States of
+ * do_generic_file_read() first, then of extent_readpages(), each in the
+ * order a page meets them.  A state either decides at once and names the
+ * next, or charges CPU (cpu.c) and names the state to go on in when that
+ * time has run, or sleeps. */
+#define PCS_READER_STATES(X)                                                                       \
+  X(FIND_PAGE, "look up pos (a call boundary first: next read() or finish); a miss: SYNC_RA; "   \
+               "PG_readahead: ASYNC_RA; locked: sleep; else charge cost.copy, then COPIED")      \
+  X(SYNC_RA, "page_cache_sync_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN")   \
+  X(FIND_PAGE_AGAIN, "as FIND_PAGE after readahead, ->readpage or a wake; a miss: NO_CACHED_PAGE") \
+  X(NO_CACHED_PAGE, "no_cached_page: ->readpage() of pos alone, unplugged (RP_NEXT)")            \
+  X(ASYNC_RA, "page_cache_async_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN") \
+  X(SLEEPING, "asleep on pos until end-io unlocks it; woken: FIND_PAGE_AGAIN")                   \
+  X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
+  X(RP_NEXT, "->readpages: add_to_page_cache_lru() of the next listed page (charge spin + "      \
+             "insert, then RP_WON or RP_LOST), or flush the pool, or submit, or RP_END")          \
+  X(RP_WON, "the insert won: pool the page; a full pool: RP_FLUSH")                               \
+  X(RP_LOST, "-EEXIST: pool-contig and window flush a non-empty pool")                            \
+  X(RP_FLUSH, "read the next pooled page (charge cost.read_setup, then RP_READ); empty: RP_NEXT") \
+  X(RP_READ, "submit_extent_page(): into the open bio, or charge cost.bio_submit, RP_SUBMIT_OPEN") \
+  X(RP_SUBMIT_OPEN, "submit the open bio, open one with the page, back to RP_FLUSH")              \
+  X(RP_SUBMIT, "submit the open bio (end of a batch or of the call), then RP_NEXT")               \
+  X(RP_END, "blk_finish_plug(), then FIND_PAGE_AGAIN")                                            \
+  X(DONE, "the whole file read")
+
+typedef enum {
+#define X(name, doc) PCS_RD_##name,
+  PCS_READER_STATES(X)
+#undef X
+} PcsReaderState;
+
+/* The current ->readpages call (extent_readpages()), or the single-page
+ * ->readpage() fallback run as a call of one page under "immediate". */
+typedef struct {
+  PcsPolicy policy;
+  uint64_t *pool; /* inserted pages waiting to be read (pagepool[]) */
+  uint32_t pool_n, pool_i, pool_cap;
+  uint64_t page;     /* the page being inserted or read */
+  uint32_t open_bio; /* submit_extent_page()'s bio_ret: PCS_NONE for none */
+} PcsReadpages;
+
+typedef struct {
+  uint32_t id; /* 0-based; task id too */
+  PcsReaderState state;
+  uint64_t pos;      /* next page to copy */
+  uint64_t call_end; /* end (exclusive) of the current read() call */
+  PcsRaState ra;
+  PcsRaList list; /* what readahead handed to ->readpages */
+  PcsReadpages rp;
+  PcsTime done_at;
+} PcsReader;
+
+/* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */
+uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy);
+/* Called once per run for reader ID; sizes its page list, and its pool for the run's policy. */
+void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id);
+/* Frees what pcs_reader_init() allocated. */
+void pcs_reader_clear(PcsReader *r);
+/* At time 0: R issues its first read() (asks for CPU: schedules). */
+void pcs_reader_start(PcsSim *s, PcsReader *r);
+/* R's PCS_EV_TASK_STEP: its CPU step has run; R goes on until it waits again (schedules). */
+void pcs_reader_step(PcsSim *s, PcsReader *r);
+/* Called by end-io (unlock_page()) for R, asleep on a page now up to date; R goes on at once. */
+void pcs_reader_wake(PcsSim *s, PcsReader *r);
+
+#endif

@@ -1,0 +1,108 @@
+/* test_pagecache.c - the page cache on its own: insert race, PG_readahead,
+ * completion, tree_lock spinning and the wait queue, with no simulation. */
+#include "support.h"
+
+#include "pagecache.h"
+
+enum { HOLD = 100 }; /* cost.tree_lock_hold, ns */
+
+static void the_first_insert_wins_and_the_second_gets_eexist(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 8, 4, HOLD);
+  PcsTime cpu;
+  assert_false(pcs_pc_present(&pc, 3));
+  assert_int_equal(pcs_pc_insert(&pc, 3, 0, &cpu), 0);
+  assert_true(pcs_pc_present(&pc, 3));
+  assert_false(pcs_pc_uptodate(&pc, 3)); /* inserted locked, not yet read */
+  assert_int_equal(pcs_pc_insert(&pc, 3, 1000, &cpu), -EEXIST);
+  assert_int_equal(cpu, HOLD); /* the loser paid for the lock too */
+  assert_false(pcs_pc_present(&pc, 2));
+  assert_false(pcs_pc_present(&pc, 4));
+  assert_int_equal(pcs_pc_insert(&pc, 4, 2000, &cpu), 0);
+  pcs_pc_clear(&pc);
+}
+
+static void only_the_first_toucher_clears_the_marker(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 8, 4, HOLD);
+  PcsTime cpu;
+  assert_int_equal(pcs_pc_insert(&pc, 5, 0, &cpu), 0);
+  assert_false(pcs_pc_readahead(&pc, 5)); /* an insert alone sets no marker */
+  pcs_pc_set_readahead(&pc, 5);
+  assert_true(pcs_pc_readahead(&pc, 5));
+  assert_true(pcs_pc_test_clear_readahead(&pc, 5));  /* this thread starts async readahead */
+  assert_false(pcs_pc_test_clear_readahead(&pc, 5)); /* the next one does not */
+  assert_false(pcs_pc_readahead(&pc, 5));
+  assert_true(pcs_pc_present(&pc, 5)); /* clearing the marker leaves the page */
+  assert_false(pcs_pc_test_clear_readahead(&pc, 6));
+  pcs_pc_clear(&pc);
+}
+
+static void end_read_makes_exactly_its_pages_uptodate(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 8, 4, HOLD);
+  PcsTime cpu;
+  for (uint64_t p = 0; p < 4; p++) assert_int_equal(pcs_pc_insert(&pc, p, 0, &cpu), 0);
+  pcs_pc_set_frame_contig(&pc, 1);
+  pcs_pc_end_read(&pc, 0, 3);
+  for (uint64_t p = 0; p < 3; p++) assert_true(pcs_pc_uptodate(&pc, p));
+  assert_false(pcs_pc_uptodate(&pc, 3));
+  assert_true(pcs_pc_present(&pc, 1) && pcs_pc_frame_contig(&pc, 1)); /* other bits kept */
+  assert_false(pcs_pc_frame_contig(&pc, 2));
+  pcs_pc_clear(&pc);
+}
+
+/* tree_lock is a ticket spinlock: a thread arriving while it is held spins
+ * on its CPU until its turn, and pays the hold time once it has it. */
+static void contending_inserts_spin_for_tree_lock(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 8, 4, HOLD);
+  PcsTime a, b, c, d;
+  assert_int_equal(pcs_pc_insert(&pc, 0, 1000, &a), 0);
+  assert_int_equal(pcs_pc_insert(&pc, 1, 1000, &b), 0); /* same instant: waits a whole hold */
+  assert_int_equal(pcs_pc_insert(&pc, 1, 1150, &c), -EEXIST); /* lock free at 1200 */
+  assert_int_equal(pcs_pc_insert(&pc, 2, 5000, &d), 0);       /* lock long free */
+  assert_int_equal(a, HOLD);
+  assert_int_equal(b, 2 * HOLD);
+  assert_int_equal(c, 50 + HOLD);
+  assert_int_equal(d, HOLD);
+  pcs_pc_clear(&pc);
+}
+
+/* lock_page_killable() is an exclusive FIFO wait: unlocking a range wakes
+ * its sleepers in the order they went to sleep, and no one else. */
+static void sleepers_wake_in_sleep_order(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 16, 4, HOLD);
+  PcsTime cpu;
+  for (uint64_t p = 0; p < 16; p++) assert_int_equal(pcs_pc_insert(&pc, p, 0, &cpu), 0);
+  pcs_pc_wait(&pc, 2, 5);
+  pcs_pc_wait(&pc, 3, 9); /* outside the completed range */
+  pcs_pc_wait(&pc, 0, 4);
+  pcs_pc_wait(&pc, 1, 5);
+  pcs_pc_end_read(&pc, 4, 2);
+  assert_int_equal(pcs_pc_wake_range(&pc, 4, 2), 3);
+  assert_int_equal(pc.woken[0], 2);
+  assert_int_equal(pc.woken[1], 0);
+  assert_int_equal(pc.woken[2], 1);
+  assert_int_equal(pc.n_sleepers, 1);
+  pcs_pc_wait(&pc, 0, 12); /* a woken task may sleep again at once */
+  pcs_pc_end_read(&pc, 8, 8);
+  assert_int_equal(pcs_pc_wake_range(&pc, 8, 8), 2);
+  assert_int_equal(pc.woken[0], 3);
+  assert_int_equal(pc.woken[1], 0);
+  assert_int_equal(pc.n_sleepers, 0);
+  assert_int_equal(pcs_pc_wake_range(&pc, 0, 16), 0);
+  pcs_pc_clear(&pc);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(the_first_insert_wins_and_the_second_gets_eexist),
+    cmocka_unit_test(only_the_first_toucher_clears_the_marker),
+    cmocka_unit_test(end_read_makes_exactly_its_pages_uptodate),
+    cmocka_unit_test(contending_inserts_spin_for_tree_lock),
+    cmocka_unit_test(sleepers_wake_in_sleep_order),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
