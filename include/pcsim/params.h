@@ -4,9 +4,9 @@
  * their ranges (and so the limits error messages quote), `pcsim params`
  * (with --markdown, the table the documentation shows) and the provenance
  * dump all come from it, so a key cannot be documented under one name and
- * parsed under another.  The README's copy of the table is pasted from
- * `pcsim params --markdown`, not generated: regenerate it when a key
- * changes.
+ * parsed under another.  docs/params.md is generated from
+ * `pcsim params --markdown` by scripts/update-docs, and tests/test_docs.c
+ * fails when it is stale.
  */
 #ifndef PCSIM_PARAMS_H
 #define PCSIM_PARAMS_H

@@ -381,7 +381,7 @@ int pcs_cmd_run(int argc, char **argv) {
 int pcs_cmd_params(int argc, char **argv) {
   gboolean markdown = FALSE;
   GOptionEntry entries[] = {
-    {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print a Markdown table (as in the README)", NULL},
+    {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, "Print a Markdown table (docs/params.md is this output)", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("- list every scenario key with its default, unit and meaning", NULL, entries);
   GError *error = NULL;
