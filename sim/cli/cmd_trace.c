@@ -4,6 +4,10 @@
  * The metric names are those of `pcsim run` (bios, requests, bios_per_mib,
  * requests_per_mib, avg_bio_kib, avg_request_kib) plus mib_read, so a trace
  * row and a simulated row line up; metadata (rwbs M) is reported apart.
+ * When the trace has readahead, page-insert and complete events, the
+ * mechanism metrics of include/pcsim/ktrace.h follow (ra_sync .. max_in_flight,
+ * inserted_mib_per_thread, device_latency_us_hist), again under the names
+ * of `pcsim run`'s JSON, which counts them the same way in the model.
  */
 #include "cli.h"
 
@@ -253,7 +257,13 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
       "bios_per_mib, requests_per_mib, avg_bio_kib, avg_request_kib; and two\n"
       "about the run: threads (tasks that queued data bios) and\n"
       "mib_before_large_bio (data read before the first bio over 1 MiB, the\n"
-      "scattered memory of the scenario key memory.scattered).", entries);
+      "scattered memory of the scenario key memory.scattered).\n\n"
+      "When the trace has them (ftrace text of capture-kernel-trace), the\n"
+      "readahead, page-insert and request-complete events of the data file\n"
+      "add ra_sync, ra_async, inserts, owner_changes_per_mib,\n"
+      "contiguous_frames, inserted_mib_per_thread, device_ms_per_mib,\n"
+      "device_mean_us, max_in_flight and device_latency_us_hist (bucket 0:\n"
+      "under 2 us, bucket k: [2^k, 2^(k+1)) us).", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsKtrace t = {0};
@@ -393,7 +403,11 @@ int pcs_cmd_compare(int argc, char **argv) {
       "physically contiguous pages, so this is how much was read into\n"
       "scattered free memory).  The table ends with a note and the --set that\n"
       "matches the trace when the scenario differs (workload.threads,\n"
-      "memory.scattered).", entries);
+      "memory.scattered).\n\n"
+      "A trace with readahead, page-insert and complete events adds their\n"
+      "metrics (see trace-stats), then inserted_mib_per_thread[k] (the k-th\n"
+      "thread to insert, on each side) and device_latency_us_hist[k] (buckets\n"
+      "with requests on either side).", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsKtrace t = {0};
