@@ -212,12 +212,65 @@ static void capture_script_takes_numjobs_out_of_the_job_file(void **state) {
   if (!strstr(read, "\"io_kbytes\" : 256,")) fail_msg("fio did not run four threads:\n%s", out);
 }
 
+/* A mechanism capture (readahead, insert and complete events) gives every
+ * mechanism key in `trace-stats --format json`, a blocks-only capture none;
+ * `compare` on it shows each one real and simulated, with the per-thread
+ * list and the latency histogram entry by entry; `pcsim run --format json`
+ * prints the same keys. */
+#define MECH_TRACE "tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j4-rep1.ftrace.txt.gz"
+static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
+  static const char *const keys[] = {"ra_sync", "ra_async", "inserts", "owner_changes_per_mib", "contiguous_frames",
+                                     "device_ms_per_mib", "device_mean_us", "max_in_flight"};
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", MECH_TRACE, "--format", "json", NULL), 0);
+  /* the README's mechanism table for ra4096-j4: 10 sync, 155 async readaheads */
+  assert_non_null(strstr(out, "\"ra_sync\": 10,\n"));
+  assert_non_null(strstr(out, "\"ra_async\": 155,\n"));
+  assert_non_null(strstr(out, "\"owner_changes_per_mib\": 0.1"));
+  assert_non_null(strstr(out, "\"contiguous_frames\": 0.93"));
+  assert_non_null(strstr(out, "\"inserted_mib_per_thread\": ["));
+  assert_non_null(strstr(out, "\"device_latency_us_hist\": [0, 0, 0, 0, 0, 0, 0, 4, "));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/kernel-6.18-btrfs-threads/blocks/"
+                              "ra128-j1-rep1.ftrace.txt.gz", "--format", "json", NULL), 0);
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+    if (strstr(out, keys[i])) fail_msg("a blocks-only trace printed %s:\n%s", keys[i], out);
+  assert_null(strstr(out, "inserted_mib_per_thread"));
+  g_free(out), g_free(err);
+
+  assert_int_equal(test_pcsim(&out, &err, "compare", MECH_TRACE, "workloads/linux-6.18-btrfs.ini", "--set",
+                              "workload.file_size=64M", "--format", "csv", NULL), 0);
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+    g_autofree char *row = g_strdup_printf("\n%s,", keys[i]);
+    if (!strstr(out, row)) fail_msg("compare has no %s row:\n%s", keys[i], out);
+  }
+  assert_non_null(strstr(out, "\ninserts,256000.0000,16384.0000,"));
+  for (int k = 0; k < 4; k++) {
+    g_autofree char *row = g_strdup_printf("\ninserted_mib_per_thread[%d],", k);
+    assert_non_null(strstr(out, row));
+  }
+  assert_null(strstr(out, "inserted_mib_per_thread[4]"));
+  assert_non_null(strstr(out, "\ndevice_latency_us_hist[12],427.0000,"));
+  g_free(out), g_free(err);
+
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/linux-6.18-btrfs.ini", "--set", "workload.file_size=64M",
+                              "--format", "json", NULL), 0);
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+    g_autofree char *key = g_strdup_printf("\"%s\": ", keys[i]);
+    if (!strstr(out, key)) fail_msg("pcsim run --format json has no %s", keys[i]);
+  }
+  assert_non_null(strstr(out, "\"inserts\": 16384,"));
+  assert_non_null(strstr(out, "\"inserted_mib_per_thread\": ["));
+  assert_non_null(strstr(out, "\"device_latency_us_hist\": ["));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shared_traces_give_their_readme_counts),
     cmocka_unit_test(blkparse_text_counts_q_and_d),
     cmocka_unit_test(bad_traces_are_refused),
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
+    cmocka_unit_test(mechanism_metrics_in_trace_stats_compare_and_run),
     cmocka_unit_test(linux_618_scenario_matches_both_captures),
     cmocka_unit_test(traces_show_threads_and_scattered_memory),
     cmocka_unit_test(capture_script_refuses_without_tracefs),

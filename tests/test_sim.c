@@ -4,6 +4,8 @@
 
 #include "internal.h"
 
+#include <math.h>
+
 static const char *const policies[] = {"immediate", "pool:16", "pool-contig:16", "window", "pool:3"};
 
 static void small_race(PcsParams *p) {
@@ -362,6 +364,159 @@ static void rng_streams_equal_grand(void **state) {
   }
 }
 
+/* ---- mechanism metrics, as the trace reader defines them (ktrace.h) ---- */
+
+/* One thread inserts every page itself: no owner changes, its inserted MiB
+ * is the file, and with contiguous memory every page after the first sits
+ * in the frame after its predecessor's; without, none does. */
+static void one_thread_inserts_the_whole_file_in_one_run_of_frames(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=4M", "memory.contiguous=1", NULL);
+  PcsResult r;
+  test_run(&p, "pool:16", &r);
+  assert_int_equal(r.inserts, 1024);
+  assert_int_equal(r.page_pairs, 1023);
+  assert_int_equal(r.owner_changes, 0);
+  assert_true(pcs_report_value(&r, "owner_changes_per_mib") == 0.0);
+  assert_true(pcs_report_value(&r, "contiguous_frames") == 1.0);
+  assert_int_equal(r.insert_threads, 1);
+  assert_true(pcs_result_inserted_mib(&r, 0) == 4.0);
+  pcs_result_clear(&r);
+  test_set(&p, "memory.contiguous=0", NULL);
+  test_run(&p, "pool:16", &r);
+  assert_true(pcs_report_value(&r, "contiguous_frames") == 0.0);
+  assert_true(pcs_result_inserted_mib(&r, 0) == 4.0);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* The run's counters are what the trace reader would count on the run's own
+ * INSERT events (a = page, b = pfn, thread): owner changes and adjacent
+ * frames over the file's pages in index order, each thread's pages in order
+ * of its first insert.  4 threads keep the inserter in the page byte, 20 in
+ * the separate array; every frame is handed out once. */
+static void insert_events_give_the_runs_mechanism_counters(void **state) {
+  const char *threads[] = {"workload.threads=4", "workload.threads=20"};
+  for (size_t i = 0; i < G_N_ELEMENTS(threads); i++) {
+    PcsParams p;
+    small_race(&p);
+    test_set(&p, threads[i], "workload.file_size=8M", "memory.contiguous=1", "memory.contiguous_share=0.8", NULL);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "pool:16", &r);
+    uint64_t npages = p.workload_file_size / PCS_PAGE_SIZE;
+    g_autofree uint32_t *owner = g_new0(uint32_t, npages);
+    g_autofree uint64_t *pfn = g_new0(uint64_t, npages);
+    g_autofree uint64_t *per_thread = g_new0(uint64_t, r.threads + 1);
+    g_autoptr(GArray) order = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GHashTable) frames = g_hash_table_new(g_int64_hash, g_int64_equal);
+    for (guint k = 0; k < ev->len; k++) {
+      TestEvent *e = &g_array_index(ev, TestEvent, k);
+      if (e->kind != PCS_TRACE_INSERT) continue;
+      assert_int_equal(owner[e->a], 0); /* each page inserted once */
+      owner[e->a] = e->thread, pfn[e->a] = e->b;
+      if (per_thread[e->thread]++ == 0) g_array_append_val(order, e->thread);
+      assert_false(g_hash_table_contains(frames, &e->b));
+      g_hash_table_add(frames, &e->b);
+    }
+    uint64_t changes = 0, contiguous = 0;
+    for (uint64_t pg = 1; pg < npages; pg++) {
+      changes += owner[pg] != owner[pg - 1];
+      contiguous += pfn[pg] == pfn[pg - 1] + 1;
+    }
+    assert_int_equal(r.inserts, npages);
+    assert_int_equal(r.page_pairs, npages - 1);
+    assert_int_equal(r.owner_changes, changes);
+    assert_int_equal(r.contiguous_pairs, contiguous);
+    assert_true(changes > 0 && contiguous > 0 && contiguous < npages - 1);
+    assert_true(fabs(pcs_report_value(&r, "owner_changes_per_mib") - (double)changes / 8.0) < 1e-9);
+    assert_int_equal(r.insert_threads, order->len);
+    for (guint k = 0; k < order->len; k++) {
+      uint32_t t = g_array_index(order, uint32_t, k);
+      assert_int_equal(r.insert_order[k] + 1, t);
+      assert_true(pcs_result_inserted_mib(&r, k) == (double)per_thread[t] * PCS_PAGE_SIZE / PCS_MIB);
+    }
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
+static double contiguous_frames(const PcsParams *p) {
+  PcsResult r;
+  test_run(p, "window", &r);
+  double v = pcs_report_value(&r, "contiguous_frames");
+  pcs_result_clear(&r);
+  return v;
+}
+
+/* memory.contiguous_share: one thread, 64 MiB (16384 pages): the share of
+ * adjacent frames is the probability asked for (within 4 standard
+ * deviations), from a stream of its own: the seed moves it, and 1 draws
+ * nothing (every frame follows). */
+static void contiguous_share_sets_the_share_of_adjacent_frames(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=64M", "memory.contiguous=1", NULL);
+  assert_true(contiguous_frames(&p) == 1.0);
+  test_set(&p, "memory.contiguous_share=0.5", NULL);
+  double a = contiguous_frames(&p);
+  assert_true(fabs(a - 0.5) < 0.016);
+  assert_true(contiguous_frames(&p) == a);
+  test_set(&p, "scenario.seed=7", NULL);
+  double b = contiguous_frames(&p);
+  assert_true(fabs(b - 0.5) < 0.016 && b != a);
+  test_set(&p, "memory.contiguous_share=0", NULL);
+  assert_true(contiguous_frames(&p) == 0.0);
+  GError *error = NULL;
+  assert_false(pcs_params_set_assignment(&p, "memory.contiguous_share=1.5", &error));
+  assert_non_null(strstr(error->message, "memory.contiguous_share"));
+  g_clear_error(&error);
+  pcs_params_clear(&p);
+}
+
+/* One thread and a queue depth of 1: every request is alone on the device,
+ * so its dispatch -> complete time is device.latency + size / bandwidth
+ * (rounded up to the ns), and device_ms_per_mib is their sum per MiB. */
+static void device_time_is_latency_plus_transfer_alone(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=8M", "device.queue_depth=1", "device.latency=50us",
+           "device.bandwidth=500M", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "pool:16", &r);
+  uint64_t sum = 0, bw = p.device_bandwidth, hist[PCS_LATENCY_BUCKETS] = {0};
+  for (guint k = 0; k < ev->len; k++) {
+    TestEvent *e = &g_array_index(ev, TestEvent, k);
+    if (e->kind != PCS_TRACE_DISPATCH) continue;
+    uint64_t ns = 50000 + (e->b * PCS_SECTOR_SIZE * (uint64_t)PCS_NS_PER_S + bw - 1) / bw;
+    sum += ns;
+    hist[pcs_latency_bucket(ns)]++;
+  }
+  assert_true(r.requests > 10);
+  assert_int_equal(r.device_ns, sum);
+  assert_memory_equal(r.latency_us_hist, hist, sizeof hist);
+  assert_int_equal(r.max_in_flight, 1);
+  assert_true(fabs(pcs_report_value(&r, "device_ms_per_mib") - (double)sum / 1e6 / 8.0) < 1e-9);
+  assert_true(fabs(pcs_report_value(&r, "device_mean_us") - (double)sum / 1e3 / (double)r.requests) < 1e-9);
+  /* 128 KiB windows: 50 us + 250 us, in [256, 512) us */
+  assert_true(hist[8] > 0);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* Buckets as the trace reader's: under 2 us in 0, [2^k, 2^(k+1)) us in k. */
+static void latency_buckets_are_powers_of_two_in_us(void **state) {
+  assert_int_equal(pcs_latency_bucket(0), 0);
+  assert_int_equal(pcs_latency_bucket(1999), 0);
+  assert_int_equal(pcs_latency_bucket(2000), 1);
+  assert_int_equal(pcs_latency_bucket(3999), 1);
+  assert_int_equal(pcs_latency_bucket(4000), 2);
+  assert_int_equal(pcs_latency_bucket(300000), 8);
+  assert_int_equal(pcs_latency_bucket(UINT64_MAX), PCS_LATENCY_BUCKETS - 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(rng_streams_equal_grand),
@@ -374,6 +529,11 @@ int main(void) {
     cmocka_unit_test(same_seed_same_trace_byte_for_byte),
     cmocka_unit_test(read_setup_cost_drives_the_race),
     cmocka_unit_test(limits_refuse_huge_scenarios_up_front),
+    cmocka_unit_test(one_thread_inserts_the_whole_file_in_one_run_of_frames),
+    cmocka_unit_test(insert_events_give_the_runs_mechanism_counters),
+    cmocka_unit_test(contiguous_share_sets_the_share_of_adjacent_frames),
+    cmocka_unit_test(device_time_is_latency_plus_transfer_alone),
+    cmocka_unit_test(latency_buckets_are_powers_of_two_in_us),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

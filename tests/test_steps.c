@@ -362,7 +362,8 @@ static void call_effect(Capture *k, uint32_t id, PcsTraceKind kind, uint64_t a, 
                            pcs_trace_kind_name(kind), a);
     return;
   }
-  Effect e = {kind, (uint32_t)(a - c->first), (uint32_t)b};
+  /* an INSERT's b is the simulator's frame number (pfn): the step model has no frames */
+  Effect e = {kind, (uint32_t)(a - c->first), kind == PCS_TRACE_INSERT ? 0 : (uint32_t)b};
   g_array_append_val(c->effects, e);
   if (kind == PCS_TRACE_INSERT) {
     c->won |= 1u << e.a;

@@ -25,6 +25,14 @@ static inline double pcs_result_secs(const PcsResult *r) { return (double)r->sim
 static inline double pcs_result_kib_read(const PcsResult *r) {
   return (double)r->pages_read * (PCS_PAGE_SIZE / PCS_KIB);
 }
+/* MiB of the file's whole pages: what the trace reader divides owner changes by. */
+static inline double pcs_result_file_page_mib(const PcsResult *r) {
+  return (double)(r->file_bytes / PCS_PAGE_SIZE) * PCS_PAGE_SIZE / PCS_MIB;
+}
+/* MiB THREAD-th inserter (in first-insert order) put in the page cache. */
+static inline double pcs_result_inserted_mib(const PcsResult *r, uint32_t k) {
+  return (double)r->thread_inserts[r->insert_order[k]] * PCS_PAGE_SIZE / PCS_MIB;
+}
 
 /* X(name, kind, doc, label, get): one output column.  kind is U (an
  * integer count), F (a derived decimal, printed with 4 decimals) or S
@@ -58,7 +66,19 @@ static inline double pcs_result_kib_read(const PcsResult *r) {
   X(ra_async, U, "asynchronous readahead calls", "asynchronous readahead calls", r->ra_async)        \
   X(fallback_reads, U, "single-page ->readpage() fallbacks", "->readpage() fallbacks",               \
     r->fallback_reads)                                                                               \
-  X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages", r->waits)
+  X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages", r->waits)             \
+  X(inserts, U, "pages inserted into the page cache (mm_filemap_add_to_page_cache)", "pages inserted", \
+    r->inserts)                                                                                      \
+  X(owner_changes_per_mib, F, "file pages i, i+1 inserted by different threads, per MiB of file",    \
+    "owner changes per MiB", pcs_per((double)r->owner_changes, pcs_result_file_page_mib(r)))         \
+  X(contiguous_frames, F, "share of consecutive file pages in consecutive physical frames",          \
+    "contiguous frames (share)", pcs_per((double)r->contiguous_pairs, (double)r->page_pairs))        \
+  X(device_ms_per_mib, F, "device time (dispatch to complete, summed over requests) in ms per MiB",  \
+    "device time (ms per MiB)", pcs_per((double)r->device_ns / 1e6, pcs_result_mib_read(r)))         \
+  X(device_mean_us, F, "mean request time from dispatch to complete in us", "mean device time (us)", \
+    pcs_per((double)r->device_ns / PCS_NS_PER_US, (double)r->requests))                              \
+  X(max_in_flight, U, "most requests dispatched and not completed at once", "requests in flight",    \
+    r->max_in_flight)
 
 typedef enum {
 #define X(name, kind, doc, label, get) PCS_COLUMN_##name,
@@ -98,7 +118,9 @@ void pcs_report_csv_header(GString *out);
 void pcs_report_csv_row(GString *out, const PcsResult *r);
 /* Every column of R as members of the open object of W, in column order. */
 void pcs_report_json_columns(PcsJson *w, const PcsResult *r);
-/* R as one object of W: its columns, then "bio_pages_hist". */
+/* R as one object of W: its columns, then "bio_pages_hist",
+ * "inserted_mib_per_thread" (an array, first-insert order) and
+ * "device_latency_us_hist" (an array of PCS_LATENCY_BUCKETS counts). */
 void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout);
 /* Provenance as members of the open object of W: pcsim_version, seed,
  * source, fio_accepted (when set) and every resolved parameter. */

@@ -44,7 +44,7 @@
   X(SYSCALL, "syscall", "read() call starts: a=first page, b=pages")            \
   X(RA_SYNC, "ra_sync", "synchronous readahead: a=window start, b=pages")       \
   X(RA_ASYNC, "ra_async", "asynchronous readahead at a marker: a=start, b=pages") \
-  X(INSERT, "add", "add_to_page_cache_lru() won: a=page")                       \
+  X(INSERT, "add", "add_to_page_cache_lru() won: a=page, b=its physical frame (pfn; 0 in the step model)") \
   X(EEXIST, "eexist", "add_to_page_cache_lru() lost (-EEXIST): a=page")         \
   X(READ, "read", "page read set up and added to a bio: a=page")                \
   X(SUBMIT, "submit", "bio submitted: a=first page, b=pages")                   \
@@ -78,7 +78,10 @@ const char *pcs_trace_kind_name(PcsTraceKind kind);
 typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
                            uint64_t a, uint64_t b);
 
-/* Counters of one run.  Everything a report prints is derived from these. */
+/* Counters of one run.  Everything a report prints is derived from these
+ * (and the arrays below).  The mechanism counters (inserts .. max_in_flight)
+ * are defined as the trace reader defines them on a kernel trace
+ * (include/pcsim/ktrace.h), so `pcsim compare` holds like against like. */
 #define PCS_COUNTERS(X)                                                   \
   X(bios, "bios submitted (blkparse Q)")                                  \
   X(requests, "requests dispatched to the device (blkparse D)")           \
@@ -90,7 +93,26 @@ typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind 
   X(waits, "times a thread slept on a locked page")                       \
   X(bytes_returned, "bytes copied to all threads")                        \
   X(sim_time_ns, "simulated time until the last thread finished")         \
-  X(events, "events handled")
+  X(events, "events handled")                                             \
+  X(inserts, "pages inserted (add_to_page_cache_lru() won)")              \
+  X(page_pairs, "file pages i, i+1 both inserted (all pairs of the file)") \
+  X(owner_changes, "of page_pairs, inserted by different threads")        \
+  X(contiguous_pairs, "of page_pairs, in adjacent frames (alloc.c)")      \
+  X(device_ns, "sum over requests of dispatch -> complete time")          \
+  X(max_in_flight, "most requests dispatched and not yet completed")
+
+/* Device latency histogram buckets, as the trace reader's
+ * (PCS_KTRACE_LATENCY_BUCKETS): bucket 0 counts times under 2 us, bucket
+ * k >= 1 times in [2^k, 2^(k+1)) us, the last one everything longer. */
+#define PCS_LATENCY_BUCKETS 24
+
+/* The histogram bucket of a service time of NS nanoseconds. */
+static inline uint32_t pcs_latency_bucket(uint64_t ns) {
+  uint64_t us = ns / 1000;
+  if (us < 2) return 0;
+  uint32_t k = 63u - (uint32_t)__builtin_clzll(us); /* floor(log2(us)) */
+  return k < PCS_LATENCY_BUCKETS - 1 ? k : PCS_LATENCY_BUCKETS - 1;
+}
 
 typedef struct {
   PcsPolicy policy;
@@ -104,6 +126,10 @@ typedef struct {
   uint64_t *thread_bytes; /* bytes returned to each thread */
   uint64_t *thread_done_ns; /* when each thread read its last byte */
   uint64_t *page_reads;   /* optional: per-page device read count (tests) */
+  uint64_t *thread_inserts; /* pages each thread inserted, by thread */
+  uint32_t *insert_order;   /* threads in the order of their first insert */
+  uint32_t insert_threads;  /* entries of insert_order: threads that inserted */
+  uint64_t latency_us_hist[PCS_LATENCY_BUCKETS]; /* requests by dispatch -> complete time */
 } PcsResult;
 
 typedef struct {

@@ -193,6 +193,12 @@ void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout
   pcs_json_begin_object(w, NULL, layout);
   pcs_report_json_columns(w, r);
   pcs_json_hist(w, "bio_pages_hist", r->bio_pages_hist, r->hist_len);
+  pcs_json_begin_array(w, "inserted_mib_per_thread", PCS_JSON_INLINE);
+  for (uint32_t k = 0; k < r->insert_threads; k++) pcs_json_double(w, NULL, DECIMAL_FORMAT, pcs_result_inserted_mib(r, k));
+  pcs_json_end(w);
+  pcs_json_begin_array(w, "device_latency_us_hist", PCS_JSON_INLINE);
+  for (uint32_t k = 0; k < PCS_LATENCY_BUCKETS; k++) pcs_json_uint(w, NULL, r->latency_us_hist[k]);
+  pcs_json_end(w);
   pcs_json_end(w);
 }
 

@@ -123,9 +123,9 @@ static char *json_cell(JsonNode *n) {
 
 static gboolean json_row(PcsResults *r, JsonObject *o, guint index, GError **error) {
   g_autoptr(GList) members = json_object_get_members(o);
-  if (index == 0) /* the first row names the columns; every later row must have them */
+  if (index == 0) /* the first row names the columns (numbers and text, not lists); every later row must have them */
     for (GList *m = members; m; m = m->next)
-      if (strcmp(m->data, "bio_pages_hist") != 0) g_ptr_array_add(r->columns, g_strdup(m->data));
+      if (JSON_NODE_HOLDS_VALUE(json_object_get_member(o, m->data))) g_ptr_array_add(r->columns, g_strdup(m->data));
   if (r->columns->len == 0) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: results[%u] has no columns", r->path, index);
     return FALSE;

@@ -2,6 +2,7 @@
 #ifndef PCSIM_MODEL_BLK_H
 #define PCSIM_MODEL_BLK_H
 
+#include "pcsim/evq.h"
 #include "pcsim/params.h"
 #include "pool.h"
 
@@ -12,6 +13,7 @@ typedef struct PcsSim PcsSim;
 
 typedef struct {
   uint64_t sector;
+  PcsTime dispatched; /* when the device took it (device.c) */
   uint32_t nsect, nseg;
   uint32_t bio_head, bio_tail;
   uint32_t prev, next; /* elevator queue links; next also threads the free list */

@@ -17,10 +17,8 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   c->tasks = g_new0(PcsTask, ntasks);
   c->runq = g_new(uint32_t, ntasks);
   for (uint32_t t = 0; c->jitter > 0 && t < ntasks; t++) {
-    /* one stream per task, from (seed, stream id) */
-    uint32_t seed[3] = {(uint32_t)p->scenario_seed, (uint32_t)(p->scenario_seed >> 32), t + 1};
-    c->tasks[t].rng = g_new(PcsRng, 1);
-    pcs_rng_init(c->tasks[t].rng, seed, 3);
+    c->tasks[t].rng = g_new(PcsRng, 1); /* one stream per task */
+    pcs_rng_init_stream(c->tasks[t].rng, p->scenario_seed, PCS_RNG_STREAM_JITTER(t));
   }
 }
 

@@ -7,7 +7,10 @@
  * size / bandwidth, and the device as a whole never moves more than
  * device.bandwidth, however deep the queue.  Requests complete in the order
  * their transfers end; each completed request hands its bios to the btrfs
- * end-io workers (endio.c).
+ * end-io workers (endio.c).  Each request's dispatch -> complete time (the
+ * kernel trace's block_rq_issue -> block_rq_complete) is summed and
+ * binned, and the most requests in service at once kept, for the
+ * device metrics of include/pcsim/ktrace.h.
  */
 #include "internal.h"
 
@@ -23,6 +26,8 @@ void pcs_dev_dispatch(PcsSim *s) {
     PcsTime start = MAX(ready, s->dev.channel_free);
     s->dev.channel_free = start + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
     s->dev.in_service++;
+    s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service);
+    rq->dispatched = s->evq.now;
     s->res->requests++;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
     pcs_evq_push_fifo(&s->evq, s->dev.channel_free, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
@@ -34,6 +39,9 @@ void pcs_dev_complete(PcsSim *s, uint32_t id) {
   pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_COMPLETE, rq->sector, rq->nsect);
   s->dev.in_service--;
   s->res->pages_read += rq->nsect / PCS_SECTORS_PER_PAGE;
+  PcsTime service = s->evq.now - rq->dispatched; /* block_rq_issue -> block_rq_complete */
+  s->res->device_ns += service;
+  s->res->latency_us_hist[pcs_latency_bucket(service)]++;
   for (uint32_t bio = rq->bio_head; bio != PCS_NONE;) {
     uint32_t next = pcs_bio_at(&s->bio, bio)->next;
     pcs_endio_queue(s, bio);

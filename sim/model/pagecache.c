@@ -9,8 +9,10 @@
  * (lock_page_killable(), an exclusive FIFO wait) and are woken by
  * unlock_page() in the end-io path (endio.c), in the order they slept.
  *
- * One byte per page: PRESENT, UPTODATE, READAHEAD bits, and CONTIG: the
- * frame the allocator gave it follows page-1's (alloc.c).  Only the
+ * One byte per page: PRESENT, UPTODATE, READAHEAD bits, CONTIG: the
+ * frame the allocator gave it follows page-1's (alloc.c), and in the high
+ * four bits the task that inserted it, for the owner-change count (over 16
+ * inserting tasks a uint16_t per page holds it instead).  Only the
  * accessors in pagecache.h touch them.  tree_lock is a ticket spinlock
  * (FIFO, as x86 Linux has had since 2.6.25), so it is a single "free at"
  * time: a thread arriving while it is held spins, on its CPU, until its turn.
@@ -30,12 +32,30 @@ void pcs_pc_init(PcsPageCache *pc, uint64_t npages, uint32_t max_sleepers, PcsTi
   pc->pages = g_new0(uint8_t, npages);
   pc->sleepers = g_new(PcsPcSleeper, MAX(max_sleepers, 1));
   pc->woken = g_new(uint32_t, MAX(max_sleepers, 1));
+  if (max_sleepers > PCS_PG_OWNER_TASKS) pc->owners = g_new0(uint16_t, npages);
 }
 
 void pcs_pc_clear(PcsPageCache *pc) {
   g_clear_pointer(&pc->pages, g_free);
   g_clear_pointer(&pc->sleepers, g_free);
   g_clear_pointer(&pc->woken, g_free);
+  g_clear_pointer(&pc->owners, g_free);
+}
+
+/* Pages i-1 and i both present: owners from the page bytes (up to 16
+ * tasks) or the owner array.  Branch-free but for the owner store. */
+void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner_changes, uint64_t *contiguous) {
+  const uint8_t *pg = pc->pages;
+  const uint16_t *owners = pc->owners;
+  uint64_t n = 0, changes = 0, contig = 0;
+  for (uint64_t p = 1; p < pc->npages; p++) {
+    unsigned both = pg[p - 1] & pg[p] & PCS_PG_PRESENT;
+    n += both;
+    contig += both & (pg[p] / PCS_PG_CONTIG); /* its CONTIG bit */
+    unsigned other = owners ? owners[p] != owners[p - 1] : ((pg[p - 1] ^ pg[p]) >> PCS_PG_OWNER_SHIFT) != 0;
+    changes += both & other;
+  }
+  *pairs = n, *owner_changes = changes, *contiguous = contig;
 }
 
 /* spin_lock_irq(&mapping->tree_lock) at NOW, held for one insert: the CPU

@@ -15,12 +15,16 @@
 #include <glib.h>
 #include <stdint.h>
 
-/* One byte per page of the file. */
+/* One byte per page of the file: four flag bits, and in the high four the
+ * task that inserted it when at most PCS_PG_OWNER_TASKS tasks insert (else
+ * a separate array holds it). */
 enum {
   PCS_PG_PRESENT = 1u << 0,   /* in the radix tree (inserted, locked until read) */
   PCS_PG_UPTODATE = 1u << 1,  /* read completed, unlocked */
   PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker */
   PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c) */
+  PCS_PG_OWNER_SHIFT = 4,     /* bits 4..7: the inserting task */
+  PCS_PG_OWNER_TASKS = 16,
 };
 
 typedef struct {
@@ -31,6 +35,7 @@ typedef struct {
 typedef struct {
   uint8_t *pages;
   uint64_t npages;
+  uint16_t *owners; /* the inserting task of each page, only over PCS_PG_OWNER_TASKS tasks */
   PcsTime tree_lock_free; /* ticket spinlock: next time it is free */
   PcsTime tree_lock_hold; /* cost.tree_lock_hold: one radix-tree insert under the lock */
   PcsPcSleeper *sleepers; /* the wait queue, in sleep order */
@@ -38,7 +43,8 @@ typedef struct {
   uint32_t *woken; /* tasks taken off the queue by the last pcs_pc_wake_range() */
 } PcsPageCache;
 
-/* Called once per run: NPAGES absent pages, room for MAX_SLEEPERS sleeping tasks. */
+/* Called once per run: NPAGES absent pages, room for MAX_SLEEPERS sleeping
+ * tasks, which are also the tasks that insert (task ids 0..MAX_SLEEPERS-1). */
 void pcs_pc_init(PcsPageCache *pc, uint64_t npages, uint32_t max_sleepers, PcsTime tree_lock_hold);
 /* Frees what pcs_pc_init() allocated. */
 void pcs_pc_clear(PcsPageCache *pc);
@@ -73,6 +79,23 @@ static inline gboolean pcs_pc_frame_contig(const PcsPageCache *pc, uint64_t page
 static inline void pcs_pc_set_frame_contig(PcsPageCache *pc, uint64_t page) {
   pc->pages[page] |= PCS_PG_CONTIG;
 }
+
+/* Records TASK as the inserter of PAGE, which it just inserted (the
+ * TASK-PID column of the mm_filemap_add_to_page_cache event). */
+static inline void pcs_pc_set_owner(PcsPageCache *pc, uint64_t page, uint32_t task) {
+  if (G_UNLIKELY(pc->owners)) pc->owners[page] = (uint16_t)task;
+  else pc->pages[page] |= (uint8_t)(task << PCS_PG_OWNER_SHIFT);
+}
+/* The task recorded by pcs_pc_set_owner() for PAGE. */
+static inline uint32_t pcs_pc_owner(const PcsPageCache *pc, uint64_t page) {
+  return pc->owners ? pc->owners[page] : (uint32_t)(pc->pages[page] >> PCS_PG_OWNER_SHIFT);
+}
+
+/* Over the file's pages in index order, as the trace reader counts them
+ * (include/pcsim/ktrace.h): pairs (i, i+1) both present, those whose owners
+ * differ, those whose frames are adjacent (PCS_PG_CONTIG on i+1).  One pass;
+ * called once, at the end of a run. */
+void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner_changes, uint64_t *contiguous);
 
 /* add_to_page_cache_lru() at time NOW: takes tree_lock, inserts PAGE locked
  * and not up to date.  Returns 0, or -EEXIST when PAGE was already present

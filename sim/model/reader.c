@@ -171,6 +171,12 @@ static gboolean no_cached_page(PcsSim *s, PcsReader *r) {
 
 /* ---- ->readpages: extent_readpages() --------------------------------------- */
 
+/* Counts a page THREAD inserted; its first makes it the next in insert_order. */
+static inline void inserted(PcsResult *res, uint32_t thread) {
+  res->inserts++;
+  if (G_UNLIKELY(res->thread_inserts[thread]++ == 0)) res->insert_order[res->insert_threads++] = thread;
+}
+
 /* add_to_page_cache_lru() of the next listed page: the insert race
  * (pagecache.c), then the frame the page got (alloc.c). */
 static gboolean rp_insert(PcsSim *s, PcsReader *r) {
@@ -184,8 +190,11 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
     return run_cpu(s, r, cpu + s->p->cost_insert_lost, PCS_RD_RP_LOST);
   }
   if (page == r->list.marker) pcs_pc_set_readahead(&s->pc, page);
-  if (pcs_alloc_page(&s->alloc, r->id, page)) pcs_pc_set_frame_contig(&s->pc, page);
-  pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, 0);
+  pcs_pc_set_owner(&s->pc, page, r->id);
+  uint64_t pfn;
+  if (pcs_alloc_page(&s->alloc, r->id, page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+  inserted(s->res, r->id);
+  pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
   return run_cpu(s, r, cpu + s->p->cost_insert_won, PCS_RD_RP_WON);
 }
 

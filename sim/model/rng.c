@@ -63,3 +63,8 @@ uint32_t pcs_rng_u32(PcsRng *r) {
   y ^= y >> 18;
   return y;
 }
+
+void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id) {
+  uint32_t key[3] = {(uint32_t)seed, (uint32_t)(seed >> 32), id};
+  pcs_rng_init(r, key, 3);
+}

@@ -43,9 +43,12 @@ PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
   uint64_t bios = ceil_div(npages, est_bio_pages(p, policy));
   PcsEstimate e;
-  /* one byte per page, each reader's list and policy-sized pool, a fixed
-   * part for the bio and request pools and the event queue */
-  e.memory_bytes = npages + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) + (uint64_t)PCS_KIB * PCS_KIB;
+  /* one byte per page (three more over 16 threads: the inserting thread,
+   * pagecache.h), each reader's list and policy-sized pool, a fixed part
+   * for the bio and request pools and the event queue */
+  uint64_t page_bytes = p->workload_threads > PCS_PG_OWNER_TASKS ? 3 : 1;
+  e.memory_bytes = npages * page_bytes + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
+                   (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
    * insert, a read, a completion share, lost inserts by the other threads;
    * per bio: its submit step, its end-io step and at most one request */
@@ -97,7 +100,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->readers = g_new(PcsReader, s->nreaders);
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
-  pcs_alloc_init(&s->alloc, p, s->nreaders);
+  pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
   pcs_blk_init(&s->blk, p, s->nreaders);
   pcs_bioset_init(&s->bio, p);
   s->dev = (PcsDevice){0};
@@ -112,6 +115,8 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
   res->thread_done_ns = g_new0(uint64_t, s->nreaders);
+  res->thread_inserts = g_new0(uint64_t, s->nreaders);
+  res->insert_order = g_new0(uint32_t, s->nreaders);
   if (s->opt.count_page_reads) res->page_reads = g_new0(uint64_t, s->npages);
 }
 
@@ -180,6 +185,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
     out->thread_done_ns[i] = s.readers[i].done_at;
   }
   out->events = s.evq.popped;
+  pcs_pc_count_pairs(&s.pc, &out->page_pairs, &out->owner_changes, &out->contiguous_pairs);
   sim_clear(&s);
   return TRUE;
 }
@@ -189,6 +195,8 @@ void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->thread_bytes, g_free);
   g_clear_pointer(&r->thread_done_ns, g_free);
   g_clear_pointer(&r->page_reads, g_free);
+  g_clear_pointer(&r->thread_inserts, g_free);
+  g_clear_pointer(&r->insert_order, g_free);
 }
 
 uint64_t pcs_sim_first_window_pages(const PcsParams *p) {

@@ -134,22 +134,23 @@ static gboolean parse_rate(const char *s, uint64_t *out) {
   return pcs_parse_size(copy, out);
 }
 
-static gboolean parse_frac(const char *s, double *out) {
+/* A FRAC key's hi is 1 when 1 itself is valid ([0, 1]), else 0 ([0, 1)). */
+static gboolean parse_frac(const char *s, gboolean closed, double *out) {
   if (!s || !*s) return FALSE;
   char *end;
   double v = g_ascii_strtod(s, &end);
-  if (*end || !(v >= 0.0 && v < 1.0)) return FALSE;
+  if (*end || !(v >= 0.0 && (closed ? v <= 1.0 : v < 1.0))) return FALSE;
   *out = v;
   return TRUE;
 }
 
-static const char *kind_expectation(PcsParamKind kind) {
-  switch (kind) {
+static const char *kind_expectation(const PcsParamInfo *info) {
+  switch (info->kind) {
   case PCS_KIND_COUNT: return "an unsigned integer";
   case PCS_KIND_SIZE: return "a size such as 4096, 32k, 128K, 2000M or 1G (base 1024)";
   case PCS_KIND_TIME: return "a time with unit ns, us, ms or s, such as 100us";
   case PCS_KIND_RATE: return "a rate in bytes per second such as 250M or 3G";
-  case PCS_KIND_FRAC: return "a fraction in [0, 1), such as 0.1";
+  case PCS_KIND_FRAC: return info->hi == 1 ? "a fraction in [0, 1], such as 0.5" : "a fraction in [0, 1), such as 0.1";
   case PCS_KIND_TEXT: return "text";
   }
   g_assert_not_reached();
@@ -168,7 +169,7 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
   case PCS_KIND_RATE: ok = parse_rate(v, &u); break;
   case PCS_KIND_FRAC: {
     double d;
-    ok = parse_frac(v, &d);
+    ok = parse_frac(v, info->hi == 1, &d);
     if (ok) *(double *)field = d;
     break;
   }
@@ -179,7 +180,7 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
   }
   if (!ok)
     return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v,
-                           kind_expectation(info->kind));
+                           kind_expectation(info));
   if (info->kind == PCS_KIND_FRAC) return TRUE;
   if (u < info->lo || u > info->hi)
     return pcs_input_error(error, where, 0,
