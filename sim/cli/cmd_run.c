@@ -11,6 +11,7 @@
 
 #include "pcsim/blktrace.h"
 #include "pcsim/fio.h"
+#include "pcsim/ftrace.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
 #include "pcsim/results.h"
@@ -33,6 +34,7 @@ typedef struct {
   gboolean fio;
   char *model;
   char *blktrace;
+  char *ftrace;
 } RunOpts;
 
 static void run_opts_clear(RunOpts *o) {
@@ -45,6 +47,7 @@ static void run_opts_clear(RunOpts *o) {
   g_free(o->scenario_from);
   g_free(o->model);
   g_free(o->blktrace);
+  g_free(o->ftrace);
 }
 
 /* ---- --trace FILE: every model action as TSV ---- */
@@ -144,6 +147,8 @@ typedef struct {
   TraceSink sink;
   Timeline tl;
   GArray *blktraces; /* PcsBlktrace per policy, with --blktrace */
+  PcsCliOutput ftrace_out; /* --ftrace FILE, streamed under its temporary name */
+  PcsFtrace ftrace;
   PcsRunOptions ropt;
 } RunJob;
 
@@ -154,11 +159,28 @@ static void run_trace(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
   if (j->tl.rows) timeline_watch(&j->tl, t, thread, kind, a, b);
   if (j->blktraces && j->blktraces->len)
     pcs_blktrace_event(&g_array_index(j->blktraces, PcsBlktrace, j->blktraces->len - 1), t, thread, kind, a, b);
+  if (j->ftrace.f) pcs_ftrace_event(&j->ftrace, t, thread, kind, a, b);
 }
 
 static void blktraces_free(GArray *a) {
   for (guint i = 0; a && i < a->len; i++) pcs_blktrace_clear(&g_array_index(a, PcsBlktrace, i));
   if (a) g_array_free(a, TRUE);
+}
+
+/* --ftrace FILE: one policy's run, as the kernel's ftrace text. */
+static gboolean ftrace_open(RunJob *j, const char *path, GError **error) {
+  if (j->policies->len != 1) {
+    g_autoptr(GString) names = g_string_new(NULL);
+    for (guint i = 0; i < j->policies->len; i++)
+      g_string_append_printf(names, "%s%s", i ? ", " : "", g_array_index(j->policies, PcsPolicy, i).name);
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "--ftrace %s: a trace holds one policy's run, this run has %u (%s): pick one with --policy", path,
+                j->policies->len, names->str);
+    return FALSE;
+  }
+  if (!pcs_cli_output_open(&j->ftrace_out, path, error)) return FALSE;
+  pcs_ftrace_init(&j->ftrace, j->ftrace_out.f, &j->p);
+  return TRUE;
 }
 
 static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
@@ -182,7 +204,8 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
     }
     j->blktraces = g_array_new(FALSE, TRUE, sizeof(PcsBlktrace));
   }
-  if (o->trace || o->timeline || o->blktrace) {
+  if (o->ftrace && !ftrace_open(j, o->ftrace, error)) return FALSE;
+  if (o->trace || o->timeline || o->blktrace || o->ftrace) {
     j->ropt.trace = run_trace;
     j->ropt.trace_user = j;
   }
@@ -221,9 +244,11 @@ static void run_report(GString *s, const RunJob *j, const GArray *results) {
   }
 }
 
-/* --trace and --blktrace files, then the report on stdout. */
+/* --trace, --ftrace and --blktrace files, then the report on stdout. */
 static gboolean run_write(RunJob *j, const RunOpts *o, const GString *report, GError **error) {
   if (j->trace.f && !pcs_cli_output_commit(&j->trace, error)) return FALSE;
+  if (j->ftrace.f && !(pcs_ftrace_finish(&j->ftrace, o->ftrace, error) && pcs_cli_output_commit(&j->ftrace_out, error)))
+    return FALSE;
   for (guint i = 0; j->blktraces && i < j->blktraces->len; i++) {
     g_autofree char *name = pcs_blktrace_name(g_array_index(j->policies, PcsPolicy, i).name);
     if (!pcs_blktrace_write(&g_array_index(j->blktraces, PcsBlktrace, i), o->blktrace, name, error)) return FALSE;
@@ -321,6 +346,9 @@ static const char run_description[] =
     "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
     "block_size (bs) and file_size (size); --model SCENARIO.ini supplies the rest.\n"
     "Options that would change the result but are not modelled are refused.\n"
+    "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"
+    "`pcsim trace-stats FILE` reads back with the run's own metrics; a run of\n"
+    "several policies is refused: pick one with --policy.\n"
     "Output is byte-identical for the same scenario, options and seed.\n"
     "Exit status: 0 ok, 1 an output could not be written, 2 bad input (one line\n"
     "'pcsim run: FILE:LINE: ...' naming the key), 130/143 interrupted by\n"
@@ -345,6 +373,9 @@ int pcs_cmd_run(int argc, char **argv) {
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
     {"blktrace", 0, 0, G_OPTION_ARG_FILENAME, &o.blktrace,
      "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt", "DIR"},
+    {"ftrace", 0, 0, G_OPTION_ARG_FILENAME, &o.ftrace,
+     "Write the run as the kernel's ftrace text (block_bio_queue, block_rq_issue/complete, readahead and "
+     "page-cache insert events) for pcsim trace-stats; one policy only", "FILE"},
     {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
      "After the table, draw each policy's interleaving (add/read/submit per thread) for a page range", NULL},
     {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages,
@@ -366,10 +397,12 @@ int pcs_cmd_run(int argc, char **argv) {
                                              : "expected one SCENARIO file");
   } else if (!run_prepare(&j, &o, o.scenario_from ? NULL : argv[1], &error) || !run_job(&j, &o, &error)) {
     pcs_cli_output_abort(&j.trace);
+    pcs_cli_output_abort(&j.ftrace_out);
     rc = pcs_cli_fail(error);
   }
   if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
   blktraces_free(j.blktraces);
+  pcs_ftrace_clear(&j.ftrace);
   g_array_free(j.policies, TRUE);
   pcs_params_clear(&j.p);
   run_opts_clear(&o);

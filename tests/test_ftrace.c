@@ -1,0 +1,373 @@
+/* test_ftrace.c - `pcsim run --ftrace FILE`: the run as the kernel's ftrace
+ * text, read back by the trace reader (`pcsim trace-stats`) with the run's
+ * own metrics, written atomically, refused with one clear message. */
+#include "support.h"
+
+#include "pcsim/ftrace.h"
+#include "pcsim/ktrace.h"
+#include "pcsim/units.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+/* The writer fed by a run, and every event kept to work out what the trace
+ * reader must find. */
+typedef struct {
+  PcsFtrace ft;
+  GArray *events; /* TestEvent */
+} Tee;
+
+static void tee_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Tee *tee = user;
+  pcs_ftrace_event(&tee->ft, t, thread, kind, a, b);
+  TestEvent e = {t, thread, kind, a, b};
+  g_array_append_val(tee->events, e);
+}
+
+/* What the run's events say the trace reader must count. */
+typedef struct {
+  uint64_t inserts, page_pairs, owner_changes, contiguous_pairs, file_pages;
+  uint64_t thread_pages[64]; /* by thread, 1-based */
+  uint32_t first_order[64];  /* threads in order of first insert */
+  uint32_t nfirst;
+  uint64_t timed, service_ns, service_rounded_ns, max_in_flight, sectors_before_large;
+  uint64_t submitters; /* threads that submitted a bio */
+} Expected;
+
+static uint64_t rounded_us(PcsTime t) { return (t + 500) / 1000; }
+
+static void expect_inserts(Expected *x, GArray *ev, uint64_t npages) {
+  g_autofree uint32_t *owner = g_new0(uint32_t, npages);
+  g_autofree uint64_t *pfn = g_new0(uint64_t, npages);
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    if (e->kind != PCS_TRACE_INSERT) continue;
+    x->inserts++;
+    assert_true(e->thread < G_N_ELEMENTS(x->thread_pages));
+    if (!x->thread_pages[e->thread]++) x->first_order[x->nfirst++] = e->thread;
+    if (!owner[e->a]) owner[e->a] = e->thread, pfn[e->a] = e->b;
+    x->file_pages = MAX(x->file_pages, e->a + 1);
+  }
+  for (uint64_t p = 0; p + 1 < npages; p++) {
+    if (!owner[p] || !owner[p + 1]) continue;
+    x->page_pairs++;
+    x->owner_changes += owner[p] != owner[p + 1];
+    x->contiguous_pairs += pfn[p + 1] == pfn[p] + 1;
+  }
+}
+
+/* DISPATCH -> COMPLETE of each request (by sector and size), exact and as
+ * the microsecond timestamps print them. */
+static void expect_device(Expected *x, GArray *ev) {
+  g_autoptr(GHashTable) issued = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  PcsLargeBioWatch large = {0};
+  uint64_t submitted = 0; /* bit per thread */
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    if (e->kind == PCS_TRACE_SUBMIT) {
+      pcs_large_bio_watch(&large, e->b * PCS_SECTORS_PER_PAGE);
+      submitted |= UINT64_C(1) << e->thread;
+    }
+    if (e->kind != PCS_TRACE_DISPATCH && e->kind != PCS_TRACE_COMPLETE) continue;
+    char *key = g_strdup_printf("%" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT, e->a, e->b);
+    if (e->kind == PCS_TRACE_DISPATCH) {
+      g_hash_table_replace(issued, key, g_memdup2(&e->t, sizeof e->t));
+      x->max_in_flight = MAX(x->max_in_flight, g_hash_table_size(issued));
+      continue;
+    }
+    PcsTime *at = g_hash_table_lookup(issued, key);
+    assert_non_null(at);
+    x->timed++;
+    x->service_ns += e->t - *at;
+    x->service_rounded_ns += (rounded_us(e->t) - rounded_us(*at)) * 1000;
+    g_hash_table_remove(issued, key);
+    g_free(key);
+  }
+  x->sectors_before_large = large.sectors_before;
+  x->submitters = (uint64_t)__builtin_popcountll(submitted);
+}
+
+/* Runs P under POLICY into an ftrace file and reads it back into T. */
+static void run_and_read(const PcsParams *p, const char *policy, PcsResult *r, PcsKtrace *t, Expected *x) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *path = g_build_filename(dir, "run.ftrace.txt", NULL);
+  FILE *f = fopen(path, "wb+");
+  assert_non_null(f);
+  Tee tee = {.events = g_array_new(FALSE, FALSE, sizeof(TestEvent))};
+  pcs_ftrace_init(&tee.ft, f, p);
+  PcsPolicy pol;
+  GError *error = NULL;
+  if (!pcs_policy_parse(policy, &pol, &error)) fail_msg("%s", error->message);
+  PcsRunOptions opt = {.trace = tee_event, .trace_user = &tee};
+  if (!pcs_sim_run(p, &pol, &opt, r, &error)) fail_msg("%s", error->message);
+  if (!pcs_ftrace_finish(&tee.ft, path, &error)) fail_msg("%s", error->message);
+  assert_int_equal(fclose(f), 0);
+  pcs_ftrace_clear(&tee.ft);
+  memset(x, 0, sizeof *x);
+  expect_inserts(x, tee.events, p->workload_file_size / PCS_PAGE_SIZE);
+  expect_device(x, tee.events);
+  g_array_unref(tee.events);
+  if (!pcs_ktrace_load(t, path, &error)) fail_msg("%s", error->message);
+}
+
+/* Everything trace-stats reports of the file is the run's own figure. */
+static void assert_round_trip(const PcsParams *p, const char *policy) {
+  PcsResult r;
+  PcsKtrace t;
+  Expected x;
+  run_and_read(p, policy, &r, &t, &x);
+  assert_string_equal(t.format, "ftrace");
+  assert_int_equal(t.c.bios, r.bios);
+  assert_int_equal(t.c.requests, r.requests);
+  assert_int_equal(t.c.sectors, r.pages_read * PCS_SECTORS_PER_PAGE);
+  assert_int_equal(t.c.meta_bios + t.c.meta_requests, 0);
+  /* threads: tasks that queued a bio, as in a capture; a simulated thread
+   * that queued none (4 threads racing on 16 MiB under window) is unseen */
+  assert_int_equal(t.c.threads, x.submitters);
+  assert_true(t.c.threads <= r.threads);
+  for (guint k = 0; k < MAX(t.bio_pages_hist->len, r.hist_len); k++) {
+    uint64_t got = k < t.bio_pages_hist->len ? g_array_index(t.bio_pages_hist, guint64, k) : 0;
+    uint64_t want = k < r.hist_len ? r.bio_pages_hist[k] : 0;
+    if (got != want) fail_msg("%s: bios of %u pages: trace %" G_GUINT64_FORMAT ", run %" G_GUINT64_FORMAT, policy, k, got, want);
+  }
+  assert_int_equal(t.large.sectors_before, x.sectors_before_large);
+  /* readahead and inserts */
+  assert_true(t.mech.present);
+  assert_int_equal(t.mech.ra_sync, r.ra_sync);
+  assert_int_equal(t.mech.ra_async, r.ra_async);
+  assert_int_equal(t.mech.inserts, x.inserts);
+  assert_int_equal(t.mech.inserts, r.pages_read); /* every page read once, by the thread that inserted it */
+  assert_int_equal(t.mech.other_inserts, 0);
+  assert_int_equal(t.mech.file_pages, x.file_pages);
+  assert_int_equal(t.mech.page_pairs, x.page_pairs);
+  assert_int_equal(t.mech.owner_changes, x.owner_changes);
+  assert_int_equal(t.mech.contiguous_pairs, x.contiguous_pairs);
+  assert_int_equal(t.mech.inserted_mib_per_thread->len, x.nfirst);
+  for (uint32_t i = 0; i < x.nfirst; i++) {
+    const PcsKtraceThreadMib *m = &g_array_index(t.mech.inserted_mib_per_thread, PcsKtraceThreadMib, i);
+    g_autofree char *task = g_strdup_printf("fio-%u", 1000 + x.first_order[i]);
+    assert_string_equal(m->task, task);
+    assert_true(m->mib == (double)x.thread_pages[x.first_order[i]] * PCS_PAGE_SIZE / PCS_MIB);
+  }
+  /* the device: exact up to the microsecond rounding of each timestamp */
+  assert_true(t.dev.present);
+  assert_int_equal(t.dev.timed, r.requests);
+  assert_int_equal(t.dev.timed, x.timed);
+  assert_int_equal(t.dev.timed_sectors, t.c.sectors);
+  assert_int_equal(t.dev.unissued_completes + t.dev.uncompleted_issues, 0);
+  assert_int_equal(t.dev.max_in_flight, x.max_in_flight);
+  assert_int_equal(t.dev.service_ns, x.service_rounded_ns);
+  uint64_t off = t.dev.service_ns > x.service_ns ? t.dev.service_ns - x.service_ns : x.service_ns - t.dev.service_ns;
+  assert_true(off <= x.timed * PCS_NS_PER_US);
+  pcs_ktrace_clear(&t);
+  pcs_result_clear(&r);
+}
+
+static void load_small(PcsParams *p, const char *workload, const char *size) {
+  g_autofree char *rel = g_strdup_printf("workloads/%s", workload);
+  test_load(p, rel);
+  g_autofree char *set = g_strdup_printf("workload.file_size=%s", size);
+  test_set(p, set, NULL);
+}
+
+static void every_shipped_policy_reads_back_its_own_metrics(void **state) {
+  static const struct {
+    const char *workload, *size, *policy;
+  } runs[] = {
+    {"single-thread.ini", "8M", "immediate"},   {"single-thread.ini", "8M", "window"},
+    {"liubo-2011.ini", "16M", "immediate"},     {"liubo-2011.ini", "16M", "pool:16"},
+    {"nvme-fast.ini", "16M", "pool-contig:16"}, {"linux-6.18-btrfs.ini", "16M", "window"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    PcsParams p;
+    load_small(&p, runs[i].workload, runs[i].size);
+    assert_round_trip(&p, runs[i].policy);
+    pcs_params_clear(&p);
+  }
+}
+
+/* Eight threads on four CPUs with cost jitter, several seeds: pages change
+ * owner often, and every owner change is read back. */
+static void jittered_race_reads_back_its_owner_changes(void **state) {
+  for (int seed = 1; seed <= 3; seed++) {
+    PcsParams p;
+    load_small(&p, "eight-threads.ini", "16M");
+    g_autofree char *s = g_strdup_printf("scenario.seed=%d", seed);
+    test_set(&p, s, NULL);
+    assert_true(p.cost_jitter > 0);
+    PcsResult r;
+    PcsKtrace t;
+    Expected x;
+    run_and_read(&p, "immediate", &r, &t, &x);
+    assert_true(r.eexist > 0);          /* the threads did race */
+    assert_true(x.owner_changes > 100); /* and interleaved their inserts */
+    assert_int_equal(t.mech.owner_changes, x.owner_changes);
+    assert_int_equal(t.c.threads, 8);
+    pcs_ktrace_clear(&t);
+    pcs_result_clear(&r);
+    assert_round_trip(&p, "immediate");
+    assert_round_trip(&p, "pool:16");
+    pcs_params_clear(&p);
+  }
+}
+
+/* A queue-depth-1 device: requests wait for a slot, and those issued when a
+ * completion frees it come from kblockd's worker, as in a capture. */
+static void requests_issued_after_a_completion_come_from_kblockd(void **state) {
+  PcsParams p;
+  load_small(&p, "liubo-2011.ini", "8M");
+  test_set(&p, "device.queue_depth=1", "device.latency=200us", NULL);
+  assert_round_trip(&p, "immediate");
+  pcs_params_clear(&p);
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *file = g_build_filename(dir, "qd1.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=8M", "--set",
+                      "device.queue_depth=1", "--set", "device.latency=200us", "-p", "immediate", "--ftrace", file, NULL);
+  assert_int_equal(rc, 0);
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(file, &text, NULL, NULL));
+  assert_non_null(strstr(text, "    kworker/0:1H-58      [000] .....     0."));
+  assert_non_null(strstr(text, " be,0,4 [kworker/0:1H]\n"));
+  assert_non_null(strstr(text, "          <idle>-0       [000] ..s1.     0."));
+}
+
+/* ---- the command line, as a user runs it ---- */
+
+static JsonObject *parse_object(JsonParser *parser, const char *text) {
+  GError *error = NULL;
+  if (!json_parser_load_from_data(parser, text, -1, &error)) fail_msg("%s", error->message);
+  return json_node_get_object(json_parser_get_root(parser));
+}
+
+/* Device-time keys: the run's exact ns against the trace's rounded us. */
+static gboolean device_time_key(const char *key) {
+  return g_str_has_prefix(key, "device_") || !strcmp(key, "latency_us_hist");
+}
+
+/* Every key `pcsim run --format json` and `pcsim trace-stats --format json`
+ * share has the same value, device times within 1 us per request. */
+static void assert_same_metrics(JsonObject *run, JsonObject *stats) {
+  static const char *const must[] = {"bios", "requests", "threads", "bios_per_mib", "requests_per_mib",
+                                     "avg_bio_kib", "avg_request_kib", "bio_pages_hist"};
+  for (size_t i = 0; i < G_N_ELEMENTS(must); i++) assert_true(json_object_has_member(stats, must[i]));
+  g_autoptr(GList) keys = json_object_get_members(run);
+  double requests = json_object_get_double_member(run, "requests");
+  double mib = json_object_get_double_member(stats, "mib_read");
+  for (GList *k = keys; k; k = k->next) {
+    const char *key = k->data;
+    if (!json_object_has_member(stats, key)) continue;
+    JsonNode *a = json_object_get_member(run, key), *b = json_object_get_member(stats, key);
+    if (device_time_key(key)) {
+      if (JSON_NODE_HOLDS_VALUE(a)) {
+        double tol = !strcmp(key, "device_ms_per_mib") ? requests * 1e-3 / mib : 1.0;
+        double d = json_node_get_double(a) - json_node_get_double(b);
+        if (d > tol + 1e-4 || d < -tol - 1e-4) fail_msg("%s: run %g, trace %g", key, json_node_get_double(a), json_node_get_double(b));
+      }
+      continue;
+    }
+    if (JSON_NODE_HOLDS_ARRAY(a) || JSON_NODE_HOLDS_ARRAY(b)) continue; /* per-thread lists: names differ */
+    g_autofree char *sa = json_to_string(a, FALSE), *sb = json_to_string(b, FALSE);
+    if (strcmp(sa, sb)) fail_msg("%s: run %s, trace-stats %s", key, sa, sb);
+  }
+}
+
+static void trace_stats_of_the_file_gives_the_run_json(void **state) {
+  static const char *const policies[] = {"immediate", "pool:16", "window"};
+  g_autofree char *dir = test_tempdir();
+  for (size_t i = 0; i < G_N_ELEMENTS(policies); i++) {
+    g_autofree char *file = g_strdup_printf("%s/run-%zu.txt", dir, i);
+    g_autofree char *run = NULL, *stats = NULL, *err = NULL;
+    int rc = test_pcsim(&run, &err, "run", "workloads/eight-threads.ini", "--set", "workload.file_size=16M", "-p",
+                        policies[i], "--ftrace", file, "--format", "json", NULL);
+    if (rc != 0) fail_msg("run: exit %d: %s", rc, err);
+    g_clear_pointer(&err, g_free);
+    rc = test_pcsim(&stats, &err, "trace-stats", file, "--format", "json", NULL);
+    if (rc != 0) fail_msg("trace-stats: exit %d: %s", rc, err);
+    g_autoptr(JsonParser) pr = json_parser_new(), ps = json_parser_new();
+    JsonObject *r = parse_object(pr, run);
+    JsonObject *result = json_array_get_object_element(json_object_get_array_member(r, "results"), 0);
+    assert_string_equal(json_object_get_string_member(result, "policy"), policies[i]);
+    assert_same_metrics(result, parse_object(ps, stats));
+  }
+}
+
+/* The kernel's header and columns, and the same bytes from the same run. */
+static void file_has_the_kernel_layout_and_is_deterministic(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *a = g_build_filename(dir, "a.txt", NULL), *b = g_build_filename(dir, "b.txt", NULL);
+  const char *files[] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=4M",
+                                "-p", "pool:16", "--ftrace", files[i], NULL),
+                     0);
+  }
+  g_autofree char *ta = NULL, *tb = NULL;
+  assert_true(g_file_get_contents(a, &ta, NULL, NULL) && g_file_get_contents(b, &tb, NULL, NULL));
+  assert_string_equal(ta, tb);
+  assert_true(g_str_has_prefix(ta, "# tracer: nop\n#\n# entries-in-buffer/entries-written: "));
+  assert_non_null(strstr(ta, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"));
+  g_auto(GStrv) lines = g_strsplit(ta, "\n", -1);
+  uint64_t events = 0, last_us = 0;
+  for (char **l = lines; *l; l++) {
+    if (!**l || **l == '#') continue;
+    events++;
+    /* "%16s-%-7d [%03d] FLAGS %5lu.%06lu: " as print_trace_fmt() lays it out */
+    assert_true(strlen(*l) > 45);
+    assert_true((*l)[24] == ' ' && (*l)[25] == '[' && (*l)[29] == ']' && (*l)[36] == ' ');
+    assert_true((*l)[42] == '.' && (*l)[49] == ':');
+    uint64_t us = g_ascii_strtoull(*l + 37, NULL, 10) * 1000000 + g_ascii_strtoull(*l + 43, NULL, 10);
+    assert_true(us >= last_us); /* simulated time never runs back */
+    last_us = us;
+  }
+  g_autofree char *count = g_strdup_printf("entries-written: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "   #P:4 ",
+                                           events, events);
+  assert_non_null(strstr(ta, count));
+  assert_non_null(strstr(ta, "             fio-1004    [003] ....."));
+}
+
+static guint dir_entries(const char *dir) {
+  g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+  guint n = 0;
+  while (d && g_dir_read_name(d)) n++;
+  return n;
+}
+
+/* A directory (bad input, 2), a path that cannot be created (1), several
+ * policies (2): one message, and no file, temporary or not. */
+static void failing_ftrace_paths_leave_nothing(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *plain = g_build_filename(dir, "plain", NULL);
+  assert_true(g_file_set_contents(plain, "x", 1, NULL));
+  g_autofree char *under_file = g_build_filename(plain, "t.txt", NULL);
+  g_autofree char *trace = g_build_filename(dir, "events.tsv", NULL);
+  g_autofree char *ok = g_build_filename(dir, "t.txt", NULL);
+  const struct {
+    const char *path, *policy, *message;
+    int status;
+  } cases[] = {{dir, "immediate", "is a directory", 2},
+               {under_file, "immediate", "cannot write", 1},
+               {ok, "immediate,pool:16", "pick one with --policy", 2}};
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=4M", "-p",
+                        cases[i].policy, "--trace", trace, "--ftrace", cases[i].path, NULL);
+    assert_int_equal(rc, cases[i].status);
+    if (!strstr(err, cases[i].message)) fail_msg("no '%s' in: %s", cases[i].message, err);
+    assert_string_equal(out, "");
+    assert_int_equal(dir_entries(dir), 1); /* only "plain": no trace, no ftrace, no .tmp */
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(every_shipped_policy_reads_back_its_own_metrics),
+    cmocka_unit_test(jittered_race_reads_back_its_owner_changes),
+    cmocka_unit_test(requests_issued_after_a_completion_come_from_kblockd),
+    cmocka_unit_test(trace_stats_of_the_file_gives_the_run_json),
+    cmocka_unit_test(file_has_the_kernel_layout_and_is_deterministic),
+    cmocka_unit_test(failing_ftrace_paths_leave_nothing),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
