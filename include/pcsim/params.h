@@ -68,6 +68,8 @@ typedef enum {
     "0: no two page frames are adjacent (v3.x assumption); 1: a thread's consecutive page allocations are adjacent frames of a large free block") \
   X(memory, scattered, SIZE, "0", 0, (UINT64_C(1) << 50),                            \
     "with memory.contiguous = 1: free memory in scattered single pages, handed out first (pages just freed by drop_caches or fio's invalidate)") \
+  X(memory, contiguous_share, FRAC, "0", 0, 0,                                       \
+    "with memory.contiguous = 1: the probability that a page's physical frame directly follows the frame of the previous page the same thread allocated (pcsim calibrate measures it from pfn); 0 = not sampled: every one does") \
   X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
     "per-request access latency; overlaps across the queue depth")                    \
   X(device, bandwidth, RATE, "1G", 1024, (UINT64_C(1) << 50),                      \
