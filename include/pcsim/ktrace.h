@@ -125,7 +125,7 @@ typedef struct {
 
 /* Kinds of the per-event records kept on request (PCS_KTRACE_KEEP_EVENTS). */
 #define PCS_KTRACE_EVENT_KINDS(X)                                                 \
-  X(BIO, "block_bio_queue")              /* a data read bio */                    \
+  X(BIO, "block_bio_queue")              /* a read bio, data or metadata */       \
   X(RQ_ISSUE, "block_rq_issue")          /* a read request, data or metadata */   \
   X(RQ_COMPLETE, "block_rq_complete")    /* its completion */                     \
   X(RA_SYNC, "page_cache_sync_ra")       /* readahead entered, data file */       \
@@ -140,8 +140,8 @@ typedef enum {
 
 const char *pcs_ktrace_event_name(PcsKtraceEventKind k);
 
-/* One event, in trace order.  Kept: data read bios, read requests (issue
- * and complete, metadata flagged), readahead entries and inserts on the data
+/* One event, in trace order.  Kept: read bios and requests (issue and
+ * complete; metadata flagged), readahead entries and inserts on the data
  * file.  40 bytes a line: a 300k-line capture keeps about 12 MB. */
 typedef struct {
   uint64_t time_ns;   /* the TIMESTAMP column */
@@ -151,7 +151,7 @@ typedef struct {
   uint32_t task;      /* index in PcsKtrace.event_tasks */
   uint32_t dev;       /* bio/request: MAJOR << 20 | MINOR (0 for blkparse bios) */
   uint8_t kind;       /* PcsKtraceEventKind */
-  uint8_t meta;       /* request: rwbs has M */
+  uint8_t meta;       /* bio/request: rwbs has M */
 } PcsKtraceEvent;
 
 /* Load flags. */

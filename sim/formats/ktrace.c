@@ -498,7 +498,7 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
                            line);
   const char *rwbs = w[at];
   gboolean meta = strchr(rwbs, 'M') != NULL;
-  if (t->scan->keep && strchr(rwbs, 'R') && (k != EV_BIO || !meta) &&
+  if (t->scan->keep && strchr(rwbs, 'R') &&
       !keep_block(t, k, w, at, !strcmp(format, "ftrace"), task, sector, nr, meta, line, no, error))
     return FALSE;
   if (strchr(rwbs, 'R') && !meta && (k == EV_REQUEST || k == EV_COMPLETE)) {
