@@ -44,7 +44,7 @@ typedef struct {
   gboolean measured;
   double value;  /* in the key's base unit: ns, bytes, bytes/s, a count or a fraction */
   char *comment; /* the estimate, its events, its spread and its traces */
-} PcsEstimate;
+} PcsCalEstimate;
 
 typedef struct PcsCalibration PcsCalibration;
 
@@ -62,7 +62,7 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
 /* Every estimate from the samples; BASE supplies the values an estimate
  * needs but cannot see (cost.tree_lock_hold). */
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);
-const PcsEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
+const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
 
 /* The scenario: BASE's keys (those its file set) with the estimates over
  * them, in PCS_PARAMS order by section, each estimate's comment above it.

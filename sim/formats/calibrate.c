@@ -84,7 +84,7 @@ struct PcsCalibration {
   char *machine;    /* base name of the machine file, or NULL */
   uint64_t mach[PCS_CAL_N];
   gboolean mach_set[PCS_CAL_N];
-  PcsEstimate est[PCS_CAL_N];
+  PcsCalEstimate est[PCS_CAL_N];
 };
 
 /* ---- small statistics ---- */
@@ -451,7 +451,7 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
 /* ---- estimates ---- */
 
 static void set_est(PcsCalibration *c, PcsCalibrateId id, gboolean measured, double value, char *comment) {
-  PcsEstimate *e = &c->est[id];
+  PcsCalEstimate *e = &c->est[id];
   g_free(e->comment);
   e->measured = measured, e->value = value, e->comment = comment;
 }
@@ -710,7 +710,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   bio_estimates(c, names);
 }
 
-const PcsEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id) {
+const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id) {
   g_assert(id < PCS_CAL_N);
   return &c->est[id];
 }
@@ -772,7 +772,7 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
   int id = estimate_of(info->section, info->key);
   g_autofree char *value = NULL;
   if (id >= 0 && c->est[id].comment) {
-    const PcsEstimate *e = &c->est[id];
+    const PcsCalEstimate *e = &c->est[id];
     g_autofree char *note = e->measured ? g_strdup(e->comment) : g_strdup_printf("NOT MEASURED: %s", e->comment);
     if (id == PCS_CAL_CONTIGUOUS_SHARE && e->measured && e->value >= 1.0) {
       g_free(note);
