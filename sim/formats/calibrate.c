@@ -537,7 +537,7 @@ static void device_estimates(PcsCalibration *c, const char *names) {
                                                          s->str));
   double bw = PCS_NS_PER_S / f.b;
   set_est(c, PCS_CAL_BANDWIDTH, TRUE, bw,
-          g_strdup_printf("bandwidth: 1 / the slope, %.0f MiB/s. %s", bw / PCS_MIB, s->str));
+          g_strdup_printf("bandwidth: 1 / the slope of the latency fit above, %.0f MiB/s", bw / PCS_MIB));
 }
 
 static void queue_depth_estimate(PcsCalibration *c, const char *names) {
@@ -614,9 +614,9 @@ static void bio_estimates(PcsCalibration *c, const char *names) {
           g_strdup_printf("read_setup: the slope, %.0f ns per page (per-page work in btrfs_readahead: extent map, "
                           "bio_add_folio). %s", f.b, s->str));
   set_est(c, PCS_CAL_BIO_SUBMIT, TRUE, f.a,
-          g_strdup_printf("bio_submit: the intercept, %.1f us per bio (btrfs_submit_bio, checksum lookup, the block "
-                          "layer; the first bio of a batch also carries the batch's start). %s",
-                          f.a / PCS_NS_PER_US, s->str));
+          g_strdup_printf("bio_submit: the intercept of the read_setup fit above, %.1f us per bio (btrfs_submit_bio, "
+                          "checksum lookup, the block layer; the first bio of a batch also carries the batch's start)",
+                          f.a / PCS_NS_PER_US));
 }
 
 static void memory_estimates(PcsCalibration *c, const char *names) {
@@ -738,8 +738,8 @@ static char *format_value(PcsParamKind kind, double value) {
 static char *format_base(const PcsParams *p, const PcsParamInfo *info) {
   const void *field = (const char *)p + info->offset;
   switch (info->kind) {
-  case PCS_KIND_TEXT:
-  case PCS_KIND_FRAC: return pcs_params_format(p, info);
+  case PCS_KIND_TEXT: return pcs_params_format(p, info);
+  case PCS_KIND_FRAC: return g_strdup_printf("%.6g", *(const double *)field);
   default: return format_value(info->kind, (double)*(const uint64_t *)field);
   }
 }
