@@ -76,5 +76,6 @@ int pcs_cmd_merge(int argc, char **argv);
 int pcs_cmd_plot(int argc, char **argv);
 int pcs_cmd_trace_stats(int argc, char **argv);
 int pcs_cmd_compare(int argc, char **argv);
+int pcs_cmd_calibrate(int argc, char **argv);
 
 #endif

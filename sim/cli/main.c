@@ -27,6 +27,7 @@ static const Command commands[] = {
   {"plot", pcs_cmd_plot, "plot a result file with gnuplot (PNG, SVG or in the terminal)"},
   {"trace-stats", pcs_cmd_trace_stats, "bios, requests and bio sizes of a real kernel block trace"},
   {"compare", pcs_cmd_compare, "a real trace and a simulated scenario side by side"},
+  {"calibrate", pcs_cmd_calibrate, "estimate a scenario's device, costs and memory from real kernel traces"},
   {"params", pcs_cmd_params, "list every scenario key with default, unit and meaning"},
   {"replay", pcs_cmd_replay, "replay one interleaving of the step model from a schedule file"},
   {"explore", pcs_cmd_explore, "count the bios of every interleaving of the step model"},

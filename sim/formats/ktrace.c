@@ -17,6 +17,12 @@
  * tells which file is the data file; only then are they sorted by page and
  * walked, so memory follows the number of inserts, not the offsets a trace
  * claims.  Lines are read in place, one at a time, never all split at once.
+ *
+ * With PCS_KTRACE_KEEP_EVENTS (for `pcsim calibrate`, which needs times and
+ * tasks, not counts) each line that matters is also kept as one small
+ * PcsKtraceEvent; readahead and insert records of files other than the data
+ * file are dropped at the end, when the data file is known.  Default loading
+ * keeps nothing and parses no timestamps beyond the requests'.
  */
 #include "pcsim/ktrace.h"
 #include "pcsim/text.h"
@@ -54,6 +60,7 @@ typedef struct {
   uint64_t ino;
   uint64_t ra_sync, ra_async;
   GArray *inserts; /* InsertRec, in line order */
+  uint32_t index;  /* in PcsKtraceScan.files */
 } TracedFile;
 
 /* A data read request issued and not yet completed. */
@@ -69,7 +76,19 @@ struct PcsKtraceScan {
   GHashTable *task_ids;     /* "COMM-PID" -> index + 1 */
   GPtrArray *task_names;    /* index -> "COMM-PID" */
   GHashTable *pending;      /* PendingRq (key == value), owns them */
+  gboolean keep;            /* PCS_KTRACE_KEEP_EVENTS: fill PcsKtrace.events */
 };
+
+static const char *const event_names[] = {
+#define X(name, text) text,
+  PCS_KTRACE_EVENT_KINDS(X)
+#undef X
+};
+
+const char *pcs_ktrace_event_name(PcsKtraceEventKind k) {
+  g_assert((size_t)k < G_N_ELEMENTS(event_names));
+  return event_names[k];
+}
 
 /* "SECTOR + NR" somewhere in WORDS from index FROM. */
 static gboolean sector_range(char **words, guint from, uint64_t *sector, uint64_t *nr) {
@@ -223,6 +242,7 @@ static TracedFile *traced_file(struct PcsKtraceScan *s, guint major, guint minor
   TracedFile *f = g_hash_table_lookup(s->files_by_id, &key);
   if (!f) {
     f = g_memdup2(&key, sizeof key);
+    f->index = s->files->len;
     f->inserts = g_array_new(FALSE, FALSE, sizeof(InsertRec));
     g_hash_table_add(s->files_by_id, f);
     g_ptr_array_add(s->files, f);
@@ -237,6 +257,39 @@ static uint32_t task_id(struct PcsKtraceScan *s, const char *task) {
   g_ptr_array_add(s->task_names, name);
   g_hash_table_insert(s->task_ids, name, GUINT_TO_POINTER(s->task_names->len));
   return s->task_names->len - 1;
+}
+
+/* A readahead entry on file F kept as an event (file index in dev until the
+ * data file is known); its ra_pages field, when printed, in size. */
+static gboolean keep_ra(PcsKtrace *t, EventKind k, const TracedFile *f, char **w, guint from, const char *line,
+                        guint no, GError **error) {
+  uint64_t ns, ra_pages = 0, index = 0;
+  const char *rp = field(w, from, "ra_pages"), *ix = field(w, from, "index");
+  if (from < 2 || !parse_timestamp(w[from - 2], &ns))
+    return pcs_input_error(error, t->path, no, "readahead event without a timestamp 'SECONDS.FRACTION:': %s", line);
+  if ((rp && (!pcs_parse_u64(rp, &ra_pages) || ra_pages > G_MAXUINT32)) || (ix && !pcs_parse_u64(ix, &index)))
+    return pcs_input_error(error, t->path, no, "readahead event with a bad 'ra_pages=' or 'index=': %s", line);
+  PcsKtraceEvent e = {.time_ns = ns, .where = index, .size = (uint32_t)ra_pages, .task = task_id(t->scan, w[0]),
+                      .dev = f->index, .kind = k == EV_RA_SYNC ? PCS_KEV_RA_SYNC : PCS_KEV_RA_ASYNC};
+  g_array_append_val(t->events, e);
+  return TRUE;
+}
+
+/* A block event kept: a data bio, or a read request issue or complete. */
+static gboolean keep_block(PcsKtrace *t, EventKind k, char **w, guint at, gboolean ftrace, const char *task,
+                           uint64_t sector, uint64_t nr, gboolean meta, const char *line, guint no, GError **error) {
+  uint64_t ns;
+  guint major = 0, minor = 0;
+  if ((ftrace && at < 3) || !parse_timestamp(w[ftrace ? at - 3 : 3], &ns))
+    return pcs_input_error(error, t->path, no, "block event without a timestamp 'SECONDS.FRACTION': %s", line);
+  if (!parse_dev(w[ftrace ? at - 1 : 0], ',', &major, &minor) || major >= 4096 || minor >= (1u << 20))
+    return pcs_input_error(error, t->path, no, "block event without a device 'MAJOR,MINOR': %s", line);
+  PcsKtraceEvent e = {.time_ns = ns, .where = sector, .size = (uint32_t)MIN(nr, G_MAXUINT32),
+                      .task = task_id(t->scan, task), .dev = major << 20 | minor,
+                      .kind = k == EV_BIO ? PCS_KEV_BIO : k == EV_REQUEST ? PCS_KEV_RQ_ISSUE : PCS_KEV_RQ_COMPLETE,
+                      .meta = (uint8_t)meta};
+  g_array_append_val(t->events, e);
+  return TRUE;
 }
 
 /* Largest folio order accepted: MAX_PAGE_ORDER is 10 on x86, a PUD 18. */
@@ -256,7 +309,7 @@ static gboolean mechanism_line(PcsKtrace *t, EventKind k, char **w, guint from, 
   TracedFile *f = traced_file(t->scan, major, minor, ino);
   if (k == EV_RA_SYNC || k == EV_RA_ASYNC) {
     *(k == EV_RA_SYNC ? &f->ra_sync : &f->ra_async) += 1;
-    return TRUE;
+    return !t->scan->keep || keep_ra(t, k, f, w, from, line, no, error);
   }
   const char *pfn = field(w, from, "pfn"), *order = field(w, from, "order");
   InsertRec r = {.seq = f->inserts->len};
@@ -273,6 +326,15 @@ static gboolean mechanism_line(PcsKtrace *t, EventKind k, char **w, guint from, 
   r.order = (uint8_t)ord;
   r.task = task_id(t->scan, w[0]);
   g_array_append_val(f->inserts, r);
+  if (t->scan->keep) {
+    uint64_t ns;
+    if (from < 2 || !parse_timestamp(w[from - 2], &ns))
+      return pcs_input_error(error, t->path, no, "%s event without a timestamp 'SECONDS.FRACTION:' before it: %s",
+                             name, line);
+    PcsKtraceEvent e = {.time_ns = ns, .where = r.page, .pfn = r.pfn, .size = 1u << r.order, .task = r.task,
+                        .dev = f->index, .kind = PCS_KEV_INSERT};
+    g_array_append_val(t->events, e);
+  }
   return TRUE;
 }
 
@@ -376,12 +438,28 @@ static void walk_pages(PcsKtraceMechanism *m, GArray *recs) {
   m->file_pages = have ? last + 1 : 0;
 }
 
+/* Kept events: readahead and inserts of the data file only (DATA may be
+ * NULL: none), their dev the data file's; the task names handed over. */
+static void finish_events(PcsKtrace *t, const TracedFile *data) {
+  guint n = 0;
+  for (guint i = 0; i < t->events->len; i++) {
+    PcsKtraceEvent e = g_array_index(t->events, PcsKtraceEvent, i);
+    gboolean file_event = e.kind == PCS_KEV_INSERT || e.kind == PCS_KEV_RA_SYNC || e.kind == PCS_KEV_RA_ASYNC;
+    if (file_event && (!data || e.dev != data->index)) continue;
+    if (file_event) e.dev = data->major << 20 | (data->minor & 0xfffffu);
+    g_array_index(t->events, PcsKtraceEvent, n++) = e;
+  }
+  g_array_set_size(t->events, n);
+  t->event_tasks = g_ptr_array_ref(t->scan->task_names);
+}
+
 static void finish_mechanism(PcsKtrace *t) {
   TracedFile *data = NULL;
   for (guint i = 0; i < t->scan->files->len; i++) {
     TracedFile *f = g_ptr_array_index(t->scan->files, i);
     if (!data || f->inserts->len > data->inserts->len) data = f;
   }
+  if (t->events) finish_events(t, data && data->inserts->len ? data : NULL);
   if (!data || !data->inserts->len) return;
   PcsKtraceMechanism *m = &t->mech;
   m->present = TRUE;
@@ -420,6 +498,9 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
                            line);
   const char *rwbs = w[at];
   gboolean meta = strchr(rwbs, 'M') != NULL;
+  if (t->scan->keep && strchr(rwbs, 'R') &&
+      !keep_block(t, k, w, at, !strcmp(format, "ftrace"), task, sector, nr, meta, line, no, error))
+    return FALSE;
   if (strchr(rwbs, 'R') && !meta && (k == EV_REQUEST || k == EV_COMPLETE)) {
     gboolean ftrace = !strcmp(format, "ftrace"); /* ftrace: TIME: EVENT DEV RWBS; blkparse: DEV . . TIME */
     if (ftrace && at < 3)
@@ -441,6 +522,11 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
 }
 
 gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, size_t len, GError **error) {
+  return pcs_ktrace_load_text_flags(t, path, text, len, 0, error);
+}
+
+gboolean pcs_ktrace_load_text_flags(PcsKtrace *t, const char *path, const char *text, size_t len, guint flags,
+                                    GError **error) {
   memset(t, 0, sizeof *t);
   t->path = g_strdup(path);
   t->bio_pages_hist = g_array_new(FALSE, TRUE, sizeof(guint64));
@@ -449,6 +535,8 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
   if (!pcs_text_check(path, text, len, NULL)) /* the one text check, with a hint for blktrace files */
     return pcs_input_error(error, path, 1, "not a text trace (binary data; a blktrace file needs blkparse first)");
   t->scan = scan_new();
+  t->scan->keep = (flags & PCS_KTRACE_KEEP_EVENTS) != 0;
+  if (t->scan->keep) t->events = g_array_new(FALSE, FALSE, sizeof(PcsKtraceEvent));
   g_autoptr(GString) line = g_string_new(NULL);
   guint no = 0;
   for (size_t at = 0; at <= len; no++) { /* one line at a time: a 300 MB trace is not copied */
@@ -470,13 +558,17 @@ gboolean pcs_ktrace_load_text(PcsKtrace *t, const char *path, const char *text, 
 
 /* Whole file, gunzipped when it starts with the gzip magic. */
 gboolean pcs_ktrace_load(PcsKtrace *t, const char *path, GError **error) {
+  return pcs_ktrace_load_flags(t, path, 0, error);
+}
+
+gboolean pcs_ktrace_load_flags(PcsKtrace *t, const char *path, guint flags, GError **error) {
   g_autofree char *text = NULL;
   gsize len = 0;
   if (!pcs_text_read(path, PCS_TEXT_GZIP, &text, &len, error)) {
     memset(t, 0, sizeof *t);
     return FALSE;
   }
-  return pcs_ktrace_load_text(t, path, text ? text : "", text ? len : 0, error);
+  return pcs_ktrace_load_text_flags(t, path, text ? text : "", text ? len : 0, flags, error);
 }
 
 void pcs_ktrace_clear(PcsKtrace *t) {
@@ -484,6 +576,8 @@ void pcs_ktrace_clear(PcsKtrace *t) {
   g_clear_pointer(&t->bio_pages_hist, g_array_unref);
   g_clear_pointer(&t->tasks, g_hash_table_unref);
   g_clear_pointer(&t->scan, scan_free);
+  g_clear_pointer(&t->events, g_array_unref);
+  g_clear_pointer(&t->event_tasks, g_ptr_array_unref);
   for (guint i = 0; t->mech.inserted_mib_per_thread && i < t->mech.inserted_mib_per_thread->len; i++)
     g_free(g_array_index(t->mech.inserted_mib_per_thread, PcsKtraceThreadMib, i).task);
   g_clear_pointer(&t->mech.inserted_mib_per_thread, g_array_unref);

@@ -1,0 +1,74 @@
+/* calibrate.h - `pcsim calibrate`: scenario values estimated from real
+ * kernel traces, each from the events that show it.
+ *
+ * Traces are loaded with PCS_KTRACE_KEEP_EVENTS and added one at a time
+ * (pcs_calibrate_add_trace() keeps only the samples it needs, so the events
+ * of one trace can be freed before the next is read); the machine file adds
+ * the queue limits; pcs_calibrate_finish() computes every estimate from the
+ * pooled samples (and per trace, for the spread); pcs_calibrate_scenario()
+ * writes the scenario INI.  Nothing here runs the simulator.
+ */
+#ifndef PCSIM_CALIBRATE_H
+#define PCSIM_CALIBRATE_H
+
+#include "pcsim/ktrace.h"
+#include "pcsim/params.h"
+
+/* X(ID, section, key): the scenario keys calibrate sets, in output order. */
+#define PCS_CALIBRATE_ESTIMATES(X)           \
+  X(MAX_WINDOW, readahead, max_window)       \
+  X(MAX_SECTORS, block, max_sectors)         \
+  X(MAX_SEGMENTS, block, max_segments)       \
+  X(MAX_SEGMENT_SIZE, block, max_segment_size) \
+  X(CONTIGUOUS, memory, contiguous)          \
+  X(SCATTERED, memory, scattered)            \
+  X(CONTIGUOUS_SHARE, memory, contiguous_share) \
+  X(LATENCY, device, latency)                \
+  X(BANDWIDTH, device, bandwidth)            \
+  X(QUEUE_DEPTH, device, queue_depth)        \
+  X(CPUS, cpu, count)                        \
+  X(INSERT_WON, cost, insert_won)            \
+  X(READ_SETUP, cost, read_setup)            \
+  X(BIO_SUBMIT, cost, bio_submit)
+
+typedef enum {
+#define X(id, sec, key) PCS_CAL_##id,
+  PCS_CALIBRATE_ESTIMATES(X)
+#undef X
+  PCS_CAL_N
+} PcsCalibrateId;
+
+/* One estimate.  Not measured: the base scenario's value is kept and the
+ * comment says why. */
+typedef struct {
+  gboolean measured;
+  double value;  /* in the key's base unit: ns, bytes, bytes/s, a count or a fraction */
+  char *comment; /* the estimate, its events, its spread and its traces */
+} PcsCalEstimate;
+
+typedef struct PcsCalibration PcsCalibration;
+
+PcsCalibration *pcs_calibrate_new(void);
+void pcs_calibrate_free(PcsCalibration *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(PcsCalibration, pcs_calibrate_free)
+
+/* Samples of T (loaded with PCS_KTRACE_KEEP_EVENTS).  An input error naming
+ * T's file when it lacks what calibrate needs: page-insert events with pfn
+ * (a blkparse trace has none) or read requests paired issue -> complete. */
+gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError **error);
+/* Queue limits and CPUs from a machine file ("key=value" words, as
+ * scripts/capture-kernel-trace writes it). */
+gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError **error);
+/* Every estimate from the samples; BASE supplies the values an estimate
+ * needs but cannot see (cost.tree_lock_hold). */
+void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);
+const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
+
+/* The scenario: BASE's keys (those its file set) with the estimates over
+ * them, in PCS_PARAMS order by section, each estimate's comment above it.
+ * BASE_NAME names the base in the header (NULL: the defaults).  The text is
+ * parsed back and validated before it is returned. */
+gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, const char *base_name, GString *out,
+                                GError **error);
+
+#endif

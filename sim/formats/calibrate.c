@@ -1,0 +1,841 @@
+/* calibrate.c - scenario values estimated from real kernel traces.
+ *
+ * Each estimate comes from the events that show it, never from running the
+ * simulator and fitting its output:
+ *
+ *   device.latency, device.bandwidth   block_rq_issue -> block_rq_complete of
+ *       read requests (data and metadata: the device serves both), paired by
+ *       device, sector and size.  Service time = latency + bytes / bandwidth,
+ *       fitted by weighted least squares over the median service time of
+ *       each request size seen at least MIN_GROUP times (weight: how many).
+ *       Requests issued with no other in flight are preferred (their time is
+ *       the device's, not a queue's); when they do not show two sizes at
+ *       least 2x apart, every paired request is used, and the comment says so.
+ *   device.queue_depth   the most read requests in flight at once: a lower
+ *       bound on what the device overlaps (it never had more to take).
+ *   cost.insert_won      mm_filemap_add_to_page_cache lines of one thread on
+ *       consecutive file pages with no other event between them (no other
+ *       thread interleaves, no bio, no readahead): the mean spacing of each
+ *       such run of at least MIN_RUN_PAIRS pairs (the trace clock ticks in
+ *       us; a run's mean resolves less), then the median over runs.  The
+ *       spacing holds the folio allocation, the memcg charge, the insert
+ *       under the i_pages lock and the tracepoint; the base's
+ *       cost.tree_lock_hold is subtracted, as the model charges both.
+ *   cost.read_setup, cost.bio_submit   the gap before each data bio of a
+ *       thread from its previous event in the same readahead batch (its last
+ *       insert or its previous data bio; a readahead entry, a metadata bio
+ *       or a completion run on that thread's CPU breaks the batch), against
+ *       the bio's pages: gap = bio_submit + pages * read_setup, fitted as the
+ *       device.  Only a trace whose bios differ in size separates the two.
+ *   memory.contiguous_share   consecutive inserts of one thread (its
+ *       allocations, in order): the share whose frame follows the previous
+ *       one's (pfn == previous pfn + pages).  memory.contiguous = 1 and
+ *       memory.scattered = 0 go with it: the share replaces the byte count.
+ *   readahead.max_window   ra_pages of the page_cache_*_ra lines (the most
+ *       frequent value) * 4096: the bdi's read_ahead_kb, doubled when fio's
+ *       fadvise hint (POSIX_FADV_SEQUENTIAL) applies.
+ *   block.*, cpu.count   the machine file (max_sectors_kb * 2, max_segments,
+ *       max_segment_size, cpus).
+ *
+ * Several traces pool their samples; each estimate is also made per trace
+ * for the spread.  An estimate the events cannot identify keeps the base
+ * value, marked "not measurable" with the reason.
+ */
+#include "pcsim/calibrate.h"
+#include "pcsim/text.h"
+#include "pcsim/units.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MIN_GROUP 3        /* samples of one size before its median is used */
+#define MIN_FIT_SAMPLES 10 /* samples in the groups of a fit */
+#define MIN_RUN_PAIRS 4    /* insert pairs in a run before its spacing is used */
+#define MIN_RUNS 10        /* runs before an insert spacing is given */
+#define MIN_PAIRS 100      /* thread-consecutive inserts before a frame share is given */
+#define RUN_BUCKETS 13     /* runs of adjacent frames: 1, 2-3, ..., 4096 pages and more */
+
+/* One observation: X (bytes or pages) against Y (ns), from trace TRACE. */
+typedef struct {
+  double x, y;
+  guint trace;
+} Sample;
+
+/* What one trace showed beyond its samples. */
+typedef struct {
+  char *name;                  /* the file's base name */
+  uint64_t paired, isolated;   /* read requests timed; of them, issued alone */
+  uint64_t solo;               /* of them, alone until completed */
+  uint64_t max_in_flight;
+  uint64_t pairs, contiguous;  /* thread-consecutive inserts; with adjacent frames */
+  uint64_t insert_pairs;       /* insert pairs in the runs used */
+  uint64_t ra_lines, ra_pages; /* readahead lines with ra_pages; the most frequent value */
+} TraceTally;
+
+struct PcsCalibration {
+  GArray *traces;   /* TraceTally */
+  GArray *dev_all;  /* Sample: request bytes, service ns */
+  GArray *dev_iso;  /* the same, issued with no other request in flight */
+  GArray *dev_solo; /* the same, with no other request in flight until it completed */
+  GArray *inflight; /* Sample: x = requests in flight at an issue, this one included */
+  GArray *runs;     /* Sample: x = pairs in the run, y = mean spacing ns */
+  GArray *gaps;     /* Sample: x = bio pages, y = gap before the bio ns */
+  uint64_t run_hist[RUN_BUCKETS];
+  char *machine;    /* base name of the machine file, or NULL */
+  uint64_t mach[PCS_CAL_N];
+  gboolean mach_set[PCS_CAL_N];
+  PcsCalEstimate est[PCS_CAL_N];
+};
+
+/* ---- small statistics ---- */
+
+static int cmp_double(gconstpointer a, gconstpointer b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Quantile Q of V[0..N) (sorted), linear between neighbours. */
+static double quantile(const double *v, guint n, double q) {
+  if (!n) return 0.0;
+  double at = q * (n - 1);
+  guint i = (guint)at;
+  return i + 1 < n ? v[i] + (at - i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+typedef struct {
+  double median, q1, q3;
+  guint n;
+} Spread;
+
+/* Median and quartiles of the Y of samples from TRACE (G_MAXUINT: all). */
+static Spread spread_of(const GArray *s, guint trace) {
+  g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < s->len; i++) {
+    const Sample *p = &g_array_index(s, Sample, i);
+    if (trace == G_MAXUINT || p->trace == trace) g_array_append_val(v, p->y);
+  }
+  g_array_sort(v, cmp_double);
+  const double *d = (const double *)(void *)v->data;
+  return (Spread){quantile(d, v->len, 0.5), quantile(d, v->len, 0.25), quantile(d, v->len, 0.75), v->len};
+}
+
+static int cmp_sample(gconstpointer a, gconstpointer b) {
+  const Sample *x = a, *y = b;
+  if (x->trace != y->trace) return x->trace < y->trace ? -1 : 1;
+  if (x->x != y->x) return x->x < y->x ? -1 : 1;
+  return x->y < y->y ? -1 : x->y > y->y;
+}
+
+/* y = a + b x by weighted least squares over the median Y of each X seen at
+ * least MIN_GROUP times in one trace (weight: how many).  Traces share the
+ * slope but not their baselines: the slope comes from the variation within
+ * each trace (a fixed effect per trace), the intercept is the weighted mean
+ * of the traces'.  Not ok (WHY says why) unless some trace shows two sizes
+ * at least 2x apart and a positive slope and intercept come out. */
+typedef struct {
+  gboolean ok;
+  double a, b;
+  guint n, groups;   /* samples in the groups used, groups */
+  double xlo, xhi;   /* smallest and largest X used */
+  double r_q1, r_q3; /* residual quartiles over the samples used */
+  char why[160];
+} Fit;
+
+typedef struct {
+  guint trace, n;
+  double x, med;
+} Group;
+
+/* Groups of samples of TRACE (G_MAXUINT: all) with equal trace and X. */
+static GArray *fit_groups(const GArray *s, guint trace, GArray *used) {
+  g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(Sample));
+  for (guint i = 0; i < s->len; i++)
+    if (trace == G_MAXUINT || g_array_index(s, Sample, i).trace == trace) g_array_append_val(v, g_array_index(s, Sample, i));
+  g_array_sort(v, cmp_sample);
+  GArray *groups = g_array_new(FALSE, FALSE, sizeof(Group));
+  for (guint i = 0, j; i < v->len; i = j) {
+    const Sample *g = &g_array_index(v, Sample, i);
+    for (j = i; j < v->len && g_array_index(v, Sample, j).x == g->x && g_array_index(v, Sample, j).trace == g->trace;)
+      j++;
+    guint n = j - i;
+    if (n < MIN_GROUP || g->x <= 0) continue;
+    Group gr = {g->trace, n, g->x, (n % 2) ? g[n / 2].y : (g[n / 2 - 1].y + g[n / 2].y) / 2};
+    g_array_append_val(groups, gr);
+    g_array_append_vals(used, g, n);
+  }
+  return groups;
+}
+
+static Fit fit_line(const GArray *s, guint trace) {
+  Fit f = {0};
+  g_autoptr(GArray) used = g_array_new(FALSE, FALSE, sizeof(Sample));
+  g_autoptr(GArray) g = fit_groups(s, trace, used);
+  double sw = 0, sy = 0, sx = 0, sxx = 0, sxy = 0, spread = 0;
+  for (guint i = 0, j; i < g->len; i = j) { /* one trace at a time: centred on its own means */
+    double w = 0, mx = 0, my = 0, lo = g_array_index(g, Group, i).x, hi = lo;
+    for (j = i; j < g->len && g_array_index(g, Group, j).trace == g_array_index(g, Group, i).trace; j++) {
+      const Group *p = &g_array_index(g, Group, j);
+      w += p->n, mx += p->n * p->x, my += p->n * p->med, lo = MIN(lo, p->x), hi = MAX(hi, p->x);
+    }
+    mx /= w, my /= w;
+    for (guint k = i; k < j; k++) {
+      const Group *p = &g_array_index(g, Group, k);
+      sxx += p->n * (p->x - mx) * (p->x - mx), sxy += p->n * (p->x - mx) * (p->med - my);
+    }
+    sw += w, sx += w * mx, sy += w * my, spread = MAX(spread, hi / lo);
+    f.xlo = i ? MIN(f.xlo, lo) : lo, f.xhi = MAX(f.xhi, hi);
+  }
+  f.groups = g->len, f.n = used->len;
+  if (f.n < MIN_FIT_SAMPLES || spread <= 1) {
+    g_snprintf(f.why, sizeof f.why, "%u samples in %u sizes seen %d times or more in one trace: two sizes are needed",
+               f.n, f.groups, MIN_GROUP);
+    return f;
+  }
+  if (spread < 2) {
+    g_snprintf(f.why, sizeof f.why, "the sizes seen in one trace span less than 2x (%.0f..%.0f)", f.xlo, f.xhi);
+    return f;
+  }
+  f.b = sxy / sxx;
+  f.a = (sy - f.b * sx) / sw;
+  if (!(f.b > 0)) {
+    g_snprintf(f.why, sizeof f.why, "the time does not grow with the size (slope %.3g)", f.b);
+    return f;
+  }
+  if (f.a < 0) {
+    g_snprintf(f.why, sizeof f.why, "the fit's intercept is negative (%.3g us)", f.a / PCS_NS_PER_US);
+    return f;
+  }
+  g_autoptr(GArray) r = g_array_sized_new(FALSE, FALSE, sizeof(double), used->len);
+  for (guint i = 0; i < used->len; i++) {
+    const Sample *p = &g_array_index(used, Sample, i);
+    double res = p->y - (f.a + f.b * p->x);
+    g_array_append_val(r, res);
+  }
+  g_array_sort(r, cmp_double);
+  f.r_q1 = quantile((const double *)(void *)r->data, r->len, 0.25);
+  f.r_q3 = quantile((const double *)(void *)r->data, r->len, 0.75);
+  f.ok = TRUE;
+  return f;
+}
+
+/* ---- collecting samples from one trace ---- */
+
+typedef struct {
+  uint64_t sector, issued;
+  uint32_t dev, size;
+  guint ahead;    /* requests in flight when it was issued */
+  gboolean alone; /* no other request in flight from its issue on */
+} Pending;
+
+static void not_alone(gpointer key, gpointer value, gpointer user) {
+  (void)value, (void)user;
+  ((Pending *)key)->alone = FALSE;
+}
+
+static guint pending_hash(gconstpointer p) {
+  const Pending *r = p;
+  return (guint)(r->sector * 2654435761u) ^ r->size ^ (r->dev * 31u);
+}
+
+static gboolean pending_equal(gconstpointer a, gconstpointer b) {
+  const Pending *x = a, *y = b;
+  return x->sector == y->sector && x->size == y->size && x->dev == y->dev;
+}
+
+static void add_sample(GArray *a, double x, double y, guint trace) {
+  Sample s = {x, y, trace};
+  g_array_append_val(a, s);
+}
+
+/* Read requests issue -> complete (a requeue times the later issue). */
+static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace, TraceTally *tally) {
+  g_autoptr(GHashTable) pending = g_hash_table_new_full(pending_hash, pending_equal, g_free, NULL);
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind != PCS_KEV_RQ_ISSUE && e->kind != PCS_KEV_RQ_COMPLETE) continue;
+    Pending key = {e->where, e->time_ns, e->dev, e->size, 0, FALSE};
+    Pending *r = g_hash_table_lookup(pending, &key);
+    if (e->kind == PCS_KEV_RQ_ISSUE) {
+      g_hash_table_foreach(pending, not_alone, NULL);
+      if (!r) {
+        r = g_memdup2(&key, sizeof key);
+        r->ahead = g_hash_table_size(pending);
+        r->alone = !r->ahead;
+        g_hash_table_add(pending, r);
+      }
+      r->issued = e->time_ns;
+      add_sample(c->inflight, g_hash_table_size(pending), 0, trace);
+      tally->max_in_flight = MAX(tally->max_in_flight, g_hash_table_size(pending));
+      continue;
+    }
+    if (!r) continue;
+    /* the trace clock is per CPU: a complete read before its issue is not timed */
+    if (e->time_ns >= r->issued) {
+      double bytes = (double)r->size * PCS_SECTOR_SIZE, ns = (double)(e->time_ns - r->issued);
+      add_sample(c->dev_all, bytes, ns, trace);
+      if (!r->ahead) add_sample(c->dev_iso, bytes, ns, trace), tally->isolated++;
+      if (r->alone) add_sample(c->dev_solo, bytes, ns, trace), tally->solo++;
+      tally->paired++;
+    }
+    g_hash_table_remove(pending, r);
+  }
+}
+
+static void run_done(uint64_t *hist, uint64_t len) {
+  if (len) hist[MIN(g_bit_storage(len) - 1, RUN_BUCKETS - 1)]++;
+}
+
+/* Insert spacing (runs of one thread's consecutive pages, nothing between)
+ * and frame adjacency of each thread's consecutive inserts. */
+static void collect_inserts(PcsCalibration *c, const PcsKtrace *t, guint trace, TraceTally *tally) {
+  guint ntask = t->event_tasks->len;
+  g_autofree uint64_t *next_pfn = g_new0(uint64_t, ntask), *run_len = g_new0(uint64_t, ntask);
+  const PcsKtraceEvent *prev = NULL;
+  uint64_t run_from = 0, run_to = 0, run_pairs = 0;
+  for (guint i = 0; i <= t->events->len; i++) {
+    const PcsKtraceEvent *e = i < t->events->len ? &g_array_index(t->events, PcsKtraceEvent, i) : NULL;
+    gboolean pair = e && prev && e->kind == PCS_KEV_INSERT && prev->kind == PCS_KEV_INSERT &&
+                    e->task == prev->task && e->where == prev->where + prev->size && e->time_ns >= prev->time_ns;
+    if (pair) {
+      if (!run_pairs) run_from = prev->time_ns;
+      run_pairs++, run_to = e->time_ns;
+    } else {
+      if (run_pairs >= MIN_RUN_PAIRS)
+        add_sample(c->runs, (double)run_pairs, (double)(run_to - run_from) / (double)run_pairs, trace),
+          tally->insert_pairs += run_pairs;
+      run_pairs = 0;
+    }
+    prev = e;
+    if (!e || e->kind != PCS_KEV_INSERT) continue;
+    if (run_len[e->task]) { /* this thread's previous allocation ended at next_pfn */
+      tally->pairs++;
+      if (e->pfn == next_pfn[e->task]) {
+        tally->contiguous++;
+      } else {
+        run_done(c->run_hist, run_len[e->task]);
+        run_len[e->task] = 0;
+      }
+    }
+    tally->pairs += e->size - 1, tally->contiguous += e->size - 1; /* inside a folio */
+    run_len[e->task] += e->size;
+    next_pfn[e->task] = e->pfn + e->size;
+  }
+  for (guint k = 0; k < ntask; k++) run_done(c->run_hist, run_len[k]);
+}
+
+/* The gap before each data bio of a thread from its previous event in the
+ * same readahead batch. */
+static void collect_bio_gaps(PcsCalibration *c, const PcsKtrace *t, guint trace) {
+  guint ntask = t->event_tasks->len;
+  g_autofree uint64_t *last = g_new0(uint64_t, ntask);
+  g_autofree gboolean *armed = g_new0(gboolean, ntask);
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind == PCS_KEV_RQ_ISSUE) continue; /* the plug flush: part of the bio's cost */
+    if (e->kind == PCS_KEV_BIO && !e->meta && armed[e->task] && e->time_ns >= last[e->task])
+      add_sample(c->gaps, (double)((e->size + PCS_SECTORS_PER_PAGE - 1) / PCS_SECTORS_PER_PAGE),
+                 (double)(e->time_ns - last[e->task]), trace);
+    armed[e->task] = e->kind == PCS_KEV_INSERT || (e->kind == PCS_KEV_BIO && !e->meta);
+    last[e->task] = e->time_ns;
+  }
+}
+
+/* The most frequent ra_pages of the readahead lines (the smallest on a tie). */
+static void collect_readahead(const PcsKtrace *t, TraceTally *tally) {
+  g_autoptr(GHashTable) counts = g_hash_table_new(g_direct_hash, g_direct_equal);
+  uint64_t best = 0;
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if ((e->kind != PCS_KEV_RA_SYNC && e->kind != PCS_KEV_RA_ASYNC) || !e->size) continue;
+    gpointer key = GUINT_TO_POINTER(e->size);
+    uint64_t n = GPOINTER_TO_UINT(g_hash_table_lookup(counts, key)) + 1u;
+    g_hash_table_insert(counts, key, GUINT_TO_POINTER((guint)MIN(n, G_MAXUINT)));
+    tally->ra_lines++;
+    if (n > best || (n == best && e->size < tally->ra_pages)) best = n, tally->ra_pages = e->size;
+  }
+}
+
+static void truncate_to(PcsCalibration *c, const guint *len) {
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps};
+  for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_set_size(a[i], len[i]);
+}
+
+gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError **error) {
+  g_return_val_if_fail(t->events && t->event_tasks, FALSE);
+  gboolean blkparse = t->format && !strcmp(t->format, "blkparse");
+  if (!t->mech.present)
+    return pcs_input_error(error, t->path, 0,
+                           "no mm_filemap_add_to_page_cache events (page inserts with pfn)%s: calibrate needs the "
+                           "mechanism events that scripts/capture-kernel-trace records",
+                           blkparse ? "; a blkparse trace has none" : "");
+  guint trace = c->traces->len, len[] = {c->dev_all->len, c->dev_iso->len, c->dev_solo->len, c->inflight->len,
+                                         c->runs->len, c->gaps->len};
+  uint64_t hist[RUN_BUCKETS];
+  memcpy(hist, c->run_hist, sizeof hist);
+  TraceTally tally = {.name = g_path_get_basename(t->path)};
+  collect_requests(c, t, trace, &tally);
+  if (!tally.paired) {
+    truncate_to(c, len);
+    g_free(tally.name);
+    return pcs_input_error(error, t->path, 0,
+                           "no read request paired from block_rq_issue to block_rq_complete: calibrate needs both "
+                           "events to time the device");
+  }
+  collect_inserts(c, t, trace, &tally);
+  collect_bio_gaps(c, t, trace);
+  collect_readahead(t, &tally);
+  g_array_append_val(c->traces, tally);
+  return TRUE;
+}
+
+/* ---- the machine file ---- */
+
+static const struct {
+  const char *word;
+  PcsCalibrateId id;
+  uint64_t scale; /* value * scale in the key's unit */
+} machine_keys[] = {
+  {"max_sectors_kb", PCS_CAL_MAX_SECTORS, PCS_KIB / PCS_SECTOR_SIZE},
+  {"max_segments", PCS_CAL_MAX_SEGMENTS, 1},
+  {"max_segment_size", PCS_CAL_MAX_SEGMENT_SIZE, 1},
+  {"cpus", PCS_CAL_CPUS, 1},
+};
+
+static const char *const est_section[] = {
+#define X(id, sec, key) #sec,
+  PCS_CALIBRATE_ESTIMATES(X)
+#undef X
+};
+static const char *const est_key[] = {
+#define X(id, sec, key) #key,
+  PCS_CALIBRATE_ESTIMATES(X)
+#undef X
+};
+
+static gboolean machine_word(PcsCalibration *c, const char *path, guint no, const char *word, GError **error) {
+  for (size_t k = 0; k < G_N_ELEMENTS(machine_keys); k++) {
+    size_t n = strlen(machine_keys[k].word);
+    if (strncmp(word, machine_keys[k].word, n) || word[n] != '=') continue;
+    PcsCalibrateId id = machine_keys[k].id;
+    const PcsParamInfo *info = pcs_params_find(est_section[id], est_key[id]);
+    uint64_t v;
+    if (!pcs_parse_u64(word + n + 1, &v) || v > info->hi / machine_keys[k].scale ||
+        v * machine_keys[k].scale < info->lo)
+      return pcs_input_error(error, path, no, "%s: expected an unsigned integer giving %s.%s in %" G_GUINT64_FORMAT
+                             "..%" G_GUINT64_FORMAT, word, info->section, info->key, info->lo, info->hi);
+    c->mach[id] = v * machine_keys[k].scale;
+    c->mach_set[id] = TRUE;
+  }
+  return TRUE;
+}
+
+gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError **error) {
+  g_autofree char *text = NULL;
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    g_auto(GStrv) words = g_strsplit_set(lines[i], " \t", -1);
+    for (guint w = 0; words[w]; w++)
+      if (!machine_word(c, path, i + 1, words[w], error)) return FALSE;
+  }
+  gboolean any = FALSE;
+  for (size_t k = 0; k < G_N_ELEMENTS(machine_keys); k++) any |= c->mach_set[machine_keys[k].id];
+  if (!any)
+    return pcs_input_error(error, path, 0, "not a machine file: no cpus=, max_sectors_kb=, max_segments= or "
+                           "max_segment_size= (scripts/capture-kernel-trace writes one)");
+  g_free(c->machine);
+  c->machine = g_path_get_basename(path);
+  return TRUE;
+}
+
+/* ---- estimates ---- */
+
+static void set_est(PcsCalibration *c, PcsCalibrateId id, gboolean measured, double value, char *comment) {
+  PcsCalEstimate *e = &c->est[id];
+  g_free(e->comment);
+  e->measured = measured, e->value = value, e->comment = comment;
+}
+
+/* "a, b and c" of the trace names, or "the N traces". */
+static char *trace_names(const PcsCalibration *c) {
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < c->traces->len; i++)
+    g_string_append_printf(s, "%s%s", i ? ", " : "", g_array_index(c->traces, TraceTally, i).name);
+  return g_string_free(s, FALSE);
+}
+
+static char *fmt_bytes(double b) {
+  if (b >= PCS_MIB) return g_strdup_printf("%.4gM", b / PCS_MIB);
+  if (b >= PCS_KIB) return g_strdup_printf("%.4gK", b / PCS_KIB);
+  return g_strdup_printf("%.0f", b);
+}
+
+/* Per-trace values of a fit, e.g. "a 48.2us 1.9G/s, b not identifiable". */
+typedef void (*FitText)(GString *s, const Fit *f);
+
+static void per_trace_fits(const PcsCalibration *c, const GArray *samples, GString *s, FitText text) {
+  if (c->traces->len < 2) return;
+  g_string_append(s, "; per trace:");
+  for (guint i = 0; i < c->traces->len; i++) {
+    Fit f = fit_line(samples, i);
+    g_string_append_printf(s, "%s %s ", i ? "," : "", g_array_index(c->traces, TraceTally, i).name);
+    if (f.ok) text(s, &f);
+    else g_string_append(s, "not identifiable");
+  }
+}
+
+static void device_text(GString *s, const Fit *f) {
+  g_string_append_printf(s, "%.1fus %.3gG/s", f->a / PCS_NS_PER_US, PCS_NS_PER_S / f->b / (1024.0 * PCS_MIB));
+}
+
+/* The requests a device fit uses, most telling first. */
+static const struct {
+  size_t offset;
+  const char *what;
+} device_sets[] = {
+  {G_STRUCT_OFFSET(PcsCalibration, dev_solo), "with no other request in flight from issue to completion"},
+  {G_STRUCT_OFFSET(PcsCalibration, dev_iso), "issued with no other request in flight"},
+  {G_STRUCT_OFFSET(PcsCalibration, dev_all), "paired (overlapping ones included: their time holds queueing)"},
+};
+
+static void device_estimates(PcsCalibration *c, const char *names) {
+  uint64_t paired = 0, isolated = 0, solo = 0;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    paired += t->paired, isolated += t->isolated, solo += t->solo;
+  }
+  Fit f = {0};
+  const GArray *set = NULL;
+  g_autoptr(GString) tried = g_string_new(NULL);
+  size_t k = 0;
+  for (; k < G_N_ELEMENTS(device_sets); k++) {
+    set = G_STRUCT_MEMBER(GArray *, c, device_sets[k].offset);
+    f = fit_line(set, G_MAXUINT);
+    if (f.ok) break;
+    g_string_append_printf(tried, "%s%s: %s", tried->len ? "; " : "", device_sets[k].what, f.why);
+  }
+  if (!f.ok) {
+    g_autofree char *why = g_strdup_printf("not measurable from this trace: device service time against request size "
+                                           "(%" G_GUINT64_FORMAT " read requests paired issue -> complete): %s; kept "
+                                           "from the base", paired, tried->str);
+    set_est(c, PCS_CAL_LATENCY, FALSE, 0, g_strdup_printf("latency: %s", why));
+    set_est(c, PCS_CAL_BANDWIDTH, FALSE, 0, g_strdup_printf("bandwidth: %s", why));
+    return;
+  }
+  g_autofree char *lo = fmt_bytes(f.xlo), *hi = fmt_bytes(f.xhi);
+  g_autoptr(GString) s = g_string_new(NULL);
+  g_string_append_printf(s, "block_rq_issue -> block_rq_complete of read requests (data and metadata): service = "
+                         "latency + bytes / bandwidth, least squares (slope within each trace) over the median time of %u sizes per trace "
+                         "(%s..%s) from %u requests %s (of %" G_GUINT64_FORMAT " paired; %" G_GUINT64_FORMAT
+                         " issued alone, %" G_GUINT64_FORMAT " alone throughout)%s%s; residual IQR %+.0f..%+.0f us",
+                         f.groups, lo, hi, f.n, device_sets[k].what, paired, isolated, solo,
+                         tried->len ? "; not usable: " : "", tried->str, f.r_q1 / PCS_NS_PER_US,
+                         f.r_q3 / PCS_NS_PER_US);
+  per_trace_fits(c, set, s, device_text);
+  g_string_append_printf(s, "; from %s", names);
+  set_est(c, PCS_CAL_LATENCY, TRUE, f.a, g_strdup_printf("latency: the intercept, %.1f us. %s", f.a / PCS_NS_PER_US,
+                                                         s->str));
+  double bw = PCS_NS_PER_S / f.b;
+  set_est(c, PCS_CAL_BANDWIDTH, TRUE, bw,
+          g_strdup_printf("bandwidth: 1 / the slope of the latency fit above, %.0f MiB/s", bw / PCS_MIB));
+}
+
+static void queue_depth_estimate(PcsCalibration *c, const char *names) {
+  g_autoptr(GString) s = g_string_new(NULL);
+  uint64_t max = 0;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    max = MAX(max, t->max_in_flight);
+    g_string_append_printf(s, "%s%s %" G_GUINT64_FORMAT, i ? ", " : "", t->name, t->max_in_flight);
+  }
+  g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < c->inflight->len; i++) g_array_append_val(v, g_array_index(c->inflight, Sample, i).x);
+  g_array_sort(v, cmp_double);
+  const double *d = (const double *)(void *)v->data;
+  set_est(c, PCS_CAL_QUEUE_DEPTH, max > 0, (double)max,
+          g_strdup_printf("queue_depth: the most read requests in flight at once (issued, not completed), %"
+                          G_GUINT64_FORMAT ", a lower bound on what the device overlaps; in flight at each of %u "
+                          "issues: median %.0f, IQR %.0f..%.0f; max per trace: %s; from %s",
+                          max, v->len, quantile(d, v->len, 0.5), quantile(d, v->len, 0.25), quantile(d, v->len, 0.75),
+                          s->str, names));
+}
+
+static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char *names) {
+  Spread sp = spread_of(c->runs, G_MAXUINT);
+  uint64_t pairs = 0;
+  g_autoptr(GString) per = g_string_new(NULL);
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    Spread one = spread_of(c->runs, i);
+    pairs += t->insert_pairs;
+    if (c->traces->len > 1)
+      g_string_append_printf(per, "%s %s %.0f ns", i ? "," : "; per trace:", t->name, one.median);
+  }
+  double hold = (double)base->cost_tree_lock_hold;
+  if (sp.n < MIN_RUNS || sp.median <= hold) {
+    set_est(c, PCS_CAL_INSERT_WON, FALSE, 0,
+            g_strdup_printf("insert_won: not measurable from this trace: %u runs of one thread's inserts on "
+                            "consecutive pages with nothing between (%d needed), median spacing %.0f ns against "
+                            "cost.tree_lock_hold %.0f ns; kept from the base", sp.n, MIN_RUNS, sp.median, hold));
+    return;
+  }
+  set_est(c, PCS_CAL_INSERT_WON, TRUE, sp.median - hold,
+          g_strdup_printf("insert_won: spacing of one thread's mm_filemap_add_to_page_cache lines on consecutive "
+                          "pages with no other event between, mean per run, median over %u runs (%" G_GUINT64_FORMAT
+                          " pairs): %.0f ns, IQR %.0f..%.0f ns%s; minus the base's cost.tree_lock_hold %.0f ns (the "
+                          "model charges both per insert).  The spacing holds the folio allocation, the memcg charge, "
+                          "the insert under the i_pages lock and the tracepoint; from %s",
+                          sp.n, pairs, sp.median, sp.q1, sp.q3, per->str, hold, names));
+}
+
+static void bio_text(GString *s, const Fit *f) {
+  g_string_append_printf(s, "%.2fus/page %.1fus/bio", f->b / PCS_NS_PER_US, f->a / PCS_NS_PER_US);
+}
+
+static void bio_estimates(PcsCalibration *c, const char *names) {
+  Fit f = fit_line(c->gaps, G_MAXUINT);
+  if (!f.ok) {
+    g_autofree char *why = g_strdup_printf("not measurable from this trace: the gap before a thread's data bio in "
+                                           "one readahead batch against its pages (%u gaps): %s; kept from the base",
+                                           c->gaps->len, f.why);
+    set_est(c, PCS_CAL_READ_SETUP, FALSE, 0, g_strdup_printf("read_setup: %s", why));
+    set_est(c, PCS_CAL_BIO_SUBMIT, FALSE, 0, g_strdup_printf("bio_submit: %s", why));
+    return;
+  }
+  g_autoptr(GString) s = g_string_new(NULL);
+  g_string_append_printf(s, "the gap before each data block_bio_queue of a thread from its previous insert or bio in "
+                         "the same readahead batch, against the bio's pages: gap = bio_submit + pages * read_setup, "
+                         "least squares (slope within each trace) over the median gap of %u sizes per trace (%.0f..%.0f pages) from %u gaps (of %u); "
+                         "residual IQR %+.1f..%+.1f us",
+                         f.groups, f.xlo, f.xhi, f.n, c->gaps->len, f.r_q1 / PCS_NS_PER_US, f.r_q3 / PCS_NS_PER_US);
+  per_trace_fits(c, c->gaps, s, bio_text);
+  g_string_append_printf(s, "; from %s", names);
+  set_est(c, PCS_CAL_READ_SETUP, TRUE, f.b,
+          g_strdup_printf("read_setup: the slope, %.0f ns per page (per-page work in btrfs_readahead: extent map, "
+                          "bio_add_folio). %s", f.b, s->str));
+  set_est(c, PCS_CAL_BIO_SUBMIT, TRUE, f.a,
+          g_strdup_printf("bio_submit: the intercept of the read_setup fit above, %.1f us per bio (btrfs_submit_bio, "
+                          "checksum lookup, the block layer; the first bio of a batch also carries the batch's start)",
+                          f.a / PCS_NS_PER_US));
+}
+
+static void memory_estimates(PcsCalibration *c, const char *names) {
+  uint64_t pairs = 0, cont = 0, runs = 0;
+  g_autoptr(GString) per = g_string_new(NULL), hist = g_string_new(NULL);
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    pairs += t->pairs, cont += t->contiguous;
+    g_string_append_printf(per, "%s%s %.3f", i ? ", " : "", t->name, pcs_per((double)t->contiguous, (double)t->pairs));
+  }
+  for (guint k = 0; k < RUN_BUCKETS; k++) runs += c->run_hist[k];
+  for (guint k = 0; k < RUN_BUCKETS; k++) {
+    if (!c->run_hist[k]) continue;
+    uint64_t lo = (uint64_t)1 << k, hi = ((uint64_t)2 << k) - 1;
+    char upto[32] = "";
+    if (k == RUN_BUCKETS - 1) g_strlcpy(upto, "+", sizeof upto);
+    else if (hi > lo) g_snprintf(upto, sizeof upto, "-%" G_GUINT64_FORMAT, hi);
+    g_string_append_printf(hist, "%s%" G_GUINT64_FORMAT "%s %.1f%%", hist->len ? ", " : "", lo, upto,
+                           100.0 * (double)c->run_hist[k] / (double)runs);
+  }
+  double share = pcs_per((double)cont, (double)pairs);
+  if (pairs < MIN_PAIRS) {
+    set_est(c, PCS_CAL_CONTIGUOUS_SHARE, FALSE, 0,
+            g_strdup_printf("contiguous_share: not measurable from this trace: %" G_GUINT64_FORMAT " pairs of one "
+                            "thread's consecutive inserts (%d needed); kept from the base", pairs, MIN_PAIRS));
+    return;
+  }
+  set_est(c, PCS_CAL_CONTIGUOUS, TRUE, 1,
+          g_strdup_printf("contiguous: 1, frames are drawn by contiguous_share below; from %s", names));
+  set_est(c, PCS_CAL_SCATTERED, TRUE, 0, g_strdup("scattered: 0, replaced by contiguous_share (a distribution, not a "
+                                                  "per-trace byte count)"));
+  set_est(c, PCS_CAL_CONTIGUOUS_SHARE, TRUE, share,
+          g_strdup_printf("contiguous_share: of %" G_GUINT64_FORMAT " pairs of one thread's consecutive inserts "
+                          "(mm_filemap_add_to_page_cache, its allocations in order), the share whose pfn follows the "
+                          "previous one's: %.4f; per trace: %s.  Runs of adjacent frames (pages: share of %"
+                          G_GUINT64_FORMAT " runs): %s; from %s",
+                          pairs, share, per->str, runs, hist->str, names));
+}
+
+static void readahead_estimate(PcsCalibration *c) {
+  g_autoptr(GString) per = g_string_new(NULL);
+  const TraceTally *first = NULL;
+  gboolean differ = FALSE;
+  uint64_t lines = 0;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    if (!t->ra_lines) continue;
+    if (!first) first = t;
+    differ |= t->ra_pages != first->ra_pages;
+    lines += t->ra_lines;
+    g_string_append_printf(per, "%s%s %" G_GUINT64_FORMAT, per->len ? ", " : "", t->name, t->ra_pages);
+  }
+  if (!first) {
+    set_est(c, PCS_CAL_MAX_WINDOW, FALSE, 0,
+            g_strdup("max_window: not measurable from this trace: no page_cache_sync_ra/page_cache_async_ra line "
+                     "with ra_pages on the data file; kept from the base"));
+    return;
+  }
+  set_est(c, PCS_CAL_MAX_WINDOW, TRUE, (double)first->ra_pages * PCS_PAGE_SIZE,
+          g_strdup_printf("max_window: ra_pages of the page_cache_sync_ra/async_ra lines (the most frequent, of %"
+                          G_GUINT64_FORMAT " lines) * 4096: %" G_GUINT64_FORMAT " pages%s; per trace: %s.  This is "
+                          "the bdi's read_ahead_kb, doubled by fio's fadvise hint (POSIX_FADV_SEQUENTIAL) when it "
+                          "applies",
+                          lines, first->ra_pages,
+                          differ ? " (the traces DISAGREE: the first trace's value is used)" : "", per->str));
+}
+
+static void machine_estimates(PcsCalibration *c) {
+  for (size_t k = 0; k < G_N_ELEMENTS(machine_keys); k++) {
+    PcsCalibrateId id = machine_keys[k].id;
+    if (!c->machine || !c->mach_set[id]) {
+      set_est(c, id, FALSE, 0,
+              g_strdup_printf("%s: not measurable from the traces: %s; kept from the base", est_key[id],
+                              c->machine ? "not in the machine file" : "no --machine file given"));
+      continue;
+    }
+    set_est(c, id, TRUE, (double)c->mach[id],
+            g_strdup_printf("%s: %s%s in %s", est_key[id], machine_keys[k].word,
+                            machine_keys[k].scale > 1 ? " * 2 (sectors)" : "", c->machine));
+  }
+}
+
+void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
+  g_autofree char *names = trace_names(c);
+  machine_estimates(c);
+  readahead_estimate(c);
+  memory_estimates(c, names);
+  device_estimates(c, names);
+  queue_depth_estimate(c, names);
+  insert_estimate(c, base, names);
+  bio_estimates(c, names);
+}
+
+const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id) {
+  g_assert(id < PCS_CAL_N);
+  return &c->est[id];
+}
+
+/* ---- the scenario ---- */
+
+/* VALUE (in the key's base unit) as a scenario file writes it. */
+static char *format_value(PcsParamKind kind, double value) {
+  uint64_t u = value <= 0 ? 0 : (uint64_t)llround(value);
+  switch (kind) {
+  case PCS_KIND_TIME: return g_strdup_printf("%" G_GUINT64_FORMAT "ns", u);
+  case PCS_KIND_RATE:
+    if (u >= 64 * (uint64_t)PCS_MIB) return g_strdup_printf("%" G_GUINT64_FORMAT "M", (uint64_t)llround(value / PCS_MIB));
+    return g_strdup_printf("%" G_GUINT64_FORMAT "k", MAX((uint64_t)1, (uint64_t)llround(value / PCS_KIB)));
+  case PCS_KIND_SIZE:
+    if (u && u % (1024 * 1024) == 0) return g_strdup_printf("%" G_GUINT64_FORMAT "M", u / (1024 * 1024));
+    if (u && u % 1024 == 0) return g_strdup_printf("%" G_GUINT64_FORMAT "k", u / 1024);
+    return g_strdup_printf("%" G_GUINT64_FORMAT, u);
+  case PCS_KIND_FRAC: return g_strdup_printf("%.4f", value);
+  default: return g_strdup_printf("%" G_GUINT64_FORMAT, u);
+  }
+}
+
+/* A base value in the same style. */
+static char *format_base(const PcsParams *p, const PcsParamInfo *info) {
+  const void *field = (const char *)p + info->offset;
+  switch (info->kind) {
+  case PCS_KIND_TEXT: return pcs_params_format(p, info);
+  case PCS_KIND_FRAC: return g_strdup_printf("%.6g", *(const double *)field);
+  default: return format_value(info->kind, (double)*(const uint64_t *)field);
+  }
+}
+
+/* "# TEXT" wrapped at 100 columns. */
+static void comment(GString *out, const char *text) {
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  gsize start = out->len;
+  g_string_append(out, "#");
+  for (guint i = 0; words[i]; i++) {
+    if (!*words[i]) continue;
+    if (out->len - start + 1 + strlen(words[i]) > 100) {
+      g_string_append(out, "\n#");
+      start = out->len - 1;
+    }
+    g_string_append_printf(out, " %s", words[i]);
+  }
+  g_string_append_c(out, '\n');
+}
+
+static int estimate_of(const char *section, const char *key) {
+  for (int i = 0; i < PCS_CAL_N; i++)
+    if (!strcmp(est_section[i], section) && !strcmp(est_key[i], key)) return i;
+  return -1;
+}
+
+/* One key: an estimate (or its marked fallback) or the base's own value. */
+static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams *base, const PcsParamInfo *info,
+                         size_t index) {
+  int id = estimate_of(info->section, info->key);
+  g_autofree char *value = NULL;
+  if (id >= 0 && c->est[id].comment) {
+    const PcsCalEstimate *e = &c->est[id];
+    g_autofree char *note = e->measured ? g_strdup(e->comment) : g_strdup_printf("NOT MEASURED: %s", e->comment);
+    if (id == PCS_CAL_CONTIGUOUS_SHARE && e->measured && e->value >= 1.0) {
+      g_free(note);
+      note = g_strdup_printf("%s.  Every pair was adjacent: 0 (not sampled) gives that", e->comment);
+    }
+    comment(out, note);
+    value = e->measured ? (id == PCS_CAL_CONTIGUOUS_SHARE && e->value >= 1.0 ? g_strdup("0")
+                                                                             : format_value(info->kind, e->value))
+                        : format_base(base, info);
+  } else if (base->line[index]) {
+    value = format_base(base, info);
+  } else {
+    return;
+  }
+  g_string_append_printf(out, "%s = %s\n", info->key, value);
+}
+
+gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, const char *base_name, GString *out,
+                                GError **error) {
+  g_autofree char *names = trace_names(c);
+  g_autoptr(GString) s = g_string_new(NULL);
+  g_autofree char *head = g_strdup_printf(
+    "Written by `pcsim calibrate` from %u trace(s): %s%s%s; base scenario: %s.  Each measured value has above it the "
+    "estimate, how many events it came from, its spread and the traces; values marked NOT MEASURED are the base's; "
+    "keys without a comment are the base's, unchanged.",
+    c->traces->len, names, c->machine ? "; machine file: " : "", c->machine ? c->machine : "",
+    base_name ? base_name : "the defaults (no --model)");
+  comment(s, head);
+  size_t n;
+  const PcsParamInfo *table = pcs_params_table(&n);
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    g_autoptr(GString) body = g_string_new(NULL);
+    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, &table[j], j);
+    if (body->len) g_string_append_printf(s, "\n[%s]\n%s", table[i].section, body->str);
+    i = j;
+  }
+  PcsParams check;
+  pcs_params_init(&check);
+  gboolean ok = pcs_params_load_text(&check, "calibrated scenario", s->str, s->len, error) &&
+                pcs_params_validate(&check, error);
+  pcs_params_clear(&check);
+  if (ok) g_string_append_len(out, s->str, (gssize)s->len);
+  return ok;
+}
+
+/* ---- lifetime ---- */
+
+PcsCalibration *pcs_calibrate_new(void) {
+  PcsCalibration *c = g_new0(PcsCalibration, 1);
+  c->traces = g_array_new(FALSE, FALSE, sizeof(TraceTally));
+  GArray **a[] = {&c->dev_all, &c->dev_iso, &c->dev_solo, &c->inflight, &c->runs, &c->gaps};
+  for (guint i = 0; i < G_N_ELEMENTS(a); i++) *a[i] = g_array_new(FALSE, FALSE, sizeof(Sample));
+  return c;
+}
+
+void pcs_calibrate_free(PcsCalibration *c) {
+  if (!c) return;
+  for (guint i = 0; i < c->traces->len; i++) g_free(g_array_index(c->traces, TraceTally, i).name);
+  g_array_unref(c->traces);
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps};
+  for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_unref(a[i]);
+  for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment);
+  g_free(c->machine);
+  g_free(c);
+}
