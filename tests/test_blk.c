@@ -35,7 +35,7 @@ static void bios_respect_size_and_stripe_limits(void **state) {
   pcs_params_init(&p);
   assert_true(pcs_params_set_assignment(&p, "workload.threads=1", NULL));
   assert_true(pcs_params_set_assignment(&p, "workload.file_size=8M", NULL));
-  assert_true(pcs_params_set_assignment(&p, "readahead.max_window=1M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "readahead.read_ahead_kb=1024", NULL));
   assert_true(pcs_params_set_assignment(&p, "bio.max_size=128k", NULL));
   Seen seen = {0};
   PcsResult r;
@@ -82,7 +82,7 @@ static void large_bios_split_into_requests_at_max_sectors(void **state) {
   pcs_params_init(&p);
   assert_true(pcs_params_set_assignment(&p, "workload.threads=1", NULL));
   assert_true(pcs_params_set_assignment(&p, "workload.file_size=64M", NULL));
-  assert_true(pcs_params_set_assignment(&p, "readahead.max_window=1M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "readahead.read_ahead_kb=1024", NULL));
   assert_true(pcs_params_set_assignment(&p, "bio.max_size=4M", NULL));
   assert_true(pcs_params_set_assignment(&p, "bio.queue_limited=0", NULL));
   assert_true(pcs_params_set_assignment(&p, "block.max_sectors=640", NULL)); /* 320 KiB */
@@ -115,7 +115,7 @@ static void large_bios_split_into_requests_at_max_sectors(void **state) {
 static void scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments(void **state) {
   PcsParams p;
   pcs_params_init(&p);
-  const char *sets[] = {"workload.threads=1", "workload.file_size=64M", "readahead.max_window=8M",
+  const char *sets[] = {"workload.threads=1", "workload.file_size=64M", "readahead.read_ahead_kb=8192",
                         "bio.max_size=16M", "bio.queue_limited=0", "bio.max_vecs=256", "block.max_sectors=2560",
                         "block.max_segments=128", "block.max_segment_size=64k", "device.queue_depth=64"};
   for (size_t i = 0; i < G_N_ELEMENTS(sets); i++) assert_true(pcs_params_set_assignment(&p, sets[i], NULL));
@@ -157,7 +157,7 @@ static void scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments(vo
 static void a_split_larger_than_the_pools_completes(void **state) {
   PcsParams p;
   pcs_params_init(&p);
-  test_set(&p, "workload.threads=1", "workload.file_size=4M", "workload.block_size=4M", "readahead.max_window=4M",
+  test_set(&p, "workload.threads=1", "workload.file_size=4M", "workload.block_size=4M", "readahead.read_ahead_kb=4096",
            "bio.max_size=4M", "bio.queue_limited=0", "bio.max_vecs=1024", "block.max_sectors=8", NULL);
   PcsResult r;
   GArray *ev = test_run_traced(&p, "window", &r);

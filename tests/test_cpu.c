@@ -8,7 +8,7 @@
 static void three_threads_one_cpu(PcsParams *p, const char *slice) {
   g_autofree char *set = g_strdup_printf("cpu.slice=%s", slice);
   pcs_params_init(p);
-  test_set(p, "workload.threads=3", "workload.file_size=64k", "readahead.max_window=64k", "cpu.count=1",
+  test_set(p, "workload.threads=3", "workload.file_size=64k", "readahead.read_ahead_kb=64", "cpu.count=1",
            "cpu.endio_workers=1", set, NULL);
 }
 

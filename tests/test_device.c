@@ -6,7 +6,7 @@
  * device that moves exactly 1 byte per ns, so a page's transfer is 4096 ns. */
 static void one_thread_16_pages(PcsParams *p) {
   pcs_params_init(p);
-  test_set(p, "workload.threads=1", "workload.file_size=64k", "readahead.max_window=64k", "device.latency=100us",
+  test_set(p, "workload.threads=1", "workload.file_size=64k", "readahead.read_ahead_kb=64", "device.latency=100us",
            "device.bandwidth=1000000000", NULL);
 }
 

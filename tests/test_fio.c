@@ -65,6 +65,12 @@ static void fio_syntax_maps_onto_the_scenario(void **state) {
 
   load(&job, "tests/data/fio/two-jobs.fio");
   assert_int_equal(job.numjobs, 5);
+  assert_int_equal(job.fadvise, PCS_FADVISE_PATTERN); /* fio's default "1" */
+  pcs_fio_clear(&job);
+
+  load(&job, "tests/data/fio/fadvise.fio");
+  assert_int_equal(job.fadvise, PCS_FADVISE_SEQUENTIAL); /* the job's own wins over [global] */
+  assert_int_equal(job.fadvise_line, 8);
   pcs_fio_clear(&job);
 
   PcsParams p;
@@ -79,6 +85,32 @@ static void fio_syntax_maps_onto_the_scenario(void **state) {
   assert_string_equal(accepted, "group_reporting thread directory=/mnt/btrfs/ filename=foobar");
   pcs_fio_clear(&job);
   pcs_params_clear(&p);
+}
+
+/* The readahead window of TEXT's job applied to a 128 KiB bdi, in pages. */
+static uint64_t window_pages_of(const char *text) {
+  PcsFioJob job;
+  PcsParams p;
+  pcs_params_init(&p);
+  GError *error = NULL;
+  if (!pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error) || !pcs_fio_apply(&job, &p, &error) ||
+      !pcs_params_set_assignment(&p, "readahead.read_ahead_kb=128", &error))
+    fail_msg("%s", error->message);
+  uint64_t pages = pcs_params_window_bytes(&p) / PCS_PAGE_SIZE;
+  pcs_fio_clear(&job);
+  pcs_params_clear(&p);
+  return pages;
+}
+
+/* fadvise_hint takes fio's values; the sequential advice (fio's default 1
+ * for rw=read, or "sequential") doubles the window, 0 and noreuse do not. */
+static void fadvise_hint_sets_the_window_as_fio_advises(void **state) {
+  assert_int_equal(window_pages_of("[j]\nsize=8m\n"), 64);
+  assert_int_equal(window_pages_of("[j]\nsize=8m\nfadvise_hint=1\n"), 64);
+  assert_int_equal(window_pages_of("[j]\nsize=8m\nfadvise_hint=sequential\n"), 64);
+  assert_int_equal(window_pages_of("[j]\nsize=8m\nfadvise_hint=0\n"), 32);
+  assert_int_equal(window_pages_of("[j]\nsize=8m\nfadvise_hint=noreuse\n"), 32);
+  assert_int_equal(window_pages_of("[global]\nfadvise_hint=0\n[j]\nsize=8m\n"), 32);
 }
 
 static void expect_refusal(const char *text, const char *needle) {
@@ -108,6 +140,15 @@ static void what_would_change_the_result_is_refused(void **state) {
   expect_refusal("[a]\nsize=8m\n[b]\nsize=16m\n", "job.fio:3: job 'b' reads differently");
   expect_refusal("[j\nsize=8m\n", "job.fio:1:");
   expect_refusal("[j]\nsize=8m\ninclude /nonexistent/x.fio\n", "job.fio:3: include:");
+  /* fio's own words for a value it does not know (it matches them exactly) */
+  expect_refusal("[j]\nsize=8m\nfadvise_hint=yes\n",
+                 "job.fio:3: fio option fadvise_hint = 'yes': expected 0, 1, sequential, random or noreuse "
+                 "(fio: failed parsing fadvise_hint=yes)");
+  expect_refusal("[j]\nsize=8m\nfadvise_hint=Sequential\n", "fio: failed parsing fadvise_hint=Sequential");
+  expect_refusal("[j]\nsize=8m\nfadvise_hint\n", "job.fio:3: fio option fadvise_hint = '': expected");
+  expect_refusal("[j]\nsize=8m\nfadvise_hint=random\n",
+                 "job.fio:3: fio option 'fadvise_hint=random' is not modelled by pcsim");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nfadvise_hint=0\n", "job.fio:3: job 'b' reads differently");
 }
 
 /* The real fio accepts every file pcsim accepts and reads the same numjobs,
@@ -122,7 +163,7 @@ static void real_fio_agrees(void **state) {
   g_setenv("PCSIM_FIO_BS", "64k", TRUE);
   const char *files[] = {"workloads/liubo-2011.fio", "tests/data/fio/inherit.fio", "tests/data/fio/include.fio",
                          "tests/data/fio/env.fio", "tests/data/fio/kb-base.fio", "tests/data/fio/two-jobs.fio",
-                         "tests/data/fio/random.fio"};
+                         "tests/data/fio/random.fio", "tests/data/fio/fadvise.fio"};
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
     g_autofree char *path = test_path(files[i]);
     PcsFioJob job;
@@ -140,6 +181,7 @@ static void real_fio_agrees(void **state) {
       g_autofree char *o2 = NULL, *e2 = NULL;
       assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, show, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o2, &e2, &status, NULL));
       uint64_t numjobs = 1, bs = 4096, size = 0;
+      PcsFadvise fadvise = PCS_FADVISE_PATTERN;
       unsigned kb = 1024;
       g_auto(GStrv) words = g_strsplit_set(g_strstrip(o2), " \n", -1);
       for (char **w = words; *w; w++)
@@ -148,7 +190,11 @@ static void real_fio_agrees(void **state) {
         if (g_str_has_prefix(*w, "--numjobs=")) numjobs = g_ascii_strtoull(*w + 10, NULL, 10);
         if (g_str_has_prefix(*w, "--bs=")) assert_true(pcs_fio_size(*w + 5, kb, &bs));
         if (g_str_has_prefix(*w, "--size=")) assert_true(pcs_fio_size(*w + 7, kb, &size));
+        if (g_str_has_prefix(*w, "--fadvise_hint=")) assert_true(pcs_params_fadvise_parse(*w + 15, &fadvise));
       }
+      if (fadvise != job.fadvise)
+        fail_msg("%s: fio --showcmd says fadvise_hint=%s, pcsim read %s", files[i], pcs_params_fadvise_name(fadvise),
+                 pcs_params_fadvise_name(job.fadvise));
       if (numjobs != job.numjobs || bs != job.bs || size != job.size)
         fail_msg("%s: fio --showcmd says numjobs %" G_GUINT64_FORMAT " bs %" G_GUINT64_FORMAT " size %" G_GUINT64_FORMAT
                  ", pcsim read %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, files[i], numjobs, bs,
@@ -158,10 +204,18 @@ static void real_fio_agrees(void **state) {
   }
 }
 
+/* The seed's job names no fadvise_hint: fio advises sequential reading,
+ * which doubles the window the INI scenario (fadvise_hint = 0) has; with
+ * the same window the two give the same results. */
 static void the_seed_job_gives_the_ini_results(void **state) {
-  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
-  assert_int_equal(test_pcsim(&a, &e1, "run", "workloads/liubo-2011.fio", "--model", "workloads/liubo-2011.ini",
+  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL, *d = NULL, *e3 = NULL;
+  assert_int_equal(test_pcsim(&d, &e3, "run", "workloads/liubo-2011.fio", "--model", "workloads/liubo-2011.ini",
                               "--set", "workload.file_size=64M", "--format", "csv", NULL), 0);
+  assert_non_null(strstr(d, "# readahead.fadvise_hint=1\n"));
+  assert_non_null(strstr(d, "# derived readahead.window=262144\n"));
+  assert_int_equal(test_pcsim(&a, &e1, "run", "workloads/liubo-2011.fio", "--model", "workloads/liubo-2011.ini",
+                              "--set", "workload.file_size=64M", "--set", "readahead.fadvise_hint=0", "--format", "csv",
+                              NULL), 0);
   assert_int_equal(test_pcsim(&b, &e2, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=64M",
                               "--format", "csv", NULL), 0);
   const char *ra = strstr(a, "\npolicy,"), *rb = strstr(b, "\npolicy,");
@@ -174,6 +228,27 @@ static void the_seed_job_gives_the_ini_results(void **state) {
   g_autofree char *rnd = test_path("tests/data/fio/random.fio");
   assert_int_equal(test_pcsim(&o, &e, "run", rnd, NULL), 2);
   assert_non_null(strstr(e, "random.fio:2: fio option 'rw=randread' is not modelled by pcsim"));
+}
+
+/* The issue's command: a capture's job file on the modern scenario, with
+ * the bdi's read_ahead_kb of that capture; fio's fadvise doubles it. */
+static void a_job_runs_with_the_bdi_read_ahead_kb(void **state) {
+  g_autofree char *o = NULL, *e = NULL, *o2 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "run", "workloads/liubo-2011.fio", "--model", "workloads/linux-6.18-btrfs.ini",
+                              "--set", "readahead.read_ahead_kb=128", "--set", "workload.file_size=64M", "--format",
+                              "csv", NULL), 0);
+  assert_non_null(strstr(o, "# scenario.kernel=v6.18\n"));
+  assert_non_null(strstr(o, "# readahead.read_ahead_kb=128\n"));
+  assert_non_null(strstr(o, "# readahead.fadvise_hint=1\n"));
+  assert_non_null(strstr(o, "# derived readahead.window=262144\n"));
+  assert_int_equal(test_pcsim(&o2, &e2, "run", "workloads/liubo-2011.fio", "--model", "workloads/linux-6.18-btrfs.ini",
+                              "--set", "readahead.read_ahead_kb=4096", "--set", "workload.file_size=64M", "--format",
+                              "csv", NULL), 0);
+  assert_non_null(strstr(o2, "# derived readahead.window=8388608\n"));
+  const char *r1 = strstr(o, "\npolicy,"), *r2 = strstr(o2, "\npolicy,");
+  assert_non_null(r1);
+  assert_non_null(r2);
+  assert_string_not_equal(r1, r2); /* the knob reaches the model */
 }
 
 static JsonArray *fio_jobs(JsonParser *parser, const char *text) {
@@ -217,9 +292,11 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sizes_follow_fio_kb_base),
     cmocka_unit_test(fio_syntax_maps_onto_the_scenario),
+    cmocka_unit_test(fadvise_hint_sets_the_window_as_fio_advises),
     cmocka_unit_test(what_would_change_the_result_is_refused),
     cmocka_unit_test(real_fio_agrees),
     cmocka_unit_test(the_seed_job_gives_the_ini_results),
+    cmocka_unit_test(a_job_runs_with_the_bdi_read_ahead_kb),
     cmocka_unit_test(fio_json_reads_like_fio),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

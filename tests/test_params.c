@@ -45,7 +45,7 @@ static void every_value_reads_back_as_printed(void **state) {
     assert_string_equal(where, want); /* errors between keys name this line */
   }
   assert_int_equal(def.workload_threads, 4);
-  assert_int_equal(def.readahead_max_window, 128 * 1024);
+  assert_int_equal(pcs_params_window_bytes(&def), 128 * 1024);
   pcs_params_clear(&def);
   pcs_params_clear(&back);
 }
@@ -115,7 +115,7 @@ static void bad_scenarios_name_file_line_and_key(void **state) {
   expect_error("threads = 4\n", "s.ini:1:", "not a valid scenario");
   g_autofree char *page = g_strdup_printf("multiple of the %u-byte page", PCS_PAGE_SIZE);
   expect_error("[workload]\nfile_size = 6000\n", "s.ini:2:", page);
-  expect_error("[workload]\nfile_size = 64k\n[readahead]\nmax_window = 128k\n", NULL, "larger than workload.file_size");
+  expect_error("[workload]\nfile_size = 64k\n[readahead]\nread_ahead_kb = 128\n", "s.ini:4:", "larger than workload.file_size");
   expect_error("[nosuch]\nkey = 1\n", "s.ini:2:", "unknown key");
 }
 
@@ -154,6 +154,113 @@ static void set_overrides_and_checks_keys(void **state) {
   pcs_params_clear(&p);
 }
 
+/* Window in pages of a scenario with these readahead settings. */
+static uint64_t window_pages(const char *read_ahead_kb, const char *fadvise_hint) {
+  PcsParams p;
+  pcs_params_init(&p);
+  g_autofree char *kb = g_strdup_printf("readahead.read_ahead_kb=%s", read_ahead_kb);
+  g_autofree char *hint = g_strdup_printf("readahead.fadvise_hint=%s", fadvise_hint);
+  test_set(&p, kb, hint, NULL);
+  GError *error = NULL;
+  if (!pcs_params_validate(&p, &error)) fail_msg("%s", error->message);
+  uint64_t pages = pcs_params_window_bytes(&p) / PCS_PAGE_SIZE;
+  pcs_params_clear(&p);
+  return pages;
+}
+
+/* The window is the bdi's, doubled by a sequential advice (mm/fadvise.c). */
+static void the_window_follows_read_ahead_kb_and_fadvise(void **state) {
+  assert_int_equal(window_pages("128", "0"), 32);
+  assert_int_equal(window_pages("4096", "1"), 2048);
+  assert_int_equal(window_pages("4096", "sequential"), 2048);
+  assert_int_equal(window_pages("128", "1"), 64);
+  assert_int_equal(window_pages("256", "noreuse"), 64);
+  PcsParams def;
+  pcs_params_init(&def);
+  assert_int_equal(pcs_params_window_bytes(&def), 128 * 1024); /* the window the defaults always had */
+  pcs_params_clear(&def);
+  /* the old key is refused with the settings that give the same window */
+  g_autofree char *old = load_error("[readahead]\nmax_window = 256k\n");
+  assert_non_null(old);
+  assert_non_null(strstr(old, "s.ini:2: readahead.max_window is no longer a key"));
+  assert_non_null(strstr(old, "read_ahead_kb = 256, fadvise_hint = 0, or read_ahead_kb = 128, fadvise_hint = 1"));
+  expect_error("[readahead]\nread_ahead_kb = 0\n", "s.ini:2:", "out of range");
+  expect_error("[readahead]\nfadvise_hint = random\n", "s.ini:2:", "random is not modelled");
+  expect_error("[readahead]\nfadvise_hint = 2\n", "s.ini:2:", "expected 0, 1, sequential, random or noreuse");
+}
+
+static char *value_by_key(const PcsParams *p, const char *key) {
+  const PcsParamInfo *info = pcs_params_find_dotted(key);
+  assert_non_null(info);
+  return pcs_params_format(p, info);
+}
+
+static void assert_value(const PcsParams *p, const char *key, const char *want) {
+  g_autofree char *got = value_by_key(p, key);
+  if (strcmp(got, want) != 0) fail_msg("%s = %s, expected %s", key, got, want);
+}
+
+/* [scenario] kernel sets its kernel's defaults; a value the scenario gives
+ * wins whichever comes first, and --set of another kernel moves only what
+ * the scenario left to the kernel. */
+static void the_kernel_sets_defaults_and_the_scenario_wins(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  assert_int_equal(pcs_params_kernel(&p), PCS_KERNEL_V3_5); /* today's behaviour by default */
+  assert_value(&p, "block.plug_max", "16");
+  assert_value(&p, "bio.queue_limited", "1");
+  pcs_params_clear(&p);
+
+  g_autofree char *path = test_tempfile("k.ini", "[block]\nplug_max = 8\n[scenario]\nkernel = v6.18\n");
+  pcs_params_init(&p);
+  GError *error = NULL;
+  if (!pcs_params_load(&p, path, &error) || !pcs_params_validate(&p, &error)) fail_msg("%s", error->message);
+  assert_int_equal(pcs_params_kernel(&p), PCS_KERNEL_V6_18);
+  assert_string_equal(pcs_params_kernel_name(pcs_params_kernel(&p)), "v6.18");
+  assert_value(&p, "block.plug_max", "8"); /* the scenario's, set before the kernel line */
+  assert_value(&p, "bio.queue_limited", "0");
+  assert_value(&p, "bio.max_size", "16777216");
+  assert_value(&p, "memory.contiguous", "1");
+  assert_true(pcs_params_set_assignment(&p, "scenario.kernel=v3.5", NULL));
+  assert_value(&p, "block.plug_max", "8");
+  assert_value(&p, "bio.queue_limited", "1");
+  assert_value(&p, "bio.max_size", "524288");
+  assert_value(&p, "memory.contiguous", "0");
+  pcs_params_clear(&p);
+}
+
+/* The kernel key's documentation names every default a kernel sets, with
+ * the v6.18 value: found as the keys whose value the kernel changes. */
+static void the_kernel_doc_lists_what_it_sets(void **state) {
+  const PcsParamInfo *kinfo = pcs_params_find("scenario", "kernel");
+  size_t n;
+  const PcsParamInfo *t = pcs_params_table(&n);
+  PcsParams def, v35, v618;
+  pcs_params_init(&def);
+  pcs_params_init(&v35);
+  pcs_params_init(&v618);
+  assert_true(pcs_params_set_assignment(&v618, "scenario.kernel=v6.18", NULL));
+  assert_true(pcs_params_set_assignment(&v35, "scenario.kernel=v6.18", NULL));
+  assert_true(pcs_params_set_assignment(&v35, "scenario.kernel=v3.5", NULL));
+  size_t differ = 0;
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *d = pcs_params_format(&def, &t[i]), *c = pcs_params_format(&v35, &t[i]);
+    if (strcmp(d, c)) fail_msg("%s.%s: v3.5 sets %s, the default is %s", t[i].section, t[i].key, c, d);
+    if (&t[i] == kinfo) continue;
+    g_autofree char *a = pcs_params_format(&v35, &t[i]), *b = pcs_params_format(&v618, &t[i]);
+    if (!strcmp(a, b)) continue;
+    g_autofree char *mention = g_strdup_printf("%s.%s = ", t[i].section, t[i].key);
+    if (!strstr(kinfo->doc, mention)) fail_msg("scenario.kernel's doc does not say it sets %s", mention);
+    differ++;
+  }
+  assert_true(differ >= 4);
+  assert_non_null(strstr(kinfo->doc, "block.plug_max = 32"));
+  for (PcsKernel k = 0; k < PCS_KERNEL_COUNT; k++) assert_non_null(strstr(kinfo->doc, pcs_params_kernel_name(k)));
+  pcs_params_clear(&def);
+  pcs_params_clear(&v35);
+  pcs_params_clear(&v618);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sizes_and_times_take_units),
@@ -162,6 +269,9 @@ int main(void) {
     cmocka_unit_test(bad_scenarios_name_file_line_and_key),
     cmocka_unit_test(binary_and_missing_files_are_refused),
     cmocka_unit_test(set_overrides_and_checks_keys),
+    cmocka_unit_test(the_window_follows_read_ahead_kb_and_fadvise),
+    cmocka_unit_test(the_kernel_sets_defaults_and_the_scenario_wins),
+    cmocka_unit_test(the_kernel_doc_lists_what_it_sets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

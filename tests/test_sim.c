@@ -157,7 +157,7 @@ static void no_thread_copies_a_page_before_its_bio_is_done(void **state) {
 static void sleepers_wake_in_the_order_they_slept(void **state) {
   PcsParams p;
   pcs_params_init(&p);
-  test_set(&p, "workload.threads=3", "workload.file_size=64k", "readahead.max_window=64k", "cpu.count=8", NULL);
+  test_set(&p, "workload.threads=3", "workload.file_size=64k", "readahead.read_ahead_kb=64", "cpu.count=8", NULL);
   PcsResult r;
   GArray *ev = test_run_traced(&p, "immediate", &r);
   const uint32_t order[] = {2, 3, 1};

@@ -588,11 +588,11 @@ static void run_agrees(const PcsParams *p, const PcsPolicy *policy, const char *
  * counts, window sizes, per-page costs and seeds; a 3 us CPU slice and
  * jitter let threads overtake each other inside a window. */
 static void agree_params(PcsParams *p, uint32_t n, char **scenario) {
-  static const char *threads[] = {"2", "3", "4"}, *cpus[] = {"1", "2", "4"}, *windows[] = {"16k", "32k"},
+  static const char *threads[] = {"2", "3", "4"}, *cpus[] = {"1", "2", "4"}, *windows[] = {"16", "32"},
                     *read_setup[] = {"2us", "21us"}, *insert[] = {"400ns", "10us"}, *seeds[] = {"1", "2"};
   char *sets[] = {g_strconcat("workload.threads=", threads[n % 3], NULL),
                   g_strconcat("cpu.count=", cpus[n / 3 % 3], NULL),
-                  g_strconcat("readahead.max_window=", windows[n / 9 % 2], NULL),
+                  g_strconcat("readahead.read_ahead_kb=", windows[n / 9 % 2], NULL),
                   g_strconcat("cost.read_setup=", read_setup[n / 18 % 2], NULL),
                   g_strconcat("cost.insert_won=", insert[n / 36 % 2], NULL),
                   g_strconcat("scenario.seed=", seeds[n / 72 % 2], NULL),

@@ -273,7 +273,7 @@ static void sweep_bad_input_exits_2_and_writes_nothing(void **state) {
     {"--format", "table", "csv or json"},
     {"--shard", "5/4", "K/N"},
     {"--jobs", "-3", "--jobs"},
-    {"--vary", "readahead.max_window=4G", "readahead.max_window"},
+    {"--vary", "readahead.read_ahead_kb=2000000", "readahead.read_ahead_kb"},
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autofree char *o = NULL, *e = NULL;

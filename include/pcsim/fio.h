@@ -6,7 +6,7 @@
  * only, relative to the including file), ${VAR} from the environment, and
  * sizes with fio's kb_base rules (parse.c get_mult_bytes()).
  *
- * What pcsim models is mapped onto the scenario (numjobs, bs, size, rw=read,
+ * What pcsim models is mapped onto the scenario (numjobs, bs, size, fadvise_hint, rw=read,
  * ioengine=sync, invalidate=1, offset=0, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
@@ -23,7 +23,8 @@ typedef struct {
   char *name;              /* first job section */
   uint64_t numjobs;        /* summed over job sections */
   uint64_t bs, size;
-  guint numjobs_line, bs_line, size_line; /* where the job file set them (0: default or an include) */
+  PcsFadvise fadvise;      /* fadvise_hint, fio's default 1 when the job names none */
+  guint numjobs_line, bs_line, size_line, fadvise_line; /* where the job file set them (0: default or an include) */
   gboolean group_reporting;
   GPtrArray *accepted;     /* "option=value" accepted without effect, for provenance */
 } PcsFioJob;
@@ -31,7 +32,8 @@ typedef struct {
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);
 gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, size_t len, GError **error);
 void pcs_fio_clear(PcsFioJob *job);
-/* Sets workload.threads, block_size, file_size and scenario.name on P. */
+/* Sets workload.threads, block_size, file_size, readahead.fadvise_hint
+ * (fio's default 1 when the job names none) and scenario.name on P. */
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error);
 /* A fio size ("32k", "1KiB", "2000M") under KB_BASE (1024 or 1000). */
 gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out);

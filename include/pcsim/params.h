@@ -40,14 +40,18 @@ typedef enum {
     "seed of every random stream (cost jitter); --seed overrides it")                 \
   X(scenario, policies, TEXT, "immediate,pool:16", 0, 0,                              \
     "default policy list when no --policy is given, comma separated")                 \
+  X(scenario, kernel, TEXT, "v3.5", 0, 0,                                             \
+    "kernel whose behaviour is modelled: v3.5 or v6.18.  Sets that kernel's defaults before the scenario's own values (a value the scenario gives wins): v3.5: block.plug_max = 16, bio.queue_limited = 1, bio.max_size = 512k, memory.contiguous = 0; v6.18: block.plug_max = 32 (blk-mq), bio.queue_limited = 0 (the block layer splits bios), bio.max_size = 16M, memory.contiguous = 1") \
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
     "size of the file every thread reads from offset 0 to the end")                   \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
     "size of one read() call (fio bs); a multiple of the 4 KiB page")                 \
-  X(readahead, max_window, SIZE, "128k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),         \
-    "maximum readahead window (read_ahead_kb); 128 KiB is the v3.x default")          \
+  X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
+    "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
+  X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
+    "fio's fadvise_hint: 0 (no advice), 1 (advice from the I/O pattern: POSIX_FADV_SEQUENTIAL for a sequential read), sequential, random (not modelled: it turns readahead off) or noreuse (no effect on readahead). A sequential hint doubles the per-file window (mm/fadvise.c: ra_pages = 2 * bdi ra_pages). A fio job sets it; fio's default is 1") \
   X(bio, max_size, SIZE, "512k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),                 \
     "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
   X(bio, max_vecs, COUNT, "256", 1, 65536,                                            \
@@ -106,6 +110,34 @@ typedef enum {
     "refuse scenarios whose estimated memory exceeds this")                           \
   X(limits, max_events, COUNT, "20000000000", 1, UINT64_MAX,                          \
     "refuse scenarios whose estimated event count exceeds this")
+
+/* Kernels a scenario can select with [scenario] kernel: X(id, name). */
+#define PCS_KERNELS(X) \
+  X(V3_5, "v3.5")      \
+  X(V6_18, "v6.18")
+
+typedef enum {
+#define X(id, name) PCS_KERNEL_##id,
+  PCS_KERNELS(X)
+#undef X
+  PCS_KERNEL_COUNT
+} PcsKernel;
+
+/* fio's fadvise_hint values (options.c posval), as readahead.fadvise_hint
+ * takes them: X(id, name, doubles the window for a sequential read). */
+#define PCS_FADVISE_HINTS(X)       \
+  X(NONE, "0", FALSE)              \
+  X(PATTERN, "1", TRUE)            \
+  X(SEQUENTIAL, "sequential", TRUE) \
+  X(RANDOM, "random", FALSE)       \
+  X(NOREUSE, "noreuse", FALSE)
+
+typedef enum {
+#define X(id, name, doubles) PCS_FADVISE_##id,
+  PCS_FADVISE_HINTS(X)
+#undef X
+  PCS_FADVISE_COUNT
+} PcsFadvise;
 
 #define PCS_PARAMS_MAX 64
 #define PCS_LINE_CLI UINT32_MAX
@@ -173,6 +205,34 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error);
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 /* Nearest key to a misspelt one, or NULL. */
 const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
+
+/* The selected kernel ([scenario] kernel) and its name. */
+PcsKernel pcs_params_kernel(const PcsParams *p);
+const char *pcs_params_kernel_name(PcsKernel k);
+/* readahead.fadvise_hint as fio's value; NAME's value or FALSE when it is
+ * none of fio's names (exact, case-sensitive, as fio compares them). */
+PcsFadvise pcs_params_fadvise(const PcsParams *p);
+/* F as fio and readahead.fadvise_hint write it ("0", "1", "sequential", ...). */
+const char *pcs_params_fadvise_name(PcsFadvise f);
+gboolean pcs_params_fadvise_parse(const char *name, PcsFadvise *out);
+/* "0, 1, sequential, random or noreuse": fio's values, for messages (free it). */
+char *pcs_params_fadvise_names(void);
+
+/* Values the model uses that are derived from keys, never set: shown in
+ * provenance ("derived") and `pcsim params`.  X(section, key, unit, fn, doc). */
+#define PCS_DERIVED(X)                                                                       \
+  X(readahead, window, "bytes", pcs_params_window_bytes,                                    \
+    "per-file readahead window file->f_ra.ra_pages: readahead.read_ahead_kb, doubled when " \
+    "readahead.fadvise_hint is 1 or sequential (POSIX_FADV_SEQUENTIAL)")
+
+/* The per-file readahead window in bytes, from read_ahead_kb and fadvise_hint. */
+uint64_t pcs_params_window_bytes(const PcsParams *p);
+
+typedef struct {
+  const char *section, *key, *unit, *doc;
+  uint64_t (*value)(const PcsParams *p);
+} PcsDerivedInfo;
+const PcsDerivedInfo *pcs_params_derived_table(size_t *n);
 
 /* Integer parsers shared with the fio and schedule readers. */
 gboolean pcs_parse_u64(const char *s, uint64_t *out);

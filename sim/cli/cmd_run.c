@@ -431,5 +431,11 @@ int pcs_cmd_params(int argc, char **argv) {
     else
       g_string_append_printf(s, "%-24s %-18s %-9s %s\n", key, t[i].def, pcs_params_kind_unit(t[i].kind), t[i].doc);
   }
+  const PcsDerivedInfo *d = pcs_params_derived_table(&n); /* shown in provenance, never set */
+  g_string_append(s, markdown ? "\nDerived from the keys above (shown under \"derived\" in provenance, never set):\n\n"
+                                "| value | unit | meaning |\n|---|---|---|\n" : "\nderived (never set):\n");
+  for (size_t i = 0; i < n; i++)
+    g_string_append_printf(s, markdown ? "| `%s.%s` | %s | %s |\n" : "%s.%-14s %-28s %s\n", d[i].section, d[i].key,
+                           d[i].unit, d[i].doc);
   return pcs_cli_write_stdout(s) ? PCS_EXIT_OK : PCS_EXIT_IO;
 }

@@ -16,6 +16,12 @@
  *     default), kib/mib/... by the other base, case-insensitive.
  * Several job sections are one scenario when they read the same file the
  * same way: their numjobs add up.
+ *
+ * fadvise_hint is modelled: fio calls posix_fadvise() on each file it opens
+ * (fio's default "1" is POSIX_FADV_SEQUENTIAL for rw=read), which doubles
+ * the file's readahead window, so a job always sets readahead.fadvise_hint,
+ * to fio's default when it names none.  Values are matched as fio's option
+ * parser matches them (exactly; "noreuse" where fio has POSIX_FADV_NOREUSE).
  */
 #include "pcsim/fio.h"
 #include "pcsim/text.h"
@@ -25,6 +31,7 @@
 #include <string.h>
 
 #define FIO_DEFAULT_BS (4 * PCS_KIB) /* fio's bs when the job names none */
+#define FIO_DEFAULT_FADVISE PCS_FADVISE_PATTERN /* fio's fadvise_hint default, "1" */
 #define FIO_MAX_INCLUDE_DEPTH 16
 
 typedef struct {
@@ -193,7 +200,8 @@ static const char *const harmless[] = {
 
 typedef struct {
   uint64_t numjobs, bs, size;
-  guint numjobs_line, bs_line, size_line;
+  PcsFadvise fadvise;
+  guint numjobs_line, bs_line, size_line, fadvise_line;
   gboolean has_size;
   char *file;
 } Eval;
@@ -225,6 +233,21 @@ static gboolean size_value(const FioOpt *o, unsigned kb_base, uint64_t *out, GEr
                          o->key, o->value ? o->value : "");
 }
 
+/* fadvise_hint as fio's parser takes it; "random" turns readahead off
+ * (FMODE_RANDOM), which pcsim does not model. */
+static gboolean fadvise_value(const FioOpt *o, Eval *e, PcsFioJob *job, GError **error) {
+  e->fadvise_line = own_line(o, job->path);
+  if (!o->value || !pcs_params_fadvise_parse(o->value, &e->fadvise)) {
+    g_autofree char *names = pcs_params_fadvise_names();
+    return pcs_input_error(error, o->file, o->line,
+                           "fio option fadvise_hint = '%s': expected %s (fio: failed parsing fadvise_hint%s%s)",
+                           o->value ? o->value : "", names, o->value ? "=" : "", o->value ? o->value : "");
+  }
+  if (e->fadvise == PCS_FADVISE_RANDOM)
+    return not_modelled(o, error, " (POSIX_FADV_RANDOM turns readahead off; it models readahead of a sequential read)");
+  return TRUE;
+}
+
 static gboolean eval_option(const FioOpt *o, unsigned kb_base, Eval *e, PcsFioJob *job, GError **error) {
   const char *k = o->key, *v = o->value ? o->value : "";
   if (!strcmp(k, "numjobs")) {
@@ -245,6 +268,7 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, Eval *e, PcsFioJo
     e->size_line = own_line(o, job->path);
     return size_value(o, kb_base, &e->size, error);
   }
+  if (!strcmp(k, "fadvise_hint")) return fadvise_value(o, e, job, error);
   if (!strcmp(k, "rw") || !strcmp(k, "readwrite"))
     return !strcmp(v, "read") ? TRUE : not_modelled(o, error, " (it models sequential buffered reads: rw=read)");
   if (!strcmp(k, "ioengine"))
@@ -275,7 +299,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, Eval *e, PcsFioJob *
   for (guint i = 0; i < globals->len; i++) g_ptr_array_add(all, g_ptr_array_index(globals, i));
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
-  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS};
+  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
@@ -302,8 +326,9 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     }
     Eval e = {0};
     gboolean ok = eval_job(globals, s, &e, job, error);
-    if (ok && jobs && (e.bs != first.bs || e.size != first.size || g_strcmp0(e.file, first.file)))
-      ok = pcs_input_error(error, s->file, s->line, "job '%s' reads differently from job '%s' (bs, size or file): "
+    if (ok && jobs &&
+        (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise || g_strcmp0(e.file, first.file)))
+      ok = pcs_input_error(error, s->file, s->line, "job '%s' reads differently from job '%s' (bs, size, fadvise_hint or file): "
                            "pcsim models threads reading one file the same way", s->name, job->name);
     if (!ok) {
       g_free(e.file);
@@ -314,6 +339,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       first = e;
       job->name = g_strdup(s->name);
       job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
+      job->fadvise_line = e.fadvise_line;
     } else {
       g_free(e.file);
     }
@@ -323,6 +349,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   if (!jobs) return pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
   job->bs = first.bs;
   job->size = first.size;
+  job->fadvise = first.fadvise;
   return TRUE;
 }
 
@@ -359,9 +386,13 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   g_autofree char *at_n = job->numjobs_line ? g_strdup_printf("%s:%u", job->path, job->numjobs_line) : g_strdup(job->path);
   g_autofree char *at_bs = job->bs_line ? g_strdup_printf("%s:%u", job->path, job->bs_line) : g_strdup(job->path);
   g_autofree char *at_sz = job->size_line ? g_strdup_printf("%s:%u", job->path, job->size_line) : g_strdup(job->path);
+  g_autofree char *at_fa =
+      job->fadvise_line ? g_strdup_printf("%s:%u", job->path, job->fadvise_line) : g_strdup(job->path);
   if (!pcs_params_set(p, pcs_params_find("workload", "threads"), threads, at_n, error) ||
       !pcs_params_set(p, pcs_params_find("workload", "block_size"), bs, at_bs, error) ||
       !pcs_params_set(p, pcs_params_find("workload", "file_size"), size, at_sz, error) ||
+      !pcs_params_set(p, pcs_params_find("readahead", "fadvise_hint"), pcs_params_fadvise_name(job->fadvise), at_fa,
+                      error) ||
       !pcs_params_set(p, pcs_params_find("scenario", "name"), job->name, job->path, error))
     return FALSE;
   g_free(p->source);
@@ -369,6 +400,7 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   pcs_params_mark(p, "workload.threads", job->numjobs_line);
   pcs_params_mark(p, "workload.block_size", job->bs_line);
   pcs_params_mark(p, "workload.file_size", job->size_line);
+  pcs_params_mark(p, "readahead.fadvise_hint", job->fadvise_line);
   g_strfreev(p->fio_accepted);
   g_ptr_array_add(job->accepted, NULL);
   p->fio_accepted = g_strdupv((char **)job->accepted->pdata);

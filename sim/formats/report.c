@@ -122,7 +122,7 @@ void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, si
       "scenario %s: %" G_GUINT64_FORMAT " thread(s), %.0f MiB file, bs %" G_GUINT64_FORMAT
       " KiB, readahead %" G_GUINT64_FORMAT " KiB, seed %" G_GUINT64_FORMAT "\n\n",
       p->scenario_name, p->workload_threads, (double)p->workload_file_size / PCS_MIB,
-      p->workload_block_size / PCS_KIB, p->readahead_max_window / PCS_KIB, p->scenario_seed);
+      p->workload_block_size / PCS_KIB, pcs_params_window_bytes(p) / PCS_KIB, p->scenario_seed);
   g_string_append_printf(out, "%-16s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", "aggr MiB/s",
                          "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist",
                          "change");
@@ -168,6 +168,9 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
     g_autofree char *v = pcs_params_format(p, &t[i]);
     g_string_append_printf(out, "# %s.%s=%s\n", t[i].section, t[i].key, v);
   }
+  const PcsDerivedInfo *d = pcs_params_derived_table(&n);
+  for (size_t i = 0; i < n; i++) /* "derived": not read back as a key */
+    g_string_append_printf(out, "# derived %s.%s=%" G_GUINT64_FORMAT "\n", d[i].section, d[i].key, d[i].value(p));
 }
 
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
@@ -217,6 +220,14 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   for (size_t i = 0; i < n; i++) {
     g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
     g_autofree char *v = pcs_params_format(p, &t[i]);
+    pcs_json_string(w, key, v);
+  }
+  pcs_json_end(w);
+  const PcsDerivedInfo *d = pcs_params_derived_table(&n);
+  pcs_json_begin_object(w, "derived", PCS_JSON_INLINE); /* from the keys above, not read back */
+  for (size_t i = 0; i < n; i++) {
+    g_autofree char *key = g_strdup_printf("%s.%s", d[i].section, d[i].key);
+    g_autofree char *v = g_strdup_printf("%" G_GUINT64_FORMAT, d[i].value(p));
     pcs_json_string(w, key, v);
   }
   pcs_json_end(w);

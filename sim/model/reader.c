@@ -54,7 +54,7 @@
 /* The longest list one readahead can hand over: a window with the next
  * one appended (ra_submit()), or a read() call's worth without a window. */
 static uint32_t list_cap(const PcsParams *p) {
-  return (uint32_t)(2 * (p->readahead_max_window / PCS_PAGE_SIZE) + p->workload_block_size / PCS_PAGE_SIZE);
+  return (uint32_t)(2 * (pcs_params_window_bytes(p) / PCS_PAGE_SIZE) + p->workload_block_size / PCS_PAGE_SIZE);
 }
 
 /* A pool never holds more than the policy pools, nor more than a list. */

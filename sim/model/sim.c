@@ -33,7 +33,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
  * window.  (The shipped workloads measure 2 pages per bio under immediate,
  * 16 to 30 under pool:16.)  Low on purpose: fewer pages, more bios. */
 static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
-  uint64_t window = p->readahead_max_window / PCS_PAGE_SIZE;
+  uint64_t window = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   uint64_t pages = p->workload_threads == 1 || !policy->pool ? window : MIN(policy->pool, window);
   return MAX(1, MIN(pages, pcs_bio_max_pages(p)));
 }
@@ -92,7 +92,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->res = res;
   s->npages = p->workload_file_size / PCS_PAGE_SIZE;
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
-  s->window_pages = p->readahead_max_window / PCS_PAGE_SIZE;
+  s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   s->nreaders = (uint32_t)p->workload_threads;
   uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
 
@@ -200,5 +200,5 @@ void pcs_result_clear(PcsResult *r) {
 }
 
 uint64_t pcs_sim_first_window_pages(const PcsParams *p) {
-  return pcs_ra_init_size(p->workload_block_size / PCS_PAGE_SIZE, p->readahead_max_window / PCS_PAGE_SIZE);
+  return pcs_ra_init_size(p->workload_block_size / PCS_PAGE_SIZE, pcs_params_window_bytes(p) / PCS_PAGE_SIZE);
 }

@@ -6,6 +6,16 @@
  * line by line, because GKeyFile keeps no line numbers and silently takes the
  * last of two duplicate keys: every message must say FILE:LINE and a
  * duplicate must be an error.
+ *
+ * Two kinds of value are not typed in but follow from others:
+ *   - [scenario] kernel selects a kernel profile: setting it sets that
+ *     kernel's defaults of the keys in kernel_profile[] that nothing has set
+ *     yet (line 0), so a scenario's own value wins in either order and
+ *     provenance shows the resolved values;
+ *   - the readahead window the model uses is derived (PCS_DERIVED) from the
+ *     knobs a kernel engineer sets: the bdi's read_ahead_kb and fio's
+ *     fadvise_hint, as mm/fadvise.c does (POSIX_FADV_SEQUENTIAL:
+ *     file->f_ra.ra_pages = 2 * bdi->ra_pages).
  */
 #include "pcsim/params.h"
 #include "pcsim/text.h"
@@ -21,6 +31,44 @@ static const PcsParamInfo param_table[] = {
 #define X(sec, key, kind, def, lo, hi, doc) \
   {#sec, #key, PCS_KIND_##kind, def, lo, hi, doc, offsetof(PcsParams, sec##_##key)},
   PCS_PARAMS(X)
+#undef X
+};
+
+static const char *const kernel_names[] = {
+#define X(id, name) name,
+  PCS_KERNELS(X)
+#undef X
+};
+
+static const char *const fadvise_names[] = {
+#define X(id, name, doubles) name,
+  PCS_FADVISE_HINTS(X)
+#undef X
+};
+
+static const gboolean fadvise_doubles[] = {
+#define X(id, name, doubles) doubles,
+  PCS_FADVISE_HINTS(X)
+#undef X
+};
+
+/* Defaults each kernel sets (the scenario.kernel doc lists them; a test
+ * checks that it does), by PcsKernel. */
+typedef struct {
+  const char *key;
+  const char *value[PCS_KERNEL_COUNT];
+} KernelDefault;
+
+static const KernelDefault kernel_profile[] = {
+  {"block.plug_max", {"16", "32"}},       /* BLK_MAX_REQUEST_COUNT; 32 in blk-mq */
+  {"bio.queue_limited", {"1", "0"}},      /* bio_add_page() vs bio_split_to_limits() */
+  {"bio.max_size", {"512k", "16M"}},
+  {"memory.contiguous", {"0", "1"}},      /* pages split from large free blocks in frame order */
+};
+
+static const PcsDerivedInfo derived_table[] = {
+#define X(sec, key, unit, fn, doc) {#sec, #key, unit, doc, fn},
+  PCS_DERIVED(X)
 #undef X
 };
 
@@ -156,6 +204,126 @@ static const char *kind_expectation(const PcsParamInfo *info) {
   g_assert_not_reached();
 }
 
+/* ---- kernels and fadvise ------------------------------------------------ */
+
+static int name_index(const char *const *names, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(names[i], name) == 0) return (int)i;
+  return -1;
+}
+
+PcsKernel pcs_params_kernel(const PcsParams *p) {
+  int k = name_index(kernel_names, G_N_ELEMENTS(kernel_names), p->scenario_kernel);
+  g_assert(k >= 0); /* pcs_params_set() accepts nothing else */
+  return (PcsKernel)k;
+}
+
+const char *pcs_params_kernel_name(PcsKernel k) {
+  g_assert(k < PCS_KERNEL_COUNT);
+  return kernel_names[k];
+}
+
+gboolean pcs_params_fadvise_parse(const char *name, PcsFadvise *out) {
+  int f = name_index(fadvise_names, G_N_ELEMENTS(fadvise_names), name);
+  if (f < 0) return FALSE;
+  *out = (PcsFadvise)f;
+  return TRUE;
+}
+
+PcsFadvise pcs_params_fadvise(const PcsParams *p) {
+  PcsFadvise f = PCS_FADVISE_NONE;
+  gboolean ok = pcs_params_fadvise_parse(p->readahead_fadvise_hint, &f);
+  g_assert(ok);
+  return f;
+}
+
+static char *names_text(const char *const *names, size_t n) {
+  GString *s = g_string_new(NULL);
+  for (size_t i = 0; i < n; i++)
+    g_string_append_printf(s, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+  return g_string_free(s, FALSE);
+}
+
+const char *pcs_params_fadvise_name(PcsFadvise f) {
+  g_assert(f < PCS_FADVISE_COUNT);
+  return fadvise_names[f];
+}
+
+char *pcs_params_fadvise_names(void) { return names_text(fadvise_names, G_N_ELEMENTS(fadvise_names)); }
+
+/* models mm/fadvise.c: POSIX_FADV_SEQUENTIAL sets file->f_ra.ra_pages to
+ * twice bdi->ra_pages; fio's "1" advises sequential for a sequential read,
+ * the only kind pcsim models.  The bdi keeps whole pages. */
+uint64_t pcs_params_window_bytes(const PcsParams *p) {
+  uint64_t bdi = p->readahead_read_ahead_kb / (PCS_PAGE_SIZE / PCS_KIB) * PCS_PAGE_SIZE;
+  return fadvise_doubles[pcs_params_fadvise(p)] ? 2 * bdi : bdi;
+}
+
+const PcsDerivedInfo *pcs_params_derived_table(size_t *n) {
+  *n = G_N_ELEMENTS(derived_table);
+  return derived_table;
+}
+
+/* TEXT keys with a fixed set of values: the names they accept, or NULL. */
+static const char *const *choices_of(const PcsParamInfo *info, size_t *n) {
+  if (info->offset == offsetof(PcsParams, scenario_kernel)) {
+    *n = G_N_ELEMENTS(kernel_names);
+    return kernel_names;
+  }
+  if (info->offset == offsetof(PcsParams, readahead_fadvise_hint)) {
+    *n = G_N_ELEMENTS(fadvise_names);
+    return fadvise_names;
+  }
+  return NULL;
+}
+
+static gboolean check_choice(const PcsParamInfo *info, const char *v, const char *where, GError **error) {
+  size_t n = 0;
+  const char *const *names = choices_of(info, &n);
+  if (!names || name_index(names, n, v) >= 0) return TRUE;
+  g_autofree char *list = names_text(names, n);
+  return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v, list);
+}
+
+/* The selected kernel's defaults, on every profile key nothing has set. */
+static void apply_kernel_profile(PcsParams *p) {
+  PcsKernel k = pcs_params_kernel(p);
+  for (size_t i = 0; i < G_N_ELEMENTS(kernel_profile); i++) {
+    const PcsParamInfo *info = pcs_params_find_dotted(kernel_profile[i].key);
+    g_assert(info);
+    if (p->line[info - param_table]) continue;
+    gboolean ok = pcs_params_set(p, info, kernel_profile[i].value[k], "kernel profile", NULL);
+    g_assert(ok);
+  }
+}
+
+/* ---- retired keys -------------------------------------------------------- */
+
+/* readahead.max_window was typed in; the window now follows from the knobs
+ * the kernel has.  VALUE (or NULL) gives the equivalent settings. */
+static gboolean retired_key_error(GError **error, const char *where, guint line, const char *value) {
+  uint64_t bytes = 0;
+  g_autofree char *v = value ? g_strstrip(g_strdup(value)) : NULL;
+  g_autofree char *same = NULL;
+  if (v && pcs_parse_size(v, &bytes) && bytes && bytes % PCS_PAGE_SIZE == 0) {
+    uint64_t kb = bytes / PCS_KIB;
+    same = kb % (2 * PCS_PAGE_SIZE / PCS_KIB) == 0
+               ? g_strdup_printf(": max_window = %s is read_ahead_kb = %" G_GUINT64_FORMAT ", fadvise_hint = 0, or "
+                                 "read_ahead_kb = %" G_GUINT64_FORMAT ", fadvise_hint = 1 (fio's default doubles it)",
+                                 v, kb, kb / 2)
+               : g_strdup_printf(": max_window = %s is read_ahead_kb = %" G_GUINT64_FORMAT ", fadvise_hint = 0", v, kb);
+  }
+  return pcs_input_error(error, where, line,
+                         "readahead.max_window is no longer a key: the window is derived from "
+                         "readahead.read_ahead_kb (the bdi's) and readahead.fadvise_hint (fio's; 1 or sequential "
+                         "doubles it)%s",
+                         same ? same : ": max_window = 128k is read_ahead_kb = 128, fadvise_hint = 0");
+}
+
+static gboolean is_retired(const char *section, const char *key) {
+  return g_strcmp0(section, "readahead") == 0 && g_strcmp0(key, "max_window") == 0;
+}
+
 gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *value,
                         const char *where, GError **error) {
   void *field = (char *)p + info->offset;
@@ -174,8 +342,10 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
     break;
   }
   case PCS_KIND_TEXT:
+    if (!check_choice(info, v, where, error)) return FALSE;
     g_free(*(char **)field);
     *(char **)field = g_strdup(v);
+    if (info->offset == offsetof(PcsParams, scenario_kernel)) apply_kernel_profile(p);
     return TRUE;
   }
   if (!ok)
@@ -254,7 +424,10 @@ const PcsParamInfo *pcs_params_lookup(const char *dotted, const char *where, GEr
   if (!info) {
     const char *dot = strchr(dotted, '.');
     g_autofree char *section = dot ? g_strndup(dotted, (gsize)(dot - dotted)) : g_strdup(dotted);
-    unknown_key_error(error, where, 0, section, dot ? dot + 1 : "");
+    if (is_retired(section, dot ? dot + 1 : ""))
+      retired_key_error(error, where, 0, NULL);
+    else
+      unknown_key_error(error, where, 0, section, dot ? dot + 1 : "");
   }
   return info;
 }
@@ -264,7 +437,8 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
   const char *dot = strchr(assignment, '.');
   if (!eq || !dot || dot > eq)
     return pcs_input_error(error, "--set", 0, "'%s': expected SECTION.KEY=VALUE, e.g. workload.threads=8", assignment);
-  g_autofree char *key = g_strndup(assignment, (gsize)(eq - assignment));
+  g_autofree char *key = g_strstrip(g_strndup(assignment, (gsize)(eq - assignment)));
+  if (!strcmp(key, "readahead.max_window")) return retired_key_error(error, "--set", 0, eq + 1);
   const PcsParamInfo *info = pcs_params_lookup(key, "--set", error);
   if (!info || !pcs_params_set(p, info, eq + 1, "--set", error)) return FALSE;
   p->line[info - param_table] = PCS_LINE_CLI;
@@ -294,6 +468,10 @@ static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GK
     if (!eq) continue;
     g_autofree char *key = g_strstrip(g_strndup(line, (gsize)(eq - line)));
     const PcsParamInfo *info = pcs_params_find(section, key);
+    if (!info && is_retired(section, key)) {
+      g_autofree char *old = g_key_file_get_string(kf, section, key, NULL);
+      return retired_key_error(error, path, i + 1, old);
+    }
     if (!info) return unknown_key_error(error, path, i + 1, section, key);
     g_autofree char *full = g_strdup_printf("%s.%s", section, key);
     if (g_hash_table_contains(seen, full))
@@ -367,13 +545,21 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK("workload.block_size", p->workload_block_size % PCS_PAGE_SIZE == 0,
         "workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
         p->workload_block_size, PCS_PAGE_SIZE);
-  CHECK("readahead.max_window", p->readahead_max_window % PCS_PAGE_SIZE == 0,
-        "readahead.max_window: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
-  const char *rw = p->line[pcs_params_find("readahead", "max_window") - param_table] ? "readahead.max_window"
-                                                                                       : "workload.file_size";
-  CHECK(rw, p->readahead_max_window <= p->workload_file_size,
-        "readahead.max_window (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size "
-        "(%" G_GUINT64_FORMAT ")", p->readahead_max_window, p->workload_file_size);
+  CHECK("readahead.read_ahead_kb", p->readahead_read_ahead_kb % (PCS_PAGE_SIZE / PCS_KIB) == 0,
+        "readahead.read_ahead_kb = %" G_GUINT64_FORMAT ": expected a multiple of %u, as sysfs shows it "
+        "(the bdi keeps whole %u KiB pages: writing %" G_GUINT64_FORMAT " shows %" G_GUINT64_FORMAT ")",
+        p->readahead_read_ahead_kb, PCS_PAGE_SIZE / PCS_KIB, PCS_PAGE_SIZE / PCS_KIB, p->readahead_read_ahead_kb,
+        p->readahead_read_ahead_kb / (PCS_PAGE_SIZE / PCS_KIB) * (PCS_PAGE_SIZE / PCS_KIB));
+  CHECK("readahead.fadvise_hint", pcs_params_fadvise(p) != PCS_FADVISE_RANDOM,
+        "readahead.fadvise_hint = random is not modelled: POSIX_FADV_RANDOM turns readahead off for the file "
+        "(FMODE_RANDOM) and pcsim models readahead of a sequential read; use 0, 1, sequential or noreuse");
+  uint64_t window = pcs_params_window_bytes(p);
+  const char *rw = p->line[pcs_params_find("readahead", "read_ahead_kb") - param_table] ? "readahead.read_ahead_kb"
+                                                                                          : "workload.file_size";
+  CHECK(rw, window <= p->workload_file_size,
+        "the readahead window (%" G_GUINT64_FORMAT " bytes: read_ahead_kb = %" G_GUINT64_FORMAT
+        ", fadvise_hint = %s) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
+        window, p->readahead_read_ahead_kb, p->readahead_fadvise_hint, p->workload_file_size);
   CHECK("workload.block_size", p->workload_block_size <= p->workload_file_size,
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);

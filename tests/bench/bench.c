@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
   if (quick) runs = 1;
 #define SEED "run workloads/liubo-2011.ini --stats"
 #define SWEEP "sweep workloads/liubo-2011.ini --set workload.file_size=256M --vary workload.threads=1..10 " \
-              "--vary readahead.max_window=16k..8M*2 --policy pool:16 --stats"
+              "--vary readahead.read_ahead_kb=16..8192*2 --policy pool:16 --stats"
   const Case cases[] = {
     {"seed immediate", SEED " --policy immediate"},
     {"seed pool:16", SEED " --policy pool:16"},
