@@ -137,7 +137,7 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   assert_near(p.memory_contiguous_share, SYN_SHARE, 0.10, "memory.contiguous_share");
   assert_int_equal(p.memory_contiguous, 1);
   assert_int_equal(p.memory_scattered, 0);
-  assert_int_equal(p.readahead_max_window, 64 * 4096);
+  assert_int_equal(pcs_params_window_bytes(&p), 64 * 4096);
   assert_int_equal(p.block_max_sectors, 2560);
   assert_int_equal(p.block_max_segments, 128);
   assert_int_equal(p.block_max_segment_size, 65536);
@@ -168,7 +168,7 @@ static void capture_estimates_are_plausible(void **state) {
     assert_within((double)p.cost_bio_submit, 1000, 100000, files[i]);
     /* the README's contiguous_frames: 0.83 to 0.96 */
     assert_within(p.memory_contiguous_share, 0.75, 0.99, files[i]);
-    assert_int_equal(p.readahead_max_window, (i < 2 ? 64 : 2048) * 4096);
+    assert_int_equal(pcs_params_window_bytes(&p), (i < 2 ? 64 : 2048) * 4096);
     pcs_params_clear(&p);
   }
 }
@@ -201,7 +201,7 @@ static void pooled_traces_keep_the_base(void **state) {
   assert_int_equal(p.workload_threads, 4);
   assert_int_equal(p.bio_max_vecs, 256);
   assert_int_equal(p.block_max_sectors, 2560);
-  assert_int_equal(p.readahead_max_window, 8 * 1024 * 1024);
+  assert_int_equal(pcs_params_window_bytes(&p), 8 * 1024 * 1024);
   assert_int_equal(p.memory_scattered, 0);
   assert_non_null(strstr(ini, "per trace: ra4096-j1-rep1.ftrace.txt.gz"));
   pcs_params_clear(&p);

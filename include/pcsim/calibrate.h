@@ -16,7 +16,7 @@
 
 /* X(ID, section, key): the scenario keys calibrate sets, in output order. */
 #define PCS_CALIBRATE_ESTIMATES(X)           \
-  X(MAX_WINDOW, readahead, max_window)       \
+  X(READ_AHEAD_KB, readahead, read_ahead_kb) \
   X(MAX_SECTORS, block, max_sectors)         \
   X(MAX_SEGMENTS, block, max_segments)       \
   X(MAX_SEGMENT_SIZE, block, max_segment_size) \

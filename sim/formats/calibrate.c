@@ -31,7 +31,7 @@
  *       allocations, in order): the share whose frame follows the previous
  *       one's (pfn == previous pfn + pages).  memory.contiguous = 1 and
  *       memory.scattered = 0 go with it: the share replaces the byte count.
- *   readahead.max_window   ra_pages of the page_cache_*_ra lines (the most
+ *   readahead.read_ahead_kb   ra_pages of the page_cache_*_ra lines (the most
  *       frequent value) * 4096: the bdi's read_ahead_kb, doubled when fio's
  *       fadvise hint (POSIX_FADV_SEQUENTIAL) applies.
  *   block.*, cpu.count   the machine file (max_sectors_kb * 2, max_segments,
@@ -656,7 +656,7 @@ static void memory_estimates(PcsCalibration *c, const char *names) {
                           pairs, share, per->str, runs, hist->str, names));
 }
 
-static void readahead_estimate(PcsCalibration *c) {
+static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
   g_autoptr(GString) per = g_string_new(NULL);
   const TraceTally *first = NULL;
   gboolean differ = FALSE;
@@ -670,18 +670,22 @@ static void readahead_estimate(PcsCalibration *c) {
     g_string_append_printf(per, "%s%s %" G_GUINT64_FORMAT, per->len ? ", " : "", t->name, t->ra_pages);
   }
   if (!first) {
-    set_est(c, PCS_CAL_MAX_WINDOW, FALSE, 0,
+    set_est(c, PCS_CAL_READ_AHEAD_KB, FALSE, 0,
             g_strdup("max_window: not measurable from this trace: no page_cache_sync_ra/page_cache_async_ra line "
                      "with ra_pages on the data file; kept from the base"));
     return;
   }
-  set_est(c, PCS_CAL_MAX_WINDOW, TRUE, (double)first->ra_pages * PCS_PAGE_SIZE,
-          g_strdup_printf("max_window: ra_pages of the page_cache_sync_ra/async_ra lines (the most frequent, of %"
-                          G_GUINT64_FORMAT " lines) * 4096: %" G_GUINT64_FORMAT " pages%s; per trace: %s.  This is "
-                          "the bdi's read_ahead_kb, doubled by fio's fadvise hint (POSIX_FADV_SEQUENTIAL) when it "
-                          "applies",
+  /* ra_pages is the per-file window: the bdi's read_ahead_kb, doubled when
+   * fio's fadvise hint applies (the base scenario's readahead.fadvise_hint). */
+  uint64_t doubling = pcs_params_window_bytes(base) / (base->readahead_read_ahead_kb * PCS_KIB);
+  uint64_t kb = first->ra_pages * (PCS_PAGE_SIZE / PCS_KIB) / MAX(doubling, (uint64_t)1);
+  set_est(c, PCS_CAL_READ_AHEAD_KB, TRUE, (double)kb,
+          g_strdup_printf("read_ahead_kb: ra_pages of the page_cache_sync_ra/async_ra lines (the most frequent, of %"
+                          G_GUINT64_FORMAT " lines): %" G_GUINT64_FORMAT " pages%s; per trace: %s.  That is the "
+                          "per-file window, the bdi's read_ahead_kb times %" G_GUINT64_FORMAT " under the base's "
+                          "fadvise_hint (POSIX_FADV_SEQUENTIAL doubles it)",
                           lines, first->ra_pages,
-                          differ ? " (the traces DISAGREE: the first trace's value is used)" : "", per->str));
+                          differ ? " (the traces DISAGREE: the first trace's value is used)" : "", per->str, doubling));
 }
 
 static void machine_estimates(PcsCalibration *c) {
@@ -702,7 +706,7 @@ static void machine_estimates(PcsCalibration *c) {
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   g_autofree char *names = trace_names(c);
   machine_estimates(c);
-  readahead_estimate(c);
+  readahead_estimate(c, base);
   memory_estimates(c, names);
   device_estimates(c, names);
   queue_depth_estimate(c, names);
@@ -774,14 +778,8 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
   if (id >= 0 && c->est[id].comment) {
     const PcsCalEstimate *e = &c->est[id];
     g_autofree char *note = e->measured ? g_strdup(e->comment) : g_strdup_printf("NOT MEASURED: %s", e->comment);
-    if (id == PCS_CAL_CONTIGUOUS_SHARE && e->measured && e->value >= 1.0) {
-      g_free(note);
-      note = g_strdup_printf("%s.  Every pair was adjacent: 0 (not sampled) gives that", e->comment);
-    }
     comment(out, note);
-    value = e->measured ? (id == PCS_CAL_CONTIGUOUS_SHARE && e->value >= 1.0 ? g_strdup("0")
-                                                                             : format_value(info->kind, e->value))
-                        : format_base(base, info);
+    value = e->measured ? format_value(info->kind, e->value) : format_base(base, info);
   } else if (base->line[index]) {
     value = format_base(base, info);
   } else {

@@ -78,7 +78,7 @@ void pcs_ftrace_init(PcsFtrace *ft, FILE *f, const PcsParams *p) {
   ft->ncpu = (uint32_t)MAX(p->cpu_count, 1);
   ft->nreaders = (uint32_t)p->workload_threads;
   ft->npages = p->workload_file_size / PCS_PAGE_SIZE;
-  ft->ra_pages = p->readahead_max_window / PCS_PAGE_SIZE;
+  ft->ra_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   ft->block_ctx = PCS_NO_THREAD;
   ft->threads = g_new0(PcsFtraceThread, ft->nreaders);
   for (uint32_t i = 0; i < ft->nreaders; i++) ft->threads[i].prev_pos = -1;
