@@ -41,7 +41,7 @@ typedef enum {
   X(scenario, policies, TEXT, "immediate,pool:16", 0, 0,                              \
     "default policy list when no --policy is given, comma separated")                 \
   X(scenario, kernel, TEXT, "v3.5", 0, 0,                                             \
-    "kernel whose behaviour is modelled: v3.5 or v6.18.  Sets that kernel's defaults before the scenario's own values (a value the scenario gives wins): v3.5: block.plug_max = 16, bio.queue_limited = 1, bio.max_size = 512k, memory.contiguous = 0; v6.18: block.plug_max = 32 (blk-mq), bio.queue_limited = 0 (the block layer splits bios), bio.max_size = 16M, memory.contiguous = 1") \
+    "kernel whose behaviour is modelled: v3.5 or v6.18.  Sets that kernel's defaults before the scenario's own values (a value the scenario gives wins): v3.5: block.plug_max = 16, block.plug_flush_size = 0, bio.queue_limited = 1, bio.max_size = 512k, memory.contiguous = 0; v6.18: block.plug_max = 32 (blk-mq, scheduler none: no elevator merging), block.plug_flush_size = 128k, bio.queue_limited = 0 (the block layer splits bios), bio.max_size = 16M, memory.contiguous = 1") \
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
@@ -70,6 +70,8 @@ typedef enum {
     "largest segment (BLK_MAX_SEGMENT_SIZE); a longer contiguous run is several")    \
   X(block, plug_max, COUNT, "16", 1, 65536,                                           \
     "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \
+  X(block, plug_flush_size, SIZE, "0", 0, (UINT64_C(1) << 40),                       \
+    "blk-mq: the plug is also flushed before a new request when its last request is this large (BLK_PLUG_FLUSH_SIZE); 0 = never (v3.x)") \
   X(memory, contiguous, COUNT, "0", 0, 1,                                             \
     "0: no two page frames are adjacent (v3.x assumption); 1: a thread's consecutive page allocations are adjacent frames of a large free block") \
   X(memory, scattered, SIZE, "0", 0, (UINT64_C(1) << 50),                            \

@@ -16,9 +16,24 @@
  * No request grows past block.max_sectors or block.max_segments (a segment
  * is a run of physically contiguous pages, see bio.c and alloc.c).
  *
+ * Under [scenario] kernel = v6.18 the queue is blk-mq with scheduler "none"
+ * (what loop devices get), mirroring blk_mq_submit_bio():
+ *   - blk_mq_attempt_bio_merge(): a bio merges only into the request added
+ *     last to the submitting task's own plug (blk_attempt_plug_merge()
+ *     tries the plug list's tail on a single-queue plug); with no elevator
+ *     there is no merge into a request another task queued, and no insert
+ *     merge when the plug is flushed;
+ *   - blk_add_rq_to_plug(): the plug is flushed before a new request joins
+ *     it when it already holds block.plug_max requests (BLK_MAX_REQUEST_COUNT,
+ *     32) or when its last request is block.plug_flush_size or larger
+ *     (BLK_PLUG_FLUSH_SIZE, 128 KiB).
+ *
  * Differs from the kernel: requests leave the elevator in insertion order
  * (noop), not CFQ's per-process order; nr_requests is unbounded (readahead
- * windows bound the queue anyway).
+ * windows bound the queue anyway).  Under v6.18, the per-CPU software
+ * queue merge of blk_mq_sched_bio_merge() is left out: with "none" a
+ * request waits in ctx->rq_lists only when a plug is flushed from
+ * schedule() (blk_mq_dispatch_list()), which the model never does.
  */
 #include "internal.h"
 
@@ -30,6 +45,8 @@ void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks) {
   *q = (PcsBlkQueue){.elv_head = PCS_NONE, .elv_tail = PCS_NONE, .nplugs = ntasks};
   pcs_pool_init(&q->requests, sizeof(PcsRequest), offsetof(PcsRequest, next), 256);
   q->plug_max = (uint32_t)p->block_plug_max;
+  q->plug_flush_sectors = p->block_plug_flush_size / PCS_SECTOR_SIZE;
+  q->mq_none = pcs_params_kernel(p) == PCS_KERNEL_V6_18;
   q->rq_max_pages = pcs_blk_rq_max_pages(p);
   q->plugs = g_new0(PcsPlug, MAX(ntasks, 1));
   for (uint32_t t = 0; t < ntasks; t++) q->plugs[t].rqs = g_new(uint32_t, q->plug_max);
@@ -186,7 +203,10 @@ static void flush_plug(PcsSim *s, uint32_t task) {
   for (uint32_t i = 0; i < plug->n; i++) {
     PcsRequest *rq = rq_at(s, plug->rqs[i]);
     pcs_trace(s, task + 1, PCS_TRACE_RQ_INSERT, rq->sector, rq->nsect);
-    elv_insert(s, plug->rqs[i]);
+    if (s->blk.mq_none) /* blk_mq_flush_plug_list(): no elevator, no insert merge */
+      elv_append(s, plug->rqs[i]);
+    else
+      elv_insert(s, plug->rqs[i]);
   }
   plug->n = 0;
   pcs_dev_dispatch(s);
@@ -198,16 +218,31 @@ void pcs_blk_finish_plug(PcsSim *s, uint32_t task) {
   s->blk.plugs[task].plugged = FALSE;
 }
 
-/* ---- blk_queue_bio() ---- */
+/* ---- blk_queue_bio() / blk_mq_submit_bio() ---- */
+
+/* attempt_plug_merge() (v3.5: any request on the plug) or
+ * blk_attempt_plug_merge() (blk-mq: the plug's last request only). */
+static gboolean plug_merge(PcsSim *s, const PcsPlug *plug, uint32_t bio) {
+  if (s->blk.mq_none) return plug->n > 0 && try_merge_bio(s, rq_at(s, plug->rqs[plug->n - 1]), bio);
+  for (uint32_t i = 0; i < plug->n; i++)
+    if (try_merge_bio(s, rq_at(s, plug->rqs[i]), bio)) return TRUE;
+  return FALSE;
+}
+
+/* blk_add_rq_to_plug(): flush before a new request joins a full plug, or
+ * (blk-mq) one whose last request is already block.plug_flush_size. */
+static gboolean plug_wants_flush(PcsSim *s, const PcsPlug *plug) {
+  if (plug->n >= s->blk.plug_max) return TRUE;
+  return plug->n > 0 && s->blk.plug_flush_sectors > 0 &&
+         rq_at(s, plug->rqs[plug->n - 1])->nsect >= s->blk.plug_flush_sectors;
+}
 
 static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsPlug *plug = &s->blk.plugs[task];
   PcsBio *b = bio_at(s, bio);
   b->next = PCS_NONE;
-  if (plug->plugged) /* attempt_plug_merge() */
-    for (uint32_t i = 0; i < plug->n; i++)
-      if (try_merge_bio(s, rq_at(s, plug->rqs[i]), bio)) return;
-  if (elv_merge_bio(s, bio)) return;
+  if (plug->plugged && plug_merge(s, plug, bio)) return;
+  if (!s->blk.mq_none && elv_merge_bio(s, bio)) return;
 
   uint32_t id = pcs_pool_get(&s->blk.requests);
   PcsRequest *rq = rq_at(s, id);
@@ -219,7 +254,7 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   rq->prev = rq->next = PCS_NONE;
   pcs_trace(s, task + 1, PCS_TRACE_REQUEST, rq->sector, rq->nsect);
   if (plug->plugged) {
-    if (plug->n >= s->blk.plug_max) flush_plug(s, task);
+    if (plug_wants_flush(s, plug)) flush_plug(s, task);
     plug->rqs[plug->n++] = id;
     return;
   }

@@ -32,6 +32,8 @@ typedef struct {
   uint32_t elv_head, elv_tail, elv_len; /* queued, not dispatched */
   PcsPlug *plugs;                       /* one per task that submits (the readers) */
   uint32_t nplugs, plug_max;            /* block.plug_max */
+  uint64_t plug_flush_sectors;          /* block.plug_flush_size; 0 = none */
+  gboolean mq_none;                     /* v6.18: blk-mq, scheduler none */
   uint32_t rq_max_pages;                /* largest request: block.max_sectors */
 } PcsBlkQueue;
 
