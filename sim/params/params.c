@@ -40,6 +40,12 @@ static const char *const kernel_names[] = {
 #undef X
 };
 
+static const char *const files_names[] = {
+#define X(id, name) name,
+  PCS_FILES_MODES(X)
+#undef X
+};
+
 static const char *const fadvise_names[] = {
 #define X(id, name, doubles) name,
   PCS_FADVISE_HINTS(X)
@@ -219,6 +225,12 @@ PcsKernel pcs_params_kernel(const PcsParams *p) {
   return (PcsKernel)k;
 }
 
+PcsFilesMode pcs_params_files(const PcsParams *p) {
+  int f = name_index(files_names, G_N_ELEMENTS(files_names), p->workload_files);
+  g_assert(f >= 0); /* pcs_params_set() accepts nothing else */
+  return (PcsFilesMode)f;
+}
+
 const char *pcs_params_kernel_name(PcsKernel k) {
   g_assert(k < PCS_KERNEL_COUNT);
   return kernel_names[k];
@@ -274,6 +286,10 @@ static const char *const *choices_of(const PcsParamInfo *info, size_t *n) {
   if (info->offset == offsetof(PcsParams, readahead_fadvise_hint)) {
     *n = G_N_ELEMENTS(fadvise_names);
     return fadvise_names;
+  }
+  if (info->offset == offsetof(PcsParams, workload_files)) {
+    *n = G_N_ELEMENTS(files_names);
+    return files_names;
   }
   return NULL;
 }
