@@ -45,9 +45,11 @@ typedef enum {
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
-    "size of the file every thread reads from offset 0 to the end")                   \
+    "size of the file every thread reads from offset 0 to the end; need not be a multiple of the page (the last page is then partial)")                   \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
-    "size of one read() call (fio bs); a multiple of the 4 KiB page")                 \
+    "size of one read() call (fio bs), at least a page; a call ends in the page that holds its last byte (a page two calls share is looked up once)") \
+  X(workload, files, TEXT, "shared", 0, 0,                                            \
+    "shared: every thread reads the same file (fio filename=, one page cache, the threads race on inserts); per-thread: each thread reads its own file of workload.file_size (fio numjobs without filename=: no shared pages, no race)") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \

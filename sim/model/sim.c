@@ -39,7 +39,7 @@ static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
 }
 
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
-  uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
+  uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
   uint64_t bios = ceil_div(npages, est_bio_pages(p, policy));
   PcsEstimate e;
@@ -90,7 +90,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->policy = *policy;
   if (opt) s->opt = *opt;
   s->res = res;
-  s->npages = p->workload_file_size / PCS_PAGE_SIZE;
+  s->npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   s->nreaders = (uint32_t)p->workload_threads;

@@ -40,6 +40,9 @@ static const char *const kernel_names[] = {
 #undef X
 };
 
+/* workload.files: which file each thread reads (fio: filename= or not). */
+static const char *const files_names[] = {"shared", "per-thread"};
+
 static const char *const fadvise_names[] = {
 #define X(id, name, doubles) name,
   PCS_FADVISE_HINTS(X)
@@ -269,6 +272,10 @@ static const char *const *choices_of(const PcsParamInfo *info, size_t *n) {
   if (info->offset == offsetof(PcsParams, scenario_kernel)) {
     *n = G_N_ELEMENTS(kernel_names);
     return kernel_names;
+  }
+  if (info->offset == offsetof(PcsParams, workload_files)) {
+    *n = G_N_ELEMENTS(files_names);
+    return files_names;
   }
   if (info->offset == offsetof(PcsParams, readahead_fadvise_hint)) {
     *n = G_N_ELEMENTS(fadvise_names);
@@ -535,16 +542,18 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
     }                                                                         \
   } while (0)
 
+/* A check between two keys blames the one a --set gave, else the first. */
+static const char *blame(const PcsParams *p, const char *first, const char *second) {
+  return p->line[pcs_params_find_dotted(second) - param_table] == PCS_LINE_CLI &&
+                 p->line[pcs_params_find_dotted(first) - param_table] != PCS_LINE_CLI
+             ? second
+             : first;
+}
+
 /* Ranges (lo, hi) are checked by pcs_params_set() from the table; these are
  * the checks between keys and of page alignment. */
 
 gboolean pcs_params_validate(const PcsParams *p, GError **error) {
-  CHECK("workload.file_size", p->workload_file_size % PCS_PAGE_SIZE == 0,
-        "workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
-        p->workload_file_size, PCS_PAGE_SIZE);
-  CHECK("workload.block_size", p->workload_block_size % PCS_PAGE_SIZE == 0,
-        "workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
-        p->workload_block_size, PCS_PAGE_SIZE);
   CHECK("readahead.read_ahead_kb", p->readahead_read_ahead_kb % (PCS_PAGE_SIZE / PCS_KIB) == 0,
         "readahead.read_ahead_kb = %" G_GUINT64_FORMAT ": expected a multiple of %u, as sysfs shows it "
         "(the bdi keeps whole %u KiB pages: writing %" G_GUINT64_FORMAT " shows %" G_GUINT64_FORMAT ")",
@@ -553,14 +562,7 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK("readahead.fadvise_hint", pcs_params_fadvise(p) != PCS_FADVISE_RANDOM,
         "readahead.fadvise_hint = random is not modelled: POSIX_FADV_RANDOM turns readahead off for the file "
         "(FMODE_RANDOM) and pcsim models readahead of a sequential read; use 0, 1, sequential or noreuse");
-  uint64_t window = pcs_params_window_bytes(p);
-  const char *rw = p->line[pcs_params_find("readahead", "read_ahead_kb") - param_table] ? "readahead.read_ahead_kb"
-                                                                                          : "workload.file_size";
-  CHECK(rw, window <= p->workload_file_size,
-        "the readahead window (%" G_GUINT64_FORMAT " bytes: read_ahead_kb = %" G_GUINT64_FORMAT
-        ", fadvise_hint = %s) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
-        window, p->readahead_read_ahead_kb, p->readahead_fadvise_hint, p->workload_file_size);
-  CHECK("workload.block_size", p->workload_block_size <= p->workload_file_size,
+  CHECK(blame(p, "workload.block_size", "workload.file_size"), p->workload_block_size <= p->workload_file_size,
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);
   CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
@@ -569,7 +571,7 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "bio.stripe_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("block.max_segment_size", p->block_max_segment_size % PCS_PAGE_SIZE == 0,
         "block.max_segment_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
-  CHECK("memory.scattered", p->memory_scattered == 0 || p->memory_contiguous,
+  CHECK(blame(p, "memory.scattered", "memory.contiguous"), p->memory_scattered == 0 || p->memory_contiguous,
         "memory.scattered is set but memory.contiguous = 0: every page is already scattered; "
         "set memory.contiguous = 1");
   return TRUE;
