@@ -114,7 +114,7 @@ static void bad_scenarios_name_file_line_and_key(void **state) {
   expect_error("[workload]\nthreads = 5000\n", "s.ini:2:", "out of range");
   expect_error("threads = 4\n", "s.ini:1:", "not a valid scenario");
   /* a partial last page and a file smaller than the window run (readahead stops at the end of the file) */
-  assert_null(load_error("[workload]\nfile_size = 6000\n"));
+  assert_null(load_error("[workload]\nfile_size = 40000\n"));
   assert_null(load_error("[workload]\nfile_size = 64k\n[readahead]\nread_ahead_kb = 128\n"));
   expect_error("[workload]\nfile_size = 3000\n", "s.ini:2:", "out of range");
   expect_error("[workload]\nfiles = private\n", "s.ini:2:", "workload.files = 'private': expected shared or per-thread");
