@@ -157,6 +157,7 @@ typedef struct {
 #undef X
   char *source; /* file the scenario came from, for messages and provenance */
   char **fio_accepted; /* fio options accepted without effect (fio.c), or NULL */
+  char *fio_model;     /* the scenario a fio job ran on (--model or the default), or NULL */
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
    * source, or PCS_LINE_CLI for --set; errors name it. */
   uint32_t line[PCS_PARAMS_MAX];

@@ -404,6 +404,7 @@ void pcs_params_clear(PcsParams *p) {
     if (param_table[i].kind == PCS_KIND_TEXT) g_clear_pointer((char **)((char *)p + param_table[i].offset), g_free);
   g_clear_pointer(&p->source, g_free);
   g_clear_pointer(&p->fio_accepted, g_strfreev);
+  g_clear_pointer(&p->fio_model, g_free);
 }
 
 void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
@@ -415,6 +416,7 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
     }
   dst->source = g_strdup(src->source);
   dst->fio_accepted = g_strdupv(src->fio_accepted);
+  dst->fio_model = g_strdup(src->fio_model);
 }
 
 static gboolean unknown_key_error(GError **error, const char *where, guint line, const char *section,
@@ -505,6 +507,22 @@ static guint keyfile_error_line(const char *text, const char *message) {
   return 1;
 }
 
+/* The first line that only a fio job file has: a fio option no scenario
+ * section knows (rw=, bs=, ...) or a bare fio flag (thread), or 0. */
+static guint fio_syntax_line(const char *text) {
+  static const char *const fio_only[] = {"rw", "readwrite", "bs", "blocksize", "size", "numjobs", "ioengine",
+                                         "iodepth", "direct", "filename", "directory", "thread", "group_reporting",
+                                         "invalidate", "runtime", "time_based", NULL};
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    char *l = g_strstrip(lines[i]);
+    g_autofree char *key = g_strstrip(g_strndup(l, strcspn(l, "=")));
+    if (!*key || *key == '#' || *key == ';' || *key == '[') continue;
+    if (g_strv_contains(fio_only, key)) return i + 1;
+  }
+  return 0;
+}
+
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
   g_autofree char *text = NULL;
   if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
@@ -516,6 +534,11 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
   g_autofree char *text = g_strndup(data, len);
   g_autofree char *trimmed = g_strstrip(g_strdup(text));
   if (!*trimmed) return pcs_input_error(error, path, 1, "empty scenario: expected sections such as [workload] with keys");
+  guint fio_line = fio_syntax_line(text);
+  if (fio_line)
+    return pcs_input_error(error, path, fio_line,
+                           "this looks like a fio job file, not a scenario: run it with `pcsim run --fio %s` "
+                           "(or name it .fio), with --model SCENARIO.ini for the rest", path);
   g_autoptr(GKeyFile) kf = g_key_file_new();
   GError *e = NULL;
   if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
