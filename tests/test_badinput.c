@@ -69,6 +69,12 @@ static const BadCase cases[] = {
    {"@:3:", "fio option 'fadvise_hint=random' is not modelled by pcsim", "readahead off"}},
   {"fio block size smaller than a page", IN_FIO, "[READ]\nsize=64m\nbs=1000\n", NULL,
    {"@:3:", "workload.block_size", "4096"}},
+  {"fio boolean fio refuses", IN_FIO, "[READ]\nsize=64m\ninvalidate=true\n", NULL,
+   {"@:3:", "fio: failed parsing invalidate=true"}},
+  {"fio option with a typo", IN_FIO, "[READ]\nsize=64m\nnumjob=4\n", NULL,
+   {"@:3:", "Bad option <numjob=4>; did you mean numjobs?"}},
+  {"fio job saved as a scenario", IN_SCENARIO, "[global]\nthread\n[READ]\nsize=64m\n", NULL,
+   {"@:2:", "this looks like a fio job file", "--fio"}},
   {"--set of an unknown key", IN_SET, "cpu.cunt=2", NULL, {"--set", "did you mean 'cpu.count'"}},
   {"--set without a value", IN_SET, "cpu.count", NULL, {"--set", "SECTION.KEY=VALUE"}},
   {"--set out of range", IN_SET, "workload.threads=5000", NULL, {"--set", "workload.threads", "4096"}},
@@ -155,9 +161,40 @@ static void every_bad_input_exits_2_naming_file_line_and_key(void **state) {
   }
 }
 
+
+/* A 100 KB bad value is cut in the message, for a scenario, a fio job and --set. */
+static void a_huge_value_is_cut(void **state) {
+  g_autofree char *big = g_strnfill(100000, 'x');
+  g_autofree char *ini_text = g_strdup_printf("[workload]\nthreads = %s\n", big);
+  g_autofree char *fio_text = g_strdup_printf("[j]\nsize=%s\n", big);
+  g_autofree char *ini = test_tempfile("big.ini", ini_text);
+  g_autofree char *fio = test_tempfile("big.fio", fio_text);
+  g_autofree char *set = g_strdup_printf("workload.threads=%s", big);
+  const char *const argvs[][4] = {{"run", ini, NULL, NULL}, {"run", fio, NULL, NULL},
+                                  {"run", "workloads/single-thread.ini", "--set", set}};
+  for (size_t i = 0; i < G_N_ELEMENTS(argvs); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = argvs[i][2] ? test_pcsim(&out, &err, argvs[i][0], argvs[i][1], argvs[i][2], argvs[i][3], NULL)
+                         : test_pcsim(&out, &err, argvs[i][0], argvs[i][1], NULL);
+    assert_int_equal(rc, 2);
+    if (strlen(err) > 1100) fail_msg("case %zu: %zu bytes on stderr", i, strlen(err));
+    if (!strstr(err, "bytes in all]")) fail_msg("case %zu: no length of the cut value: %s", i, err);
+  }
+}
+
+/* A scenario saved with a UTF-8 byte-order mark (Windows editors) runs. */
+static void a_byte_order_mark_is_skipped(void **state) {
+  g_autofree char *path = test_tempfile("bom.ini", "\xef\xbb\xbf[workload]\nthreads = 2\nfile_size = 8M\n");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", path, "--format", "csv", NULL), 0);
+  assert_non_null(strstr(out, "# workload.threads=2\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(every_bad_input_exits_2_naming_file_line_and_key),
+    cmocka_unit_test(a_huge_value_is_cut),
+    cmocka_unit_test(a_byte_order_mark_is_skipped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -322,9 +322,6 @@ static char *default_model(void) {
  * then what the job sets. */
 static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GError **error) {
   g_autofree char *model = o->model ? g_strdup(o->model) : default_model();
-  if (!o->model)
-    fprintf(stderr, "%s: note: %s: no --model given; using the scenario %s (--model SCENARIO.ini picks another)\n",
-            g_get_prgname(), path, model);
   if (!pcs_params_load(&j->p, model, error)) return FALSE;
   PcsFioJob job;
   g_autofree char *model_name = g_strdup(j->p.scenario_name);
@@ -335,6 +332,9 @@ static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GErr
     j->p.scenario_name = g_steal_pointer(&model_name);
     g_free(j->p.fio_model);
     j->p.fio_model = g_strdup(model);
+    if (!o->model) /* after the job loaded: a bad job gets its one error line */
+      fprintf(stderr, "%s: note: %s: no --model given; using the scenario %s (--model SCENARIO.ini picks another)\n",
+              g_get_prgname(), path, model);
   }
   return ok;
 }
