@@ -14,8 +14,18 @@
  *     unset one, so pcsim refuses it);
  *   - sizes: k/m/g/t/p (with or without b) multiply by kb_base (1024 by
  *     default), kib/mib/... by the other base, case-insensitive.
- * Several job sections are one scenario when they read the same file the
- * same way: their numjobs add up.
+ * Several job sections are one scenario when they read the same way: their
+ * numjobs add up.  A job without filename= gives each clone its own file
+ * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ *
+ * Meaning (eval_option()): every option is looked up in fio's own names
+ * (fio_names.h); one fio does not know is fio's "Bad option" with its
+ * nearest.  A known one is accepted (and listed for provenance) when it
+ * cannot change a buffered sequential read at its value (rules[]), else
+ * noted; all noted options are refused in one message, the kind of I/O
+ * (write, random, direct, engine) first.  Values fio cannot parse
+ * (invalidate=true) get fio's words.  fio reads whole blocks up to the size,
+ * so size is cut to a multiple of bs.
  *
  * fadvise_hint is modelled: fio calls posix_fadvise() on each file it opens
  * (fio's default "1" is POSIX_FADV_SEQUENTIAL for rw=read), which doubles
