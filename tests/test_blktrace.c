@@ -3,15 +3,54 @@
 #include "support.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
+
+/* Column NAME of POLICY's row in pcsim's CSV. */
+static double csv_cell(const char *csv, const char *policy, const char *name) {
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  char **header = NULL;
+  for (char **l = lines; *l; l++) {
+    if (**l == '#' || !**l) continue;
+    g_auto(GStrv) cells = g_strsplit(*l, ",", -1);
+    if (!header) {
+      header = g_steal_pointer(&cells);
+      continue;
+    }
+    if (strcmp(cells[0], policy)) continue;
+    for (guint i = 0; header[i] && cells[i]; i++)
+      if (!strcmp(header[i], name)) {
+        double v = g_ascii_strtod(cells[i], NULL);
+        g_strfreev(header);
+        return v;
+      }
+  }
+  g_strfreev(header);
+  fail_msg("no column %s for %s in\n%s", name, policy, csv);
+  return 0;
+}
 
 /* bios and requests of POLICY from pcsim's CSV. */
 static void counts(const char *csv, const char *policy, uint64_t *bios, uint64_t *requests) {
-  g_autofree char *needle = g_strdup_printf("\n%s,", policy);
-  const char *row = strstr(csv, needle);
-  assert_non_null(row);
-  g_auto(GStrv) cells = g_strsplit(row + 1, ",", 6);
-  *bios = g_ascii_strtoull(cells[3], NULL, 10);
-  *requests = g_ascii_strtoull(cells[4], NULL, 10);
+  *bios = (uint64_t)csv_cell(csv, policy, "bios");
+  *requests = (uint64_t)csv_cell(csv, policy, "requests");
+}
+
+/* btt's "All Devices" row NAME: its average (seconds) and N. */
+static void btt_row(const char *report, const char *name, double *avg, uint64_t *n) {
+  g_auto(GStrv) lines = g_strsplit(report, "\n", -1);
+  for (char **l = lines; *l; l++) {
+    g_auto(GStrv) w = g_strsplit_set(g_strstrip(*l), " ", -1);
+    const char *f[5] = {0};
+    guint k = 0;
+    for (char **x = w; *x && k < 5; x++)
+      if (**x) f[k++] = *x;
+    if (k == 5 && !strcmp(f[0], name)) {
+      *avg = g_ascii_strtod(f[2], NULL);
+      *n = g_ascii_strtoull(f[4], NULL, 10);
+      return;
+    }
+  }
+  fail_msg("btt: no %s row in\n%s", name, report);
 }
 
 /* Event lines of blkparse: "  8,0  CPU  SEQ  TIME  PID  ACTION  RWBS ..." */
@@ -35,7 +74,7 @@ static char *run_blktrace(const char *dir) {
   char *out = NULL;
   g_autofree char *err = NULL;
   int rc = test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=16M", "--set",
-                      "device.queue_depth=1", "--set", "device.latency=200us", "--policy", "immediate", "--policy",
+                      "device.queue_depth=1", "--set", "cpu.count=4", "--set", "device.latency=200us", "--policy", "immediate", "--policy",
                       "pool:16", "--format", "csv", "--blktrace", dir, NULL);
   if (rc != 0) fail_msg("pcsim run --blktrace: exit %d: %s", rc, err);
   return out;
@@ -88,6 +127,43 @@ static void blkparse_and_btt_count_what_pcsim_printed(void **state) {
   }
 }
 
+/* With several simulated CPUs, each request's Q, G, I and D share a
+ * nanosecond when the submitting task runs the queue; blkparse must still
+ * see them in causal order, so btt pairs every request (D2C) and every bio
+ * (Q2C), and its mean D2C is pcsim's device_mean_us (block_rq_issue ->
+ * block_rq_complete). */
+static void btt_pairs_every_request_across_cpus(void **state) {
+  g_autofree char *blkparse = g_find_program_in_path("blkparse"), *btt = g_find_program_in_path("btt");
+  if (!blkparse || !btt) {
+    print_message("skipped: blkparse or btt is not installed (apt-get install blktrace)\n");
+    skip();
+  }
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=16M", "--set",
+                      "cpu.count=4", "--set", "device.queue_depth=32", "--policy", "immediate", "--policy", "pool:16",
+                      "--format", "csv", "--blktrace", dir, NULL);
+  if (rc != 0) fail_msg("pcsim run --blktrace: exit %d: %s", rc, err);
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+    uint64_t bios, requests;
+    counts(out, policies[i], &bios, &requests);
+    assert_int_equal(bios, requests); /* no merges here: one bio per request */
+    g_autofree char *bin = g_strdup_printf("%s/%s.bin", dir, names[i]);
+    char *dump[] = {blkparse, "-i", (char *)names[i], "-D", dir, "-d", bin, "-O", NULL};
+    g_free(test_tool(dir, dump));
+    char *btt_argv[] = {btt, "-i", bin, NULL};
+    g_autofree char *report = test_tool(dir, btt_argv);
+    double d2c, q2c;
+    uint64_t nd2c, nq2c;
+    btt_row(report, "D2C", &d2c, &nd2c);
+    btt_row(report, "Q2C", &q2c, &nq2c);
+    assert_int_equal(nd2c, requests);
+    assert_int_equal(nq2c, bios);
+    double mean_us = csv_cell(out, policies[i], "device_mean_us");
+    if (fabs(d2c * 1e6 - mean_us) > 0.01) fail_msg("btt mean D2C %.6f us, pcsim device_mean_us %.4f", d2c * 1e6, mean_us);
+  }
+}
+
 static void blktrace_into_a_file_is_refused(void **state) {
   g_autofree char *file = test_tempfile("plain", "x");
   g_autofree char *out = NULL, *err = NULL;
@@ -99,6 +175,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(blktrace_writes_one_file_per_cpu),
     cmocka_unit_test(blkparse_and_btt_count_what_pcsim_printed),
+    cmocka_unit_test(btt_pairs_every_request_across_cpus),
     cmocka_unit_test(blktrace_into_a_file_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,8 @@ typedef struct {
   GPtrArray *cpu;      /* GByteArray per CPU: the records */
   GArray *seq;         /* guint32 per CPU: next sequence number */
   uint32_t ncpu, nreaders;
+  PcsTime ctx_time;    /* the last block event's time ... */
+  uint32_t ctx_thread; /* ... and the task it ran in (PCS_NO_THREAD: the device) */
 } PcsBlktrace;
 
 void pcs_blktrace_init(PcsBlktrace *bt, uint32_t ncpu, uint32_t nreaders);

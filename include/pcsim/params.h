@@ -41,7 +41,7 @@ typedef enum {
   X(scenario, policies, TEXT, "immediate,pool:16", 0, 0,                              \
     "default policy list when no --policy is given, comma separated")                 \
   X(scenario, kernel, TEXT, "v3.5", 0, 0,                                             \
-    "kernel whose behaviour is modelled: v3.5 or v6.18.  Sets that kernel's defaults before the scenario's own values (a value the scenario gives wins): v3.5: block.plug_max = 16, bio.queue_limited = 1, bio.max_size = 512k, memory.contiguous = 0; v6.18: block.plug_max = 32 (blk-mq), bio.queue_limited = 0 (the block layer splits bios), bio.max_size = 16M, memory.contiguous = 1") \
+    "kernel whose behaviour is modelled: v3.5 or v6.18.  Sets that kernel's defaults before the scenario's own values (a value the scenario gives wins): v3.5: block.plug_max = 16, block.plug_flush_size = 0, bio.queue_limited = 1, bio.max_size = 512k, memory.contiguous = 0; v6.18: block.plug_max = 32 (blk-mq, scheduler none: no elevator merging), block.plug_flush_size = 128k, bio.queue_limited = 0 (the block layer splits bios), bio.max_size = 16M, memory.contiguous = 1") \
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
@@ -70,6 +70,10 @@ typedef enum {
     "largest segment (BLK_MAX_SEGMENT_SIZE); a longer contiguous run is several")    \
   X(block, plug_max, COUNT, "16", 1, 65536,                                           \
     "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \
+  X(block, nr_requests, COUNT, "128", 0, 65536,                                       \
+    "v3.5: most requests allocated at once (plugged, queued or in service; /sys/block/DEV/queue/nr_requests); a task finding none sleeps in get_request_wait(); the queue is congested above 7/8 of it; 0 = unbounded; not used under v6.18") \
+  X(block, plug_flush_size, SIZE, "0", 0, (UINT64_C(1) << 40),                       \
+    "blk-mq: the plug is also flushed before a new request when its last request is this large (BLK_PLUG_FLUSH_SIZE); 0 = never (v3.x)") \
   X(memory, contiguous, COUNT, "0", 0, 1,                                             \
     "0: no two page frames are adjacent (v3.x assumption); 1: a thread's consecutive page allocations are adjacent frames of a large free block") \
   X(memory, scattered, SIZE, "0", 0, (UINT64_C(1) << 50),                            \
@@ -80,6 +84,8 @@ typedef enum {
     "per-request access latency; overlaps across the queue depth")                    \
   X(device, bandwidth, RATE, "1G", 1024, (UINT64_C(1) << 50),                      \
     "media transfer rate; transfers of concurrent requests share it")                 \
+  X(device, command_cost, TIME, "0", 0, (UINT64_C(1) << 40),                          \
+    "per-request command overhead of the device or its controller, serialised like the transfer (an IOPS ceiling of 1/command_cost); 0 = none") \
   X(device, queue_depth, COUNT, "32", 1, 65536,                                       \
     "requests in service at once (NCQ depth)")                                        \
   X(cpu, count, COUNT, "4", 1, 4096,                                                  \
@@ -98,6 +104,12 @@ typedef enum {
     "time an insert holds mapping->tree_lock; serialises inserts of all threads")     \
   X(cost, read_setup, TIME, "21us", 0, (UINT64_C(1) << 40),                           \
     "per page read setup in __extent_read_full_page(): extent lock, extent map lookup") \
+  X(cost, iotree_lock_extent, TIME, "0", 0, (UINT64_C(1) << 40),                    \
+    "v3.5 io_tree->lock held by lock_extent() for one page (extent_state insert, iotree.c); spinning waiters pay it too") \
+  X(cost, iotree_test_bit, TIME, "0", 0, (UINT64_C(1) << 40),                       \
+    "v3.5 io_tree->lock held by test_range_bit(EXTENT_UPTODATE) for one page (rbtree search)") \
+  X(cost, iotree_state_private, TIME, "0", 0, (UINT64_C(1) << 40),                  \
+    "v3.5 io_tree->lock held by set_state_private() for one page (btrfs_lookup_bio_sums(), rbtree search)") \
   X(cost, bio_submit, TIME, "20us", 0, (UINT64_C(1) << 40),                           \
     "per bio submit: end-io record, btrfs_lookup_bio_sums(), btrfs_map_bio(), block layer") \
   X(cost, bio_complete, TIME, "20us", 0, (UINT64_C(1) << 40),                         \

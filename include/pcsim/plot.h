@@ -3,7 +3,8 @@
  * A line plot draws column Y against column X, one line per value of the
  * --by column (rows sorted by X within a line).  A histogram draws the bio
  * size distribution (bio_pages_hist of a JSON `pcsim run` file) per policy
- * in power-of-two size classes.
+ * in power-of-two size classes.  A timeline draws a `pcsim run --trace`
+ * file as the seed's diagram.
  */
 #ifndef PCSIM_PLOT_H
 #define PCSIM_PLOT_H
@@ -26,6 +27,9 @@ typedef struct {
   const char *title;      /* NULL: from the scenario name */
   PcsPlotTerminal terminal;
   const char *output;     /* file gnuplot writes; NULL for stdout (dumb) */
+  /* --timeline: the pages shown and the policy (NULL: the trace's only one) */
+  uint64_t first_page, last_page;
+  const char *policy;
 } PcsPlotSpec;
 
 gboolean pcs_plot_terminal_parse(const char *text, PcsPlotTerminal *out, GError **error);
@@ -33,6 +37,10 @@ gboolean pcs_plot_terminal_parse(const char *text, PcsPlotTerminal *out, GError 
 gboolean pcs_plot_script(const PcsResults *r, const PcsPlotSpec *spec, GString *out, GError **error);
 /* Runs gnuplot on SCRIPT; its stdout is appended to OUT.  Without gnuplot:
  * an input error saying how to install it. */
+/* The seed's diagram as a picture, from a `pcsim run --trace FILE` file:
+ * one column per thread, add/read events down the page, each bio a bracket,
+ * for pages SPEC->first_page..last_page of SPEC->policy. */
+gboolean pcs_plot_timeline_script(const char *trace, const PcsPlotSpec *spec, GString *out, GError **error);
 gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error);
 
 #endif

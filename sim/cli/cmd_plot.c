@@ -14,14 +14,14 @@
 #include <unistd.h>
 
 typedef struct {
-  char *x, *y, *by, *out, *terminal, *title, *script;
+  char *x, *y, *by, *out, *terminal, *title, *script, *pages, *policy;
   char **where;
-  gboolean logx, logy, histogram;
+  gboolean logx, logy, histogram, timeline;
 } PlotOpts;
 
 static void plot_opts_clear(PlotOpts *o) {
   g_free(o->x), g_free(o->y), g_free(o->by), g_free(o->out);
-  g_free(o->terminal), g_free(o->title), g_free(o->script);
+  g_free(o->terminal), g_free(o->title), g_free(o->script), g_free(o->pages), g_free(o->policy);
   g_strfreev(o->where);
 }
 
@@ -40,14 +40,39 @@ static gboolean plot_terminal(const PlotOpts *o, PcsPlotTerminal *t, GError **er
   return TRUE;
 }
 
+/* The script for a result file R, or for the trace file of --timeline. */
+static gboolean plot_script(const PcsResults *r, const char *trace, const PcsPlotSpec *spec, GString *out,
+                            GError **error) {
+  return trace ? pcs_plot_timeline_script(trace, spec, out, error) : pcs_plot_script(r, spec, out, error);
+}
+
+/* --pages A-B (default 0-31). */
+static gboolean plot_pages(const char *text, PcsPlotSpec *spec, GError **error) {
+  spec->first_page = 0, spec->last_page = 31;
+  if (!text) return TRUE;
+  g_auto(GStrv) ab = g_strsplit(text, "-", 2);
+  if (!ab[0] || !ab[1] || !pcs_parse_u64(ab[0], &spec->first_page) || !pcs_parse_u64(ab[1], &spec->last_page) ||
+      spec->first_page > spec->last_page) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--pages '%s': expected A-B with A <= B, e.g. 16-47", text);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Script into a temporary file, gnuplot writing OUT.tmp, then rename. */
-static gboolean plot_render(const PcsResults *r, const PlotOpts *o, PcsPlotSpec *spec, GError **error) {
+static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOpts *o, PcsPlotSpec *spec,
+                            GError **error) {
   g_autofree char *tmp_out = o->out ? g_strdup_printf("%s.tmp", o->out) : NULL;
   spec->output = tmp_out;
   g_autoptr(GString) script = g_string_new(NULL);
   g_autoptr(GString) drawn = g_string_new(NULL);
-  if (!pcs_plot_script(r, spec, script, error)) return FALSE;
-  if (o->script && !pcs_cli_write_file(o->script, script, error)) return FALSE;
+  if (o->script) { /* the saved script draws into OUT itself, not our temporary name */
+    g_autoptr(GString) saved = g_string_new(NULL);
+    spec->output = o->out;
+    if (!plot_script(r, trace, spec, saved, error) || !pcs_cli_write_file(o->script, saved, error)) return FALSE;
+    spec->output = tmp_out;
+  }
+  if (!plot_script(r, trace, spec, script, error)) return FALSE;
   g_autofree char *script_path = NULL;
   int fd = g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error);
   if (fd < 0) return FALSE;
@@ -77,6 +102,12 @@ int pcs_cmd_plot(int argc, char **argv) {
     {"logy", 0, 0, G_OPTION_ARG_NONE, &o.logy, "Logarithmic y axis", NULL},
     {"histogram", 0, 0, G_OPTION_ARG_NONE, &o.histogram,
      "Bio size histogram per policy, from the JSON of `pcsim run --format json` (no --x/--y)", NULL},
+    {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
+     "The seed's diagram as a picture, from the trace of `pcsim run --trace FILE` (RESULTS is that file): one "
+     "column per thread, adds and reads down the page, each bio a bracket (no --x/--y)", NULL},
+    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages, "With --timeline: the file pages shown (default 0-31)", "A-B"},
+    {"policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy,
+     "With --timeline: the policy shown, when the trace holds several runs", "P"},
     {"title", 't', 0, G_OPTION_ARG_STRING, &o.title, "Plot title (default: scenario name and axes)", "TEXT"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "Write FILE.png (pngcairo) or FILE.svg (svg), atomically", "FILE"},
     {"terminal", 0, 0, G_OPTION_ARG_STRING, &o.terminal, "png, svg or dumb (text in the terminal; the default without --out)", "T"},
@@ -88,6 +119,8 @@ int pcs_cmd_plot(int argc, char **argv) {
       "  pcsim plot pool.csv --x pool --y bios_per_mib --by workload.threads --logx --out pool.png\n"
       "  pcsim run workloads/liubo-2011.ini --format json > seed.json\n"
       "  pcsim plot seed.json --histogram --out hist.svg\n"
+      "  pcsim run workloads/liubo-2011.ini --policy immediate --trace seed.tsv\n"
+      "  pcsim plot seed.tsv --timeline --pages 16-47 --out race.svg\n"
       "Needs gnuplot (Debian: apt-get install gnuplot-nox).  Exit status 2 for bad\n"
       "input or a missing gnuplot.", entries);
   GError *error = NULL;
@@ -98,14 +131,20 @@ int pcs_cmd_plot(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2) {
     rc = pcs_cli_usage_error("expected one RESULTS file");
-  } else if (!o.histogram && (!o.x || !o.y)) {
-    rc = pcs_cli_usage_error("--x KEY and --y KEY are required (or --histogram)");
-  } else if (!plot_terminal(&o, &spec.terminal, &error) || !pcs_results_load(&r, argv[1], &error)) {
+  } else if (!o.histogram && !o.timeline && (!o.x || !o.y)) {
+    rc = pcs_cli_usage_error("--x KEY and --y KEY are required (or --histogram, or --timeline)");
+  } else if (!o.timeline && (o.pages || o.policy)) {
+    rc = pcs_cli_usage_error("--pages and --policy choose what --timeline shows: add --timeline");
+  } else if (o.timeline && (o.histogram || o.x || o.y || o.by || o.where || o.logx || o.logy)) {
+    rc = pcs_cli_usage_error("--timeline draws a trace file: no --x, --y, --by, --where, --logx, --logy or --histogram");
+  } else if (!plot_terminal(&o, &spec.terminal, &error) || !plot_pages(o.pages, &spec, &error) ||
+             (!o.timeline && !pcs_results_load(&r, argv[1], &error))) {
     rc = pcs_cli_fail(error);
   } else {
+    spec.policy = o.policy;
     spec.x = o.x, spec.y = o.y, spec.by = o.by, spec.where = o.where, spec.logx = o.logx, spec.logy = o.logy;
     spec.histogram = o.histogram, spec.title = o.title;
-    if (!plot_render(&r, &o, &spec, &error)) {
+    if (!plot_render(&r, o.timeline ? argv[1] : NULL, &o, &spec, &error)) {
       if (pcs_cli_signal) { /* gnuplot died of the same Ctrl-C */
         g_clear_error(&error);
         g_set_error(&error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");

@@ -8,8 +8,15 @@
  * BLK_TC_READ and, being readahead, BLK_TC_AHEAD ("RA" in blkparse).
  *
  * Simplifications: a thread's events go to CPU (thread - 1) % cpu.count;
- * D and C, which pcsim does not attribute to a task, go to CPU 0 with
- * pid 0 ("kworker/0:1H").  Reader thread N has pid 1000+N ("fio"); every
+ * C, which pcsim does not attribute to a task, goes to CPU 0 with pid 0
+ * ("kworker/0:1H").  D goes where the kernel issues it: in the context that
+ * ran the queue.  A request dispatched at the instant a task inserted it
+ * (blk_finish_plug() running the queue) is issued on that task's CPU with
+ * its pid; one dispatched when a completion freed a slot is issued on the
+ * completion's CPU.  So every request's Q, G, I, D sit in one CPU's stream
+ * in sequence order whenever they share a nanosecond, and blkparse, which
+ * orders events of equal time by sequence number, sees them in causal
+ * order: btt pairs every D with its I and every C with its Q.  Reader thread N has pid 1000+N ("fio"); every
  * other event comes from a reader (end-io workers queue no I/O, so they
  * have no pid here).  The device is 8,0.
  */
@@ -81,6 +88,8 @@ static void note_process(PcsBlktrace *bt, uint32_t thread, const char *comm) {
 void pcs_blktrace_init(PcsBlktrace *bt, uint32_t ncpu, uint32_t nreaders) {
   bt->ncpu = MAX(ncpu, 1);
   bt->nreaders = nreaders;
+  bt->ctx_time = 0;
+  bt->ctx_thread = PCS_NO_THREAD;
   bt->cpu = g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
   bt->seq = g_array_new(FALSE, TRUE, sizeof(uint32_t));
   g_array_set_size(bt->seq, bt->ncpu);
@@ -110,6 +119,10 @@ void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kin
   }
   if (kind == PCS_TRACE_SUBMIT || kind == PCS_TRACE_BACKMERGE || kind == PCS_TRACE_FRONTMERGE)
     sector = a * PCS_SECTORS_PER_PAGE, bytes = b * PCS_PAGE_SIZE; /* bios: a = first page, b = pages */
+  if (kind == PCS_TRACE_DISPATCH) /* issued in the context that ran the queue */
+    thread = t == bt->ctx_time ? bt->ctx_thread : PCS_NO_THREAD;
+  bt->ctx_time = t;
+  bt->ctx_thread = thread;
   record(bt, cpu_of(bt, thread), t, sector, (uint32_t)bytes, action | TC(TC_READ) | TC(TC_AHEAD), pid_of(bt, thread),
          NULL, 0);
 }

@@ -7,6 +7,7 @@
  * reproduces the figure.
  */
 #include "pcsim/plot.h"
+#include "pcsim/text.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,6 +31,10 @@ gboolean pcs_plot_terminal_parse(const char *text, PcsPlotTerminal *out, GError 
 static void quoted(GString *out, const char *s) {
   g_string_append_c(out, '"');
   for (; *s; s++) {
+    if (*s == '\n') {
+      g_string_append(out, "\\n"); /* a line break in a title */
+      continue;
+    }
     if (*s == '"' || *s == '\\') g_string_append_c(out, '\\');
     g_string_append_c(out, *s);
   }
@@ -70,6 +75,28 @@ static double column_min(const PcsResults *r, int col) {
   return lo;
 }
 
+/* 131072 -> "128 KiB", 2097152000 -> "2000 MiB": the largest binary unit
+ * that divides the size. */
+static char *human_bytes(uint64_t n) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  size_t u = 0;
+  while (u + 1 < G_N_ELEMENTS(units) && n && n % PCS_KIB == 0) n /= PCS_KIB, u++;
+  return g_strdup_printf("%" G_GUINT64_FORMAT " %s", n, units[u]);
+}
+
+/* "device.latency" -> "device latency", "cost.read_setup" -> "read setup
+ * cost": a parameter's key as words, the section last where it names what
+ * the key is (a cost, a limit of the block layer). */
+static char *readable_name(const char *dotted) {
+  const char *dot = strchr(dotted, '.');
+  g_autofree char *section = dot ? g_strndup(dotted, (gsize)(dot - dotted)) : g_strdup("");
+  g_autofree char *key = g_strdup(dot ? dot + 1 : dotted);
+  g_strdelimit(key, "_", ' ');
+  if (!strcmp(section, "cost")) return g_strdup_printf("%s cost", key);
+  if (!strcmp(section, "workload") || !strcmp(section, "scenario") || !*section) return g_strdup(key);
+  return g_strdup_printf("%s %s", section, key);
+}
+
 static gboolean axis_init(Axis *a, const PcsResults *r, const char *column, GError **error) {
   a->col = pcs_results_column(r, column);
   a->scale = 1;
@@ -90,12 +117,17 @@ static gboolean axis_init(Axis *a, const PcsResults *r, const char *column, GErr
     a->label = g_strdup("pool size (pages)");
   } else if (info && info->kind == PCS_KIND_TIME) {
     gboolean us = column_min(r, a->col) >= PCS_NS_PER_US;
+    g_autofree char *name = readable_name(column);
     a->scale = us ? PCS_NS_PER_US : 1;
-    a->label = g_strdup_printf("%s (%s)", column, us ? "us" : "ns");
+    a->label = g_strdup_printf("%s (%s)", name, us ? "us" : "ns");
   } else if (info && (info->kind == PCS_KIND_SIZE || info->kind == PCS_KIND_RATE)) {
     gboolean kib = column_min(r, a->col) >= PCS_KIB;
+    g_autofree char *name = readable_name(column);
     a->scale = kib ? PCS_KIB : 1;
-    a->label = g_strdup_printf("%s (%s%s)", column, kib ? "KiB" : "bytes", info->kind == PCS_KIND_RATE ? "/s" : "");
+    a->label = g_strdup_printf("%s (%s%s)", name, kib ? "KiB" : "bytes", info->kind == PCS_KIND_RATE ? "/s" : "");
+  } else if (info) {
+    g_autofree char *name = readable_name(column);
+    a->label = info->kind == PCS_KIND_COUNT ? g_strdup(name) : g_strdup_printf("%s (%s)", name, pcs_params_kind_unit(info->kind));
   } else {
     a->label = g_strdup(column);
   }
@@ -104,10 +136,11 @@ static gboolean axis_init(Axis *a, const PcsResults *r, const char *column, GErr
 
 /* ---- script ---- */
 
-static void preamble(GString *out, const PcsResults *r, const PcsPlotSpec *spec, const char *what) {
+/* The terminal, W x H pixels, and the output file. */
+static void terminal(GString *out, const PcsPlotSpec *spec, guint w, guint h, guint font) {
   switch (spec->terminal) {
-  case PCS_PLOT_PNG: g_string_append(out, "set terminal pngcairo size 960,600 font 'DejaVu Sans,12' noenhanced\n"); break;
-  case PCS_PLOT_SVG: g_string_append(out, "set terminal svg size 960,600 font 'DejaVu Sans,12' noenhanced\n"); break;
+  case PCS_PLOT_PNG: g_string_append_printf(out, "set terminal pngcairo size %u,%u font 'DejaVu Sans,%u' noenhanced\n", w, h, font); break;
+  case PCS_PLOT_SVG: g_string_append_printf(out, "set terminal svg size %u,%u font 'DejaVu Sans,%u' noenhanced\n", w, h, font); break;
   case PCS_PLOT_DUMB: g_string_append(out, "set terminal dumb size 100,32 noenhanced\n"); break;
   }
   if (spec->output) {
@@ -115,12 +148,22 @@ static void preamble(GString *out, const PcsResults *r, const PcsPlotSpec *spec,
     quoted(out, spec->output);
     g_string_append_c(out, '\n');
   }
-  const char *name = scenario_value(r, "scenario.name");
-  g_autofree char *title = spec->title ? g_strdup(spec->title)
-                                       : g_strdup_printf("%s: %s", name ? name : r->path, what);
+}
+
+/* The title, and under it the conditions COND shared by every point (or NULL). */
+static void title(GString *out, const char *name, const PcsPlotSpec *spec, const char *what, const char *cond) {
+  g_autofree char *t = spec->title ? g_strdup(spec->title) : g_strdup_printf("%s: %s", name, what);
+  g_autofree char *full = cond ? g_strdup_printf("%s\n%s", t, cond) : g_strdup(t);
   g_string_append(out, "set title ");
-  quoted(out, title);
-  g_string_append(out, "\nset grid\nset key top left box opaque\n");
+  quoted(out, full);
+  g_string_append_c(out, '\n');
+}
+
+static void preamble(GString *out, const PcsResults *r, const PcsPlotSpec *spec, const char *what, const char *cond) {
+  const char *name = scenario_value(r, "scenario.name");
+  terminal(out, spec, 960, 600, 12);
+  title(out, name ? name : r->path, spec, what, cond);
+  g_string_append(out, "set grid\nset key top left box opaque\n");
 }
 
 typedef struct {
@@ -132,6 +175,17 @@ static gint point_cmp(gconstpointer a, gconstpointer b) {
   return (x > y) - (x < y);
 }
 
+/* VALUE of --where KEY=VALUE as a number: a parameter's value in its own
+ * units as a scenario file writes it (10us, 32k), else a plain number. */
+static double where_number(const char *key, const char *value, gboolean *ok) {
+  const PcsParamInfo *info = pcs_params_find_dotted(key);
+  uint64_t n;
+  if (info && info->kind == PCS_KIND_TIME && pcs_parse_time(value, &n)) return *ok = TRUE, (double)n;
+  if (info && (info->kind == PCS_KIND_SIZE || info->kind == PCS_KIND_RATE) && pcs_parse_size(value, &n))
+    return *ok = TRUE, (double)n;
+  return cell_number(value, ok);
+}
+
 /* --where KEY=VALUE: the row's cell equals VALUE (as text or as number). */
 static gboolean row_selected(const PcsResults *r, char **cells, char **where) {
   for (char **w = where; w && *w; w++) {
@@ -139,7 +193,7 @@ static gboolean row_selected(const PcsResults *r, char **cells, char **where) {
     g_autofree char *key = g_strndup(*w, (gsize)(eq - *w));
     const char *cell = cells[pcs_results_column(r, key)];
     gboolean a, b;
-    double x = cell_number(cell, &a), y = cell_number(eq + 1, &b);
+    double x = cell_number(cell, &a), y = where_number(key, eq + 1, &b);
     if (strcmp(cell, eq + 1) != 0 && !(a && b && x == y)) return FALSE;
   }
   return TRUE;
@@ -194,53 +248,173 @@ static char *series_title(const PcsPlotSpec *spec, const char *value) {
   return g_strdup_printf("%s=%s", spec->by, value);
 }
 
-static gboolean line_plot(const PcsResults *r, const PcsPlotSpec *spec, GString *out, GError **error) {
+/* Does series B lie on series A on the page (same x values, y within 1%)? */
+static gboolean same_line(GArray *a, GArray *b) {
+  if (a->len != b->len) return FALSE;
+  for (guint i = 0; i < a->len; i++) {
+    Point *p = &g_array_index(a, Point, i), *q = &g_array_index(b, Point, i);
+    if (p->x != q->x || fabs(p->y - q->y) > 0.01 * MAX(fabs(p->y), fabs(q->y))) return FALSE;
+  }
+  return TRUE;
+}
+
+static gint double_cmp(gconstpointer a, gconstpointer b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* On a log axis over few values (powers of two, a latency ladder), tick at
+ * the data's own values instead of gnuplot's 1/10/100. */
+#define PLOT_MAX_DATA_TICS 20
+
+static void data_tics(GString *out, const char *axis, GPtrArray *series, gboolean use_x) {
+  g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint s = 0; s < series->len; s++) {
+    GArray *pts = g_ptr_array_index(series, s);
+    for (guint i = 0; i < pts->len; i++) {
+      Point *p = &g_array_index(pts, Point, i);
+      double x = use_x ? p->x : p->y;
+      if (x > 0) g_array_append_val(v, x);
+    }
+  }
+  g_array_sort(v, double_cmp);
+  guint n = 0;
+  for (guint i = 0; i < v->len; i++)
+    if (!n || g_array_index(v, double, i) != g_array_index(v, double, n - 1)) g_array_index(v, double, n++) = g_array_index(v, double, i);
+  if (n < 2 || n > PLOT_MAX_DATA_TICS) return;
+  g_string_append_printf(out, "set %stics (", axis);
+  for (guint i = 0; i < n; i++) g_string_append_printf(out, "%s\"%g\" %.10g", i ? ", " : "", g_array_index(v, double, i), g_array_index(v, double, i));
+  g_string_append(out, ")\n");
+}
+
+/* What every point of the plot shares: the scenario's workload and the
+ * --where filters, minus what the axes and lines vary. */
+static char *conditions(const PcsResults *r, const PcsPlotSpec *spec) {
+  static const char *const shown[] = {"workload.threads", "workload.file_size", "workload.block_size",
+                                      "readahead.read_ahead_kb", "device.latency"};
+  g_autoptr(GString) s = g_string_new(NULL);
+  for (size_t i = 0; i < G_N_ELEMENTS(shown); i++) {
+    const char *k = shown[i], *v = scenario_value(r, k);
+    gboolean varied = FALSE;
+    for (guint j = 0; j < r->varied->len; j++) varied |= !strcmp(g_ptr_array_index(r->varied, j), k);
+    for (char **w = spec->where; w && *w; w++) varied |= g_str_has_prefix(*w, k) && (*w)[strlen(k)] == '=';
+    if (!v || varied || !strcmp(k, spec->x) || (spec->by && !strcmp(k, spec->by))) continue;
+    const PcsParamInfo *info = pcs_params_find_dotted(k);
+    g_autofree char *name = readable_name(k);
+    uint64_t n = g_ascii_strtoull(v, NULL, 10);
+    g_autofree char *val = NULL;
+    if (!strcmp(k, "workload.threads")) {
+      g_string_append_printf(s, "%s%s reader thread%s", s->len ? ", " : "", v, n == 1 ? "" : "s");
+      continue;
+    }
+    if (!strcmp(k, "readahead.read_ahead_kb")) {
+      g_string_append_printf(s, "%sread_ahead_kb %s", s->len ? ", " : "", v);
+      continue;
+    }
+    if (info && info->kind == PCS_KIND_SIZE) val = human_bytes(n);
+    else if (info && info->kind == PCS_KIND_TIME) val = n % PCS_NS_PER_US ? g_strdup_printf("%s ns", v) : g_strdup_printf("%" G_GUINT64_FORMAT " us", n / PCS_NS_PER_US);
+    else val = g_strdup(v);
+    g_string_append_printf(s, "%s%s %s", s->len ? ", " : "", name, val);
+  }
+  for (char **w = spec->where; w && *w; w++)
+    g_string_append_printf(s, "%s%s", w == spec->where ? (s->len ? "; where " : "where ") : ", ", *w);
+  return g_string_free(g_steal_pointer(&s), !s->len);
+}
+
+static void series_data(GString *out, const PcsPlotSpec *spec, GPtrArray *names, GPtrArray *series) {
+  for (guint s = 0; s < series->len; s++) {
+    GArray *pts = g_ptr_array_index(series, s);
+    g_array_sort(pts, point_cmp);
+    for (guint i = 1; i < pts->len; i++)
+      if (g_array_index(pts, Point, i).x == g_array_index(pts, Point, i - 1).x) {
+        g_printerr("pcsim: note: line '%s' has several rows at %s = %g: narrow it with --where or --by\n",
+                   (char *)g_ptr_array_index(names, s), spec->x, g_array_index(pts, Point, i).x);
+        break;
+      }
+    g_string_append_printf(out, "$s%u << EOD\n", s);
+    for (guint i = 0; i < pts->len; i++) {
+      Point *p = &g_array_index(pts, Point, i);
+      g_string_append_printf(out, "%.10g %.10g\n", p->x, p->y);
+    }
+    g_string_append(out, "EOD\n");
+  }
+}
+
+/* Each line its own dash and point type, so lines that lie on each other
+ * stay visible; a line equal to an earlier one says so in the key. */
+static const int point_types[] = {7, 5, 9, 11, 13, 4, 6, 8};
+
+static void series_plot(GString *out, const PcsPlotSpec *spec, GPtrArray *names, GPtrArray *series) {
+  g_string_append(out, "plot ");
+  for (guint s = 0; s < series->len; s++) {
+    g_autofree char *t = series_title(spec, g_ptr_array_index(names, s));
+    for (guint e = 0; e < s; e++)
+      if (same_line(g_ptr_array_index(series, e), g_ptr_array_index(series, s))) {
+        g_autofree char *first = series_title(spec, g_ptr_array_index(names, e));
+        g_autofree char *note = g_strdup_printf("%s (within 1%% of %s)", t, first);
+        g_free(t);
+        t = g_steal_pointer(&note);
+        break;
+      }
+    g_string_append_printf(out, "%s$s%u using 1:2 with linespoints lw 2 dt %u pt %d ps 1.1 title ", s ? ", \\\n     " : "", s,
+                           s % 5 + 1, point_types[s % G_N_ELEMENTS(point_types)]);
+    quoted(out, t);
+  }
+  g_string_append_c(out, '\n');
+}
+
+/* Several policies on one line would zigzag: without --by, rows of more
+ * than one policy are drawn one line per policy. */
+static const char *effective_by(const PcsResults *r, const PcsPlotSpec *spec) {
+  if (spec->by) return spec->by;
+  int pc = pcs_results_column(r, "policy");
+  if (pc < 0) return NULL;
+  const char *first = NULL;
+  for (guint i = 0; i < r->rows->len; i++) {
+    char **cells = g_ptr_array_index(r->rows, i);
+    if (!row_selected(r, cells, spec->where)) continue;
+    if (!first) first = cells[pc];
+    else if (strcmp(first, cells[pc])) {
+      g_printerr("pcsim: note: %s holds several policies: one line per policy (--by policy)\n", r->path);
+      return "policy";
+    }
+  }
+  return NULL;
+}
+
+static gboolean line_plot(const PcsResults *r, const PcsPlotSpec *given, GString *out, GError **error) {
   Axis ax = {0}, ay = {0};
   g_autoptr(GPtrArray) names = g_ptr_array_new();
   g_autoptr(GPtrArray) series = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
-  int by = spec->by ? pcs_results_column(r, spec->by) : -1;
+  PcsPlotSpec spec_by = *given;
+  const PcsPlotSpec *spec = &spec_by;
   gboolean ok = axis_init(&ax, r, spec->x, error) && axis_init(&ay, r, spec->y, error);
-  if (ok && spec->by && by < 0) {
+  if (ok && spec->by && pcs_results_column(r, spec->by) < 0) {
     Axis tmp = {0};
     ok = axis_init(&tmp, r, spec->by, error);
   }
-  if (ok) ok = check_where(r, spec->where, error) && collect_series(r, &ax, &ay, by, spec->where, names, series, error);
+  if (ok) ok = check_where(r, spec->where, error);
+  if (ok) spec_by.by = effective_by(r, given);
+  int by = spec->by ? pcs_results_column(r, spec->by) : -1;
+  if (ok) ok = collect_series(r, &ax, &ay, by, spec->where, names, series, error);
   if (ok && !series->len) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no row matches --where", r->path);
     ok = FALSE;
   }
   if (ok) {
     g_autofree char *what = g_strdup_printf("%s against %s", ay.label, ax.label);
-    preamble(out, r, spec, what);
+    g_autofree char *cond = conditions(r, spec);
+    preamble(out, r, spec, what, cond);
     g_string_append(out, "set xlabel ");
     quoted(out, ax.label);
     g_string_append(out, "\nset ylabel ");
     quoted(out, ay.label);
     g_string_append_printf(out, "\n%s%s", spec->logx ? "set logscale x\n" : "", spec->logy ? "set logscale y\n" : "");
+    if (spec->logx) data_tics(out, "x", series, TRUE);
+    if (spec->logy) data_tics(out, "y", series, FALSE);
     if (!spec->logy) g_string_append(out, "set yrange [0:*]\n");
-    for (guint s = 0; s < series->len; s++) {
-      GArray *pts = g_ptr_array_index(series, s);
-      g_array_sort(pts, point_cmp);
-      for (guint i = 1; i < pts->len; i++)
-        if (g_array_index(pts, Point, i).x == g_array_index(pts, Point, i - 1).x) {
-          g_printerr("pcsim: note: line '%s' has several rows at %s = %g: narrow it with --where or --by\n",
-                     (char *)g_ptr_array_index(names, s), spec->x, g_array_index(pts, Point, i).x);
-          break;
-        }
-      g_string_append_printf(out, "$s%u << EOD\n", s);
-      for (guint i = 0; i < pts->len; i++) {
-        Point *p = &g_array_index(pts, Point, i);
-        g_string_append_printf(out, "%.10g %.10g\n", p->x, p->y);
-      }
-      g_string_append(out, "EOD\n");
-    }
-    g_string_append(out, "plot ");
-    for (guint s = 0; s < series->len; s++) {
-      g_autofree char *t = series_title(spec, g_ptr_array_index(names, s));
-      g_string_append_printf(out, "%s$s%u using 1:2 with linespoints lw 2 pt 7 ps 0.8 title ", s ? ", \\\n     " : "", s);
-      quoted(out, t);
-    }
-    g_string_append_c(out, '\n');
+    series_data(out, spec, names, series);
+    series_plot(out, spec, names, series);
   }
   g_free(ax.label);
   g_free(ay.label);
@@ -269,7 +443,7 @@ static gboolean histogram_plot(const PcsResults *r, const PcsPlotSpec *spec, GSt
       if (g_array_index(h, guint64, k)) top = MAX(top, c);
     }
   }
-  preamble(out, r, spec, "bios by size");
+  preamble(out, r, spec, "bios by size", NULL);
   g_string_append(out, "set xlabel \"bio size (KiB, up to)\"\nset ylabel \"bios\"\nset logscale y\n"
                        "set style data histograms\nset style histogram clustered gap 1\n"
                        "set style fill solid 0.8 border -1\nset boxwidth 0.9\nset yrange [0.8:*]\n$h << EOD\n");
@@ -312,5 +486,124 @@ gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error) {
     return FALSE;
   }
   g_string_append(out, sout);
+  return TRUE;
+}
+
+/* ---- --timeline: the seed's diagram from a `pcsim run --trace` file ---- */
+
+typedef struct {
+  double t_us;
+  guint thread;
+  char kind; /* 'A' add, 'R' read, 'S' submit */
+  uint64_t a, b;
+} TlEvent;
+
+/* One line of `pcsim run --trace` (policy, time_ns, thread, kind, a, b):
+ * an event shown in the diagram, or nothing. */
+static gboolean tl_line(const char *path, guint lineno, char *line, const char *policy, uint64_t first,
+                        uint64_t last, GArray *events, GPtrArray *policies, GError **error) {
+  g_auto(GStrv) f = g_strsplit(line, "\t", -1);
+  if (g_strv_length(f) != 6)
+    return pcs_input_error(error, path, lineno, "expected 6 tab-separated fields (policy, time_ns, thread, kind, a, b), "
+                           "as `pcsim run --trace FILE` writes");
+  gboolean known = FALSE;
+  for (guint i = 0; i < policies->len; i++) known |= !strcmp(g_ptr_array_index(policies, i), f[0]);
+  if (!known) g_ptr_array_add(policies, g_strdup(f[0]));
+  if (policy && strcmp(policy, f[0])) return TRUE;
+  char kind = !strcmp(f[3], "add") ? 'A' : !strcmp(f[3], "read") ? 'R' : !strcmp(f[3], "submit") ? 'S' : 0;
+  if (!kind || !strcmp(f[2], "-")) return TRUE;
+  uint64_t t, thread, a, b;
+  if (!pcs_parse_u64(f[1], &t) || !pcs_parse_u64(f[2], &thread) || !pcs_parse_u64(f[4], &a) ||
+      !pcs_parse_u64(f[5], &b) || thread == 0)
+    return pcs_input_error(error, path, lineno, "time_ns, thread, a and b must be unsigned integers (thread from 1)");
+  uint64_t hi = kind == 'S' ? a + b - 1 : a;
+  if (hi < first || a > last) return TRUE;
+  TlEvent e = {(double)t / PCS_NS_PER_US, (guint)thread, kind, a, b};
+  g_array_append_val(events, e);
+  return TRUE;
+}
+
+static gboolean tl_load(const char *path, const PcsPlotSpec *spec, GArray *events, guint *threads, GError **error) {
+  g_autofree char *text = NULL;
+  if (!pcs_text_read(path, PCS_TEXT_GZIP, &text, NULL, error)) return FALSE;
+  if (!g_str_has_prefix(text, "policy\ttime_ns\tthread\tkind\ta\tb\n"))
+    return pcs_input_error(error, path, 1, "not a `pcsim run --trace FILE` file (its header is "
+                           "policy, time_ns, thread, kind, a, b, tab-separated)");
+  g_autoptr(GPtrArray) policies = g_ptr_array_new_with_free_func(g_free);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (guint i = 1; lines[i]; i++)
+    if (*lines[i] && !tl_line(path, i + 1, lines[i], spec->policy, spec->first_page, spec->last_page, events, policies, error))
+      return FALSE;
+  if (!spec->policy && policies->len > 1) {
+    g_autofree char *list = g_strjoinv(", ", (char **)g_ptr_array_steal(policies, NULL));
+    return pcs_input_error(error, path, 0, "holds several policies (%s): pick one with --policy", list);
+  }
+  if (!events->len)
+    return pcs_input_error(error, path, 0, "no add, read or submit event of pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+                           "%s%s: try another --pages", spec->first_page, spec->last_page,
+                           spec->policy ? " under policy " : "", spec->policy ? spec->policy : "");
+  *threads = 0;
+  for (guint i = 0; i < events->len; i++) *threads = MAX(*threads, g_array_index(events, TlEvent, i).thread);
+  return TRUE;
+}
+
+/* One column per thread; events down the page in the order they happened
+ * (row i, its time on the left axis); each bio a bracket to the right of its
+ * thread's column from the read of its first page to its submission. */
+gboolean pcs_plot_timeline_script(const char *trace, const PcsPlotSpec *spec, GString *out, GError **error) {
+  g_autoptr(GArray) ev = g_array_new(FALSE, FALSE, sizeof(TlEvent));
+  guint threads = 0;
+  if (!tl_load(trace, spec, ev, &threads, error)) return FALSE;
+  g_autofree char *what = g_strdup_printf("timeline of pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "%s%s",
+                                          spec->first_page, spec->last_page, spec->policy ? ", " : "",
+                                          spec->policy ? spec->policy : "");
+  guint rows = ev->len;
+  terminal(out, spec, MAX(960, 220 * threads), MAX(600, MIN(20000, 60 + 16 * rows)), 10);
+  title(out, trace, spec, what,
+        spec->terminal == PCS_PLOT_DUMB ? NULL
+                                        : "add p: page p inserted (the insert won); read p: page p set up and added to the thread's bio\n"
+                                          "bracket: one bio, from the read of its first page to its submission");
+  g_string_append_printf(out, "unset key\nunset grid\nset border 0\nset xrange [0.5:%u.9] noextend\nset yrange [%u:-1]\n",
+                         threads, rows);
+  g_string_append(out, "set xtics (");
+  for (guint t = 1; t <= threads; t++) g_string_append_printf(out, "%s\"thread %u\" %u", t > 1 ? ", " : "", t, t);
+  g_string_append(out, ") scale 0\nunset x2tics\nset ylabel \"simulated time (us), events in order\"\nset ytics (");
+  guint step = MAX(1, rows / 40);
+  for (guint i = 0; i < rows; i += step)
+    g_string_append_printf(out, "%s\"%.3f\" %u", i ? ", " : "", g_array_index(ev, TlEvent, i).t_us, i);
+  g_string_append(out, ")\n");
+  /* a bio's bracket: its thread's most recent reads back to the first of
+   * its pages; a thread's brackets alternate between two offsets so that
+   * one ending where the next starts stays two */
+  g_autofree guint *nbio = g_new0(guint, threads + 1);
+  for (guint i = 0; i < rows; i++) {
+    TlEvent *e = &g_array_index(ev, TlEvent, i);
+    if (e->kind != 'S') continue;
+    guint top = i;
+    for (guint j = i; j-- > 0;) {
+      TlEvent *r = &g_array_index(ev, TlEvent, j);
+      if (r->thread != e->thread) continue;
+      if (r->kind == 'R' && r->a >= e->a && r->a < e->a + e->b) top = j;
+      if (r->kind == 'R' && r->a == e->a) break;
+    }
+    double x = e->thread + 0.40 + 0.05 * (nbio[e->thread]++ % 2);
+    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x, top, x, i);
+    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x - 0.05, top, x, top);
+    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x - 0.05, i, x, i);
+  }
+  g_string_append(out, "$ev << EOD\n");
+  for (guint i = 0; i < rows; i++) {
+    TlEvent *e = &g_array_index(ev, TlEvent, i);
+    if (e->kind == 'S' && e->b == 1)
+      g_string_append_printf(out, "%u %u \"bio %" G_GUINT64_FORMAT " (1 page)\" 3\n", e->thread, i, e->a);
+    else if (e->kind == 'S')
+      g_string_append_printf(out, "%u %u \"bio %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " pages)\" 3\n",
+                             e->thread, i, e->a, e->a + e->b - 1, e->b);
+    else
+      g_string_append_printf(out, "%u %u \"%s %" G_GUINT64_FORMAT "\" %d\n", e->thread, i, e->kind == 'A' ? "add" : "read",
+                             e->a, e->kind == 'A' ? 1 : 2);
+  }
+  g_string_append(out, "EOD\n"
+                       "plot $ev using 1:2:3:4 with labels left offset 1,0 point pt 7 ps 0.6 lc variable tc variable\n");
   return TRUE;
 }

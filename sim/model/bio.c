@@ -87,11 +87,12 @@ gboolean pcs_bio_add_page(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_
   return TRUE;
 }
 
-void pcs_bio_submit(PcsSim *s, uint32_t *bio_ret) {
+gboolean pcs_bio_submit(PcsSim *s, uint32_t *bio_ret) {
   uint32_t bio = *bio_ret;
   g_assert(bio != PCS_NONE);
+  if (!pcs_blk_submit(s, pcs_bio_at(&s->bio, bio)->thread, bio)) return FALSE;
   *bio_ret = PCS_NONE;
-  pcs_blk_submit(s, pcs_bio_at(&s->bio, bio)->thread, bio);
+  return TRUE;
 }
 
 uint32_t pcs_bio_fit(const PcsSim *s, uint64_t first, uint32_t npages, uint32_t max_pages, uint32_t max_segs,

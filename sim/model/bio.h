@@ -46,8 +46,11 @@ gboolean pcs_bio_add_page(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_
 /* Opens a one-page bio for PAGE in *BIO_RET, which must hold none. */
 void pcs_bio_open(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t page);
 /* submit_bio() of the open bio *BIO_RET (which then holds none) into the
- * block layer (blk.c); may dispatch to the device and schedule its completion. */
-void pcs_bio_submit(PcsSim *s, uint32_t *bio_ret);
+ * block layer (blk.c); may dispatch to the device and schedule its
+ * completion.  FALSE: the thread sleeps for a free request (v3.5
+ * get_request_wait(), blk.c) and *BIO_RET stays open; call again when it
+ * is woken. */
+gboolean pcs_bio_submit(PcsSim *s, uint32_t *bio_ret);
 /* How many of the NPAGES pages from FIRST fit in MAX_PAGES pages and
  * MAX_SEGS segments (at least one); *NSEG gets their segment count.
  * The one segment rule, shared with the block layer's split. */

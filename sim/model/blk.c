@@ -1,26 +1,60 @@
 /* blk.c - the block layer: per-task plug, elevator merging, requests.
  *
- * Mirrors blk_queue_bio() and blk_flush_plug_list() (block/blk-core.c,
- * v3.1..v3.6) with a noop-style FIFO elevator:
+ * Under [scenario] kernel = v3.5 it mirrors blk_queue_bio(), get_request()
+ * and blk_flush_plug_list() (block/blk-core.c of v3.5) with CFQ's merge
+ * rules (block/cfq-iosched.c, elevator.c):
  *   - a bio first tries to back- or front-merge into a request on the
  *     submitting task's plug list (attempt_plug_merge());
- *   - then into a request still queued in the elevator, from any task
- *     (elv_merge()); a merged request then tries to merge with its queued
- *     neighbour (attempt_back_merge()/attempt_front_merge());
- *   - otherwise it becomes a new request: on the plug list when plugged
- *     (flushed first if it already holds block.plug_max requests), else
- *     straight into the elevator;
- *   - blk_finish_plug() flushes the plug list: each request is inserted with
- *     one more merge attempt (ELEVATOR_INSERT_SORT_MERGE), then the queue
- *     runs and dispatches up to the device's queue depth (device.c).
+ *   - then into a request still queued in the elevator, but only one of
+ *     the same task: cfq_allow_merge() refuses a sync bio (every read)
+ *     whose cfq queue is not the request's, and cfq_merge() looks for a
+ *     front merge in the task's own queue only.  A merged request then
+ *     tries its queued neighbours of the same task (attempt_back_merge()
+ *     and attempt_front_merge() take elv_rb_latter/former_request() from
+ *     the task's cfq queue);
+ *   - otherwise it needs a new request (get_request()): at most
+ *     block.nr_requests exist at once (plugged, queued or in service); a
+ *     task that finds none flushes its plug (schedule() does) and sleeps in
+ *     get_request_wait() until one is freed, one sleeper woken per freed
+ *     request (an exclusive wait queue).  The queue is congested from
+ *     nr_requests - nr_requests/8 + 1 requests until it drops below
+ *     nr_requests - nr_requests/8 - nr_requests/16 - 1
+ *     (blk_queue_congestion_threshold()); readahead.c skips asynchronous
+ *     readahead meanwhile (page_cache_async_readahead());
+ *   - a new request goes on the plug list (flushed first if it already holds
+ *     block.plug_max requests, BLK_MAX_REQUEST_COUNT = 16);
+ *   - blk_finish_plug() flushes the plug list: each request is inserted
+ *     with one more merge attempt (ELEVATOR_INSERT_SORT_MERGE), which in
+ *     elv_attempt_insert_merge() is a back merge only, into a queued request
+ *     of any task (attempt_merge() asks no scheduler), and nothing further;
+ *     then the queue runs and dispatches up to the device's queue depth.
  * No request grows past block.max_sectors or block.max_segments (a segment
  * is a run of physically contiguous pages, see bio.c and alloc.c).
  *
- * Differs from the kernel: requests leave the elevator in insertion order
- * (noop), not CFQ's per-process order; nr_requests is unbounded (readahead
- * windows bound the queue anyway).
+ * Under [scenario] kernel = v6.18 the queue is blk-mq with scheduler "none"
+ * (what loop devices get), mirroring blk_mq_submit_bio():
+ *   - blk_mq_attempt_bio_merge(): a bio merges only into the request added
+ *     last to the submitting task's own plug (blk_attempt_plug_merge()
+ *     tries the plug list's tail on a single-queue plug); with no elevator
+ *     there is no merge into a request another task queued, and no insert
+ *     merge when the plug is flushed;
+ *   - blk_add_rq_to_plug(): the plug is flushed before a new request joins
+ *     it when it already holds block.plug_max requests (BLK_MAX_REQUEST_COUNT,
+ *     32) or when its last request is block.plug_flush_size or larger
+ *     (BLK_PLUG_FLUSH_SIZE, 128 KiB).
+ *
+ * Differs from the kernel: requests leave the elevator in insertion order,
+ * not CFQ's per-process time slices (no idling, no cfq_quantum); a full
+ * queue makes no "batcher" (ioc_batching() lets the task that filled it
+ * allocate up to 3/2 nr_requests); the plug is not sorted by sector at
+ * flush (one task's requests are in order already).  Under v6.18, the per-CPU software
+ * queue merge of blk_mq_sched_bio_merge() is left out: with "none" a
+ * request waits in ctx->rq_lists only when a plug is flushed from
+ * schedule() (blk_mq_dispatch_list()), which the model never does.
  */
 #include "internal.h"
+
+#include <string.h>
 
 uint32_t pcs_blk_rq_max_pages(const PcsParams *p) {
   return (uint32_t)MIN(p->block_max_sectors / PCS_SECTORS_PER_PAGE, UINT32_MAX);
@@ -30,6 +64,15 @@ void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks) {
   *q = (PcsBlkQueue){.elv_head = PCS_NONE, .elv_tail = PCS_NONE, .nplugs = ntasks};
   pcs_pool_init(&q->requests, sizeof(PcsRequest), offsetof(PcsRequest, next), 256);
   q->plug_max = (uint32_t)p->block_plug_max;
+  q->plug_flush_sectors = p->block_plug_flush_size / PCS_SECTOR_SIZE;
+  q->mq_none = pcs_params_kernel(p) == PCS_KERNEL_V6_18;
+  if (!q->mq_none && p->block_nr_requests) { /* blk_queue_congestion_threshold() */
+    uint32_t nr = (uint32_t)p->block_nr_requests;
+    q->nr_requests = nr;
+    q->congestion_on = MIN(nr - nr / 8 + 1, nr);
+    q->congestion_off = nr - nr / 8 - nr / 16 > 1 ? nr - nr / 8 - nr / 16 - 1 : 1;
+  }
+  q->waiters = g_new(uint32_t, MAX(ntasks, 1));
   q->rq_max_pages = pcs_blk_rq_max_pages(p);
   q->plugs = g_new0(PcsPlug, MAX(ntasks, 1));
   for (uint32_t t = 0; t < ntasks; t++) q->plugs[t].rqs = g_new(uint32_t, q->plug_max);
@@ -38,6 +81,7 @@ void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks) {
 void pcs_blk_clear(PcsBlkQueue *q) {
   for (uint32_t t = 0; t < q->nplugs; t++) g_free(q->plugs[t].rqs);
   g_clear_pointer(&q->plugs, g_free);
+  g_clear_pointer(&q->waiters, g_free);
   pcs_pool_clear(&q->requests);
 }
 
@@ -53,20 +97,26 @@ static gboolean fits(PcsSim *s, const PcsRequest *rq, uint32_t nsect, uint32_t n
 
 /* ---- merging a bio into a request ---- */
 
+/* blk_try_merge(): how BIO would join RQ; PCS_TRACE_SUBMIT for not at all. */
+static PcsTraceKind merge_kind(PcsSim *s, const PcsRequest *rq, const PcsBio *b) {
+  uint32_t ns = bio_sectors(b);
+  if (!fits(s, rq, ns, b->nseg)) return PCS_TRACE_SUBMIT;
+  if (rq_end(rq) == bio_sector(b)) return PCS_TRACE_BACKMERGE;
+  if (bio_sector(b) + ns == rq->sector) return PCS_TRACE_FRONTMERGE;
+  return PCS_TRACE_SUBMIT;
+}
+
 static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
   PcsBio *b = bio_at(s, bio);
   uint32_t ns = bio_sectors(b);
-  if (!fits(s, rq, ns, b->nseg)) return FALSE;
-  PcsTraceKind how;
-  if (rq_end(rq) == bio_sector(b)) { /* back merge */
+  PcsTraceKind how = merge_kind(s, rq, b);
+  if (how == PCS_TRACE_BACKMERGE) {
     bio_at(s, rq->bio_tail)->next = bio;
     rq->bio_tail = bio;
-    how = PCS_TRACE_BACKMERGE;
-  } else if (bio_sector(b) + ns == rq->sector) { /* front merge */
+  } else if (how == PCS_TRACE_FRONTMERGE) {
     b->next = rq->bio_head;
     rq->bio_head = bio;
     rq->sector = bio_sector(b);
-    how = PCS_TRACE_FRONTMERGE;
   } else {
     return FALSE;
   }
@@ -101,6 +151,21 @@ uint32_t pcs_blk_next_request(PcsSim *s) {
   return id;
 }
 
+/* __blk_put_request() -> freed_request(): the request ID goes back; the
+ * queue may stop being congested, and one task sleeping in
+ * get_request_wait() is woken (it retries its bio on a CPU). */
+void pcs_blk_put_request(PcsSim *s, uint32_t id) {
+  PcsBlkQueue *q = &s->blk;
+  pcs_pool_put(&q->requests, id);
+  if (!q->nr_requests) return;
+  if (q->requests.live < q->congestion_off) q->congested = FALSE;
+  if (q->nwait && q->requests.live + 1 <= q->nr_requests) {
+    uint32_t task = q->waiters[0];
+    memmove(q->waiters, q->waiters + 1, --q->nwait * sizeof *q->waiters);
+    pcs_cpu_run(s, task, 0);
+  }
+}
+
 /* Append SRC's bios to DST (SRC directly follows DST on disk) and free SRC. */
 static void rq_absorb(PcsSim *s, PcsRequest *dst, uint32_t src_id) {
   PcsRequest *src = rq_at(s, src_id);
@@ -108,38 +173,42 @@ static void rq_absorb(PcsSim *s, PcsRequest *dst, uint32_t src_id) {
   dst->bio_tail = src->bio_tail;
   dst->nsect += src->nsect;
   dst->nseg += src->nseg;
-  pcs_pool_put(&s->blk.requests, src_id);
+  pcs_blk_put_request(s, src_id);
 }
 
-/* A queued request whose end is SECTOR (back) or whose start is SECTOR (front). */
-static uint32_t elv_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip) {
+/* A queued request of TASK whose end is SECTOR (back) or whose start is
+ * SECTOR (front): elv_rqhash_find() / the cfq queue's sort tree. */
+static uint32_t elv_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip, uint32_t task) {
   for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next) {
-    if (id == skip) continue;
     PcsRequest *rq = rq_at(s, id);
+    if (id == skip || (task != PCS_NONE && rq->task != task)) continue;
     if ((by_end ? rq_end(rq) : rq->sector) == sector) return id;
   }
   return PCS_NONE;
 }
 
-/* attempt_back_merge()/attempt_front_merge() after RQ grew. */
+/* attempt_back_merge()/attempt_front_merge() after RQ grew: its neighbours
+ * in the same task's cfq queue. */
 static void elv_merge_neighbours(PcsSim *s, uint32_t id) {
   PcsRequest *rq = rq_at(s, id);
-  uint32_t next = elv_find(s, rq_end(rq), FALSE, id);
+  uint32_t next = elv_find(s, rq_end(rq), FALSE, id, rq->task);
   if (next != PCS_NONE && fits(s, rq, rq_at(s, next)->nsect, rq_at(s, next)->nseg)) {
     elv_unlink(s, next);
     rq_absorb(s, rq, next);
   }
-  uint32_t prev = elv_find(s, rq->sector, TRUE, id);
+  uint32_t prev = elv_find(s, rq->sector, TRUE, id, rq->task);
   if (prev != PCS_NONE && fits(s, rq_at(s, prev), rq->nsect, rq->nseg)) {
     elv_unlink(s, id);
     rq_absorb(s, rq_at(s, prev), id);
   }
 }
 
-/* elv_merge(): a queued request the bio can join. */
-static gboolean elv_merge_bio(PcsSim *s, uint32_t bio) {
+/* elv_merge() under CFQ: a queued request of TASK the bio can join
+ * (cfq_allow_merge() refuses every other task's). */
+static gboolean elv_merge_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next) {
-    if (try_merge_bio(s, rq_at(s, id), bio)) {
+    PcsRequest *rq = rq_at(s, id);
+    if (rq->task == task && try_merge_bio(s, rq, bio)) {
       elv_merge_neighbours(s, id);
       return TRUE;
     }
@@ -147,26 +216,24 @@ static gboolean elv_merge_bio(PcsSim *s, uint32_t bio) {
   return FALSE;
 }
 
-/* ELEVATOR_INSERT_SORT_MERGE: a flushed request joins a queued one if it can. */
+/* Would BIO merge without a new request (plug or elevator)?  Asked before
+ * get_request() may sleep; changes nothing. */
+static gboolean bio_would_merge(PcsSim *s, uint32_t task, const PcsBio *b) {
+  const PcsPlug *plug = &s->blk.plugs[task];
+  for (uint32_t i = 0; plug->plugged && i < plug->n; i++)
+    if (merge_kind(s, rq_at(s, plug->rqs[i]), b) != PCS_TRACE_SUBMIT) return TRUE;
+  for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next)
+    if (rq_at(s, id)->task == task && merge_kind(s, rq_at(s, id), b) != PCS_TRACE_SUBMIT) return TRUE;
+  return FALSE;
+}
+
+/* ELEVATOR_INSERT_SORT_MERGE: elv_attempt_insert_merge() back-merges a
+ * flushed request into a queued one of any task, and nothing more. */
 static void elv_insert(PcsSim *s, uint32_t id) {
   PcsRequest *rq = rq_at(s, id);
-  uint32_t prev = elv_find(s, rq->sector, TRUE, PCS_NONE);
+  uint32_t prev = elv_find(s, rq->sector, TRUE, PCS_NONE, PCS_NONE);
   if (prev != PCS_NONE && fits(s, rq_at(s, prev), rq->nsect, rq->nseg)) {
     rq_absorb(s, rq_at(s, prev), id);
-    elv_merge_neighbours(s, prev);
-    return;
-  }
-  uint32_t next = elv_find(s, rq_end(rq), FALSE, PCS_NONE);
-  if (next != PCS_NONE && fits(s, rq, rq_at(s, next)->nsect, rq_at(s, next)->nseg)) {
-    /* front merge: RQ takes NEXT's place in the queue */
-    PcsRequest *n = rq_at(s, next);
-    bio_at(s, rq->bio_tail)->next = n->bio_head;
-    n->bio_head = rq->bio_head;
-    n->sector = rq->sector;
-    n->nsect += rq->nsect;
-    n->nseg += rq->nseg;
-    pcs_pool_put(&s->blk.requests, id);
-    elv_merge_neighbours(s, next);
     return;
   }
   elv_append(s, id);
@@ -186,7 +253,10 @@ static void flush_plug(PcsSim *s, uint32_t task) {
   for (uint32_t i = 0; i < plug->n; i++) {
     PcsRequest *rq = rq_at(s, plug->rqs[i]);
     pcs_trace(s, task + 1, PCS_TRACE_RQ_INSERT, rq->sector, rq->nsect);
-    elv_insert(s, plug->rqs[i]);
+    if (s->blk.mq_none) /* blk_mq_flush_plug_list(): no elevator, no insert merge */
+      elv_append(s, plug->rqs[i]);
+    else
+      elv_insert(s, plug->rqs[i]);
   }
   plug->n = 0;
   pcs_dev_dispatch(s);
@@ -198,20 +268,38 @@ void pcs_blk_finish_plug(PcsSim *s, uint32_t task) {
   s->blk.plugs[task].plugged = FALSE;
 }
 
-/* ---- blk_queue_bio() ---- */
+/* ---- blk_queue_bio() / blk_mq_submit_bio() ---- */
+
+/* attempt_plug_merge() (v3.5: any request on the plug) or
+ * blk_attempt_plug_merge() (blk-mq: the plug's last request only). */
+static gboolean plug_merge(PcsSim *s, const PcsPlug *plug, uint32_t bio) {
+  if (s->blk.mq_none) return plug->n > 0 && try_merge_bio(s, rq_at(s, plug->rqs[plug->n - 1]), bio);
+  for (uint32_t i = 0; i < plug->n; i++)
+    if (try_merge_bio(s, rq_at(s, plug->rqs[i]), bio)) return TRUE;
+  return FALSE;
+}
+
+/* blk_add_rq_to_plug(): flush before a new request joins a full plug, or
+ * (blk-mq) one whose last request is already block.plug_flush_size. */
+static gboolean plug_wants_flush(PcsSim *s, const PcsPlug *plug) {
+  if (plug->n >= s->blk.plug_max) return TRUE;
+  return plug->n > 0 && s->blk.plug_flush_sectors > 0 &&
+         rq_at(s, plug->rqs[plug->n - 1])->nsect >= s->blk.plug_flush_sectors;
+}
 
 static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsPlug *plug = &s->blk.plugs[task];
   PcsBio *b = bio_at(s, bio);
   b->next = PCS_NONE;
-  if (plug->plugged) /* attempt_plug_merge() */
-    for (uint32_t i = 0; i < plug->n; i++)
-      if (try_merge_bio(s, rq_at(s, plug->rqs[i]), bio)) return;
-  if (elv_merge_bio(s, bio)) return;
+  if (plug->plugged && plug_merge(s, plug, bio)) return;
+  if (!s->blk.mq_none && elv_merge_bio(s, task, bio)) return;
 
   uint32_t id = pcs_pool_get(&s->blk.requests);
+  /* get_request(): the queue congests at congestion_on requests */
+  if (s->blk.nr_requests && s->blk.requests.live >= s->blk.congestion_on) s->blk.congested = TRUE;
   PcsRequest *rq = rq_at(s, id);
   b = bio_at(s, bio);
+  rq->task = task;
   rq->sector = bio_sector(b);
   rq->nsect = bio_sectors(b);
   rq->nseg = b->nseg;
@@ -219,7 +307,7 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   rq->prev = rq->next = PCS_NONE;
   pcs_trace(s, task + 1, PCS_TRACE_REQUEST, rq->sector, rq->nsect);
   if (plug->plugged) {
-    if (plug->n >= s->blk.plug_max) flush_plug(s, task);
+    if (plug_wants_flush(s, plug)) flush_plug(s, task);
     plug->rqs[plug->n++] = id;
     return;
   }
@@ -234,8 +322,18 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
  * let filesystems build multi-MiB bios (v4.13+); each part then merges or
  * starts a request on its own.  Differs from the kernel: each part is
  * completed by the end-io workers as a bio of its own (no bio_chain()). */
-void pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
+gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsBio *b = bio_at(s, bio);
+  PcsBlkQueue *q = &s->blk;
+  if (q->nr_requests && q->requests.live >= q->nr_requests && !bio_would_merge(s, task, b)) {
+    /* get_request_wait(): io_schedule() flushes the plug, then sleeps */
+    if (q->plugs[task].plugged) flush_plug(s, task);
+    g_assert(q->nwait < q->nplugs);
+    q->waiters[q->nwait++] = task;
+    pcs_trace(s, task + 1, PCS_TRACE_RQ_WAIT, b->first, b->npages);
+    pcs_cpu_release(s, task);
+    return FALSE;
+  }
   s->res->bios++;
   s->res->bio_pages_hist[b->npages]++;
   pcs_trace(s, task + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
@@ -254,4 +352,5 @@ void pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
     b = bio_at(s, bio);
   }
   queue_bio(s, task, bio);
+  return TRUE;
 }

@@ -16,6 +16,7 @@ typedef struct {
   PcsTime dispatched; /* when the device took it (device.c) */
   uint32_t nsect, nseg;
   uint32_t bio_head, bio_tail;
+  uint32_t task;       /* the task that allocated it: its cfq queue (v3.5) */
   uint32_t prev, next; /* elevator queue links; next also threads the free list */
 } PcsRequest;
 
@@ -32,6 +33,12 @@ typedef struct {
   uint32_t elv_head, elv_tail, elv_len; /* queued, not dispatched */
   PcsPlug *plugs;                       /* one per task that submits (the readers) */
   uint32_t nplugs, plug_max;            /* block.plug_max */
+  uint64_t plug_flush_sectors;          /* block.plug_flush_size; 0 = none */
+  gboolean mq_none;                     /* v6.18: blk-mq, scheduler none */
+  uint32_t nr_requests;                 /* v3.5 block.nr_requests; 0 = unbounded */
+  uint32_t congestion_on, congestion_off;
+  gboolean congested;                   /* bdi_read_congested() */
+  uint32_t *waiters, nwait;             /* tasks in get_request_wait(), FIFO */
   uint32_t rq_max_pages;                /* largest request: block.max_sectors */
 } PcsBlkQueue;
 
@@ -51,8 +58,16 @@ void pcs_blk_start_plug(PcsSim *s, uint32_t task);
 void pcs_blk_finish_plug(PcsSim *s, uint32_t task);
 /* blk_queue_bio() for BIO, submitted by TASK: counts it, splits it at the
  * request limits, merges or queues each part; may flush the plug and
- * dispatch.  Owns BIO from here until the device completes it. */
-void pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio);
+ * dispatch.  Owns BIO from here until the device completes it, and returns
+ * TRUE.  FALSE (v3.5, block.nr_requests all taken and BIO merges nowhere):
+ * TASK sleeps in get_request_wait() off its CPU, BIO stays the caller's;
+ * when a request is freed TASK gets a CPU step and submits BIO again. */
+gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio);
+/* __blk_put_request(): frees request ID (merged away or completed); may
+ * clear congestion and wake one task waiting for a request. */
+void pcs_blk_put_request(PcsSim *s, uint32_t id);
+/* bdi_read_congested(): the v3.5 queue holds congestion_on requests or more. */
+static inline gboolean pcs_blk_read_congested(const PcsBlkQueue *q) { return q->congested; }
 /* Called by the device when it has room: pops the elevator's head, PCS_NONE when empty. */
 uint32_t pcs_blk_next_request(PcsSim *s);
 

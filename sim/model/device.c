@@ -24,7 +24,7 @@ void pcs_dev_dispatch(PcsSim *s) {
     PcsRequest *rq = pcs_rq_at(&s->blk, id);
     PcsTime ready = s->evq.now + s->p->device_latency;
     PcsTime start = MAX(ready, s->dev.channel_free);
-    s->dev.channel_free = start + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
+    s->dev.channel_free = start + s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
     s->dev.in_service++;
     s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service);
     rq->dispatched = s->evq.now;
@@ -47,6 +47,6 @@ void pcs_dev_complete(PcsSim *s, uint32_t id) {
     pcs_endio_queue(s, bio);
     bio = next;
   }
-  pcs_pool_put(&s->blk.requests, id);
+  pcs_blk_put_request(s, id);
   pcs_dev_dispatch(s);
 }

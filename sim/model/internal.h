@@ -23,6 +23,7 @@
 #include "alloc.h"
 #include "bio.h"
 #include "blk.h"
+#include "iotree.h"
 #include "device.h"
 #include "endio.h"
 
@@ -49,6 +50,7 @@ struct PcsSim {
   PcsFrameAlloc alloc;
   PcsBioSet bio;
   PcsBlkQueue blk;
+  PcsIoTree iotree;
   PcsDevice dev;
   PcsEndio endio;
   PcsCpus cpu;

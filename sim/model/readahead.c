@@ -131,6 +131,7 @@ gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out,
 gboolean pcs_ra_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t max = s->window_pages;
+  if (pcs_blk_read_congested(&s->blk)) return FALSE; /* v3.5 page_cache_async_readahead() */
   if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   /* Hit a marker without valid state (interleaved readers): start right
    * after the cached run that follows offset. */

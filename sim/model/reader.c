@@ -243,7 +243,7 @@ static gboolean rp_flush(PcsSim *s, PcsReader *r) {
   PcsReadpages *rp = &r->rp;
   if (rp->pool_i < rp->pool_n) {
     rp->page = rp->pool[rp->pool_i++];
-    return run_cpu(s, r, s->p->cost_read_setup, PCS_RD_RP_READ);
+    return run_cpu(s, r, s->p->cost_read_setup + pcs_iotree_read_page(&s->iotree, s->evq.now), PCS_RD_RP_READ);
   }
   rp->pool_n = rp->pool_i = 0;
   if (rp->policy.kind == PCS_POLICY_WINDOW && rp->open_bio != PCS_NONE)
@@ -301,12 +301,12 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
   case PCS_RD_RP_READ:
     return rp_read(s, r);
   case PCS_RD_RP_SUBMIT_OPEN:
-    pcs_bio_submit(s, &r->rp.open_bio);
+    if (!pcs_bio_submit(s, &r->rp.open_bio)) return FALSE; /* v3.5 get_request_wait(): retried when woken */
     pcs_bio_open(s, &r->rp.open_bio, r->id, r->rp.page);
     r->state = PCS_RD_RP_FLUSH;
     return TRUE;
   case PCS_RD_RP_SUBMIT:
-    pcs_bio_submit(s, &r->rp.open_bio);
+    if (!pcs_bio_submit(s, &r->rp.open_bio)) return FALSE; /* v3.5 get_request_wait(): retried when woken */
     r->state = PCS_RD_RP_NEXT;
     return TRUE;
   case PCS_RD_RP_END:

@@ -102,6 +102,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
   pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
   pcs_blk_init(&s->blk, p, s->nreaders);
+  pcs_iotree_init(&s->iotree, p);
   pcs_bioset_init(&s->bio, p);
   s->dev = (PcsDevice){0};
   pcs_endio_init(&s->endio, s->nreaders, nworkers);

@@ -64,6 +64,7 @@ typedef struct {
 
 static const KernelDefault kernel_profile[] = {
   {"block.plug_max", {"16", "32"}},       /* BLK_MAX_REQUEST_COUNT; 32 in blk-mq */
+  {"block.plug_flush_size", {"0", "128k"}}, /* BLK_PLUG_FLUSH_SIZE, blk_add_rq_to_plug() */
   {"bio.queue_limited", {"1", "0"}},      /* bio_add_page() vs bio_split_to_limits() */
   {"bio.max_size", {"512k", "16M"}},
   {"memory.contiguous", {"0", "1"}},      /* pages split from large free blocks in frame order */

@@ -1,0 +1,144 @@
+/* test_plot.c - `pcsim plot` as a kernel engineer reads the figures: lines
+ * told apart, axes in words and units, the conditions in the title, the
+ * saved script reproducing the figure, and --timeline drawing the race. */
+#include "support.h"
+
+#include <glib/gstdio.h>
+
+#define SEED "workloads/liubo-2011.ini"
+
+static gboolean have_gnuplot(void) {
+  g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+  if (!gnuplot) print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+  return gnuplot != NULL;
+}
+
+static char *slurp(const char *path) {
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) fail_msg("cannot read %s", path);
+  return text;
+}
+
+/* A small sweep over device latency and three policies, into DIR/lat.csv. */
+static char *latency_sweep(const char *dir) {
+  char *csv = g_build_filename(dir, "lat.csv", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  int rc = test_pcsim(&o, &e, "sweep", SEED, "--set", "workload.file_size=8M", "--vary",
+                      "device.latency=10us,20us,40us,80us", "--vary", "policy=immediate,pool:16,pool-contig:16", "--out",
+                      csv, NULL);
+  if (rc) fail_msg("sweep: exit %d: %s", rc, e);
+  return csv;
+}
+
+/* The script gnuplot ran, saved with --script, for ARGS after `plot CSV`. */
+static char *script_of(const char *dir, const char *csv, const char *const *args, char **err) {
+  g_autofree char *gp = g_build_filename(dir, "p.gp", NULL), *png = g_build_filename(dir, "p.png", NULL);
+  GPtrArray *argv = g_ptr_array_new();
+  const char *head[] = {"plot", csv, "--out", png, "--script", gp};
+  for (size_t i = 0; i < G_N_ELEMENTS(head); i++) g_ptr_array_add(argv, (char *)head[i]);
+  for (const char *const *a = args; *a; a++) g_ptr_array_add(argv, (char *)*a);
+  g_ptr_array_add(argv, NULL);
+  g_autofree char *out = NULL;
+  int rc = test_pcsim_argv(&out, err, FALSE, (const char *const *)argv->pdata);
+  g_ptr_array_free(argv, TRUE);
+  if (rc) fail_msg("plot: exit %d: %s", rc, *err);
+  assert_true(g_file_test(png, G_FILE_TEST_EXISTS));
+  return slurp(gp);
+}
+
+/* --script saves what reproduces the figure: it draws into --out, not
+ * into the temporary file pcsim renames. */
+static void saved_script_draws_into_the_output_file(void **state) {
+  if (!have_gnuplot()) skip();
+  g_autofree char *dir = test_tempdir(), *csv = latency_sweep(dir), *err = NULL;
+  const char *args[] = {"--x", "device.latency", "--y", "aggregate_mib_s", "--by", "policy", NULL};
+  g_autofree char *gp = script_of(dir, csv, args, &err);
+  g_autofree char *want = g_strdup_printf("set output \"%s/p.png\"\n", dir);
+  assert_non_null(strstr(gp, want));
+  assert_null(strstr(gp, ".tmp"));
+}
+
+/* Lines that lie on each other stay visible (each its own dash and point
+ * type) and the key says which lies on which; axes read in words with
+ * units; a log axis over the sweep's values is ticked at those values; the
+ * title says what every point shares. */
+static void lines_axes_and_title_read_at_a_glance(void **state) {
+  if (!have_gnuplot()) skip();
+  g_autofree char *dir = test_tempdir(), *csv = latency_sweep(dir), *err = NULL;
+  const char *args[] = {"--x", "device.latency", "--y", "aggregate_mib_s", "--by", "policy", "--logx", NULL};
+  g_autofree char *gp = script_of(dir, csv, args, &err);
+  assert_non_null(strstr(gp, "dt 1 pt 7"));
+  assert_non_null(strstr(gp, "dt 2 pt 5"));
+  assert_non_null(strstr(gp, "dt 3 pt 9"));
+  assert_non_null(strstr(gp, "within 1% of")); /* pool-contig:16 lies on pool:16 */
+  assert_non_null(strstr(gp, "set xlabel \"device latency (us)\""));
+  assert_null(strstr(gp, "device.latency"));
+  assert_non_null(strstr(gp, "set xtics (\"10\" 10, \"20\" 20, \"40\" 40, \"80\" 80)"));
+  assert_non_null(strstr(gp, "\\n4 reader threads, file size 8 MiB, block size 32 KiB"));
+}
+
+/* --where belongs in the title; rows of several policies without --by are
+ * drawn one line per policy (with a note), never as one zigzag. */
+static void where_in_title_and_policies_never_zigzag(void **state) {
+  if (!have_gnuplot()) skip();
+  g_autofree char *dir = test_tempdir(), *csv = latency_sweep(dir), *err = NULL;
+  const char *args[] = {"--x", "device.latency", "--y", "bios_per_mib", "--where", "device.latency=10us", NULL};
+  g_autofree char *one = NULL, *gp = NULL;
+  const char *by_none[] = {"--x", "device.latency", "--y", "bios_per_mib", NULL};
+  gp = script_of(dir, csv, by_none, &err);
+  assert_non_null(strstr(err, "one line per policy"));
+  assert_non_null(strstr(gp, "title \"immediate\""));
+  assert_non_null(strstr(gp, "title \"pool:16\""));
+  g_free(err), err = NULL;
+  one = script_of(dir, csv, args, &err);
+  assert_non_null(strstr(one, "where device.latency=10us"));
+}
+
+/* `plot TRACE --timeline`: the seed's diagram as a picture, from the trace
+ * of `pcsim run --trace`: every add and read of the page range in its
+ * thread's column, each bio a bracket with its page range. */
+static void timeline_draws_the_race(void **state) {
+  if (!have_gnuplot()) skip();
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *tsv = g_build_filename(dir, "seed.tsv", NULL), *svg = g_build_filename(dir, "race.svg", NULL);
+  g_autofree char *gp = g_build_filename(dir, "race.gp", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "run", SEED, "--set", "workload.file_size=4M", "--trace", tsv, NULL), 0);
+  g_free(o), g_free(e);
+  /* two policies in the trace: which one? */
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--out", svg, NULL), 2);
+  assert_non_null(strstr(e, "pick one with --policy"));
+  assert_non_null(strstr(e, "immediate, pool:16"));
+  assert_false(g_file_test(svg, G_FILE_TEST_EXISTS));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--policy", "immediate", "--pages", "32-47", "--out",
+                              svg, "--script", gp, NULL), 0);
+  g_autofree char *pic = slurp(svg), *script = slurp(gp);
+  assert_non_null(strstr(pic, "<svg"));
+  assert_non_null(strstr(pic, "thread 4"));
+  assert_non_null(strstr(script, "\"add 32\""));
+  assert_non_null(strstr(script, "\"read 32\""));
+  assert_non_null(strstr(script, "set arrow")); /* the bio brackets */
+  assert_non_null(strstr(script, "\"bio 32 (1 page)\""));
+  assert_null(strstr(script, "\"add 48\""));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--pages", "9-3", NULL), 2);
+  assert_non_null(strstr(e, "--pages '9-3'"));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--pages", "1-3", "--x", "a", "--y", "b", NULL), 2);
+  assert_non_null(strstr(e, "add --timeline"));
+  g_autofree char *csv = test_tempfile("r.csv", "policy,bios\nimmediate,3\n");
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", csv, "--timeline", NULL), 2);
+  assert_non_null(strstr(e, ":1: not a `pcsim run --trace FILE` file"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(saved_script_draws_into_the_output_file),
+    cmocka_unit_test(lines_axes_and_title_read_at_a_glance),
+    cmocka_unit_test(where_in_title_and_policies_never_zigzag),
+    cmocka_unit_test(timeline_draws_the_race),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
