@@ -2,8 +2,9 @@
  * "kernel").
  *
  * One capture of the shared fio job shrunk to 64 MiB (bs=32k, the job file
- * saying numjobs=4) on a loop-backed btrfs, with --numjobs 1,4
- * --bdi-read-ahead-kb 128 --repeat 2: four runs, interleaved.  The tests then
+ * saying numjobs=4) on a loop-backed btrfs, with --numjobs 1,2,4
+ * --bdi-read-ahead-kb 128 --only ra128-j1,ra128-j4 --repeat 2: four runs,
+ * interleaved (no two-thread run).  The tests then
  * read what a user would: the run folders and their order, the job files as
  * run, the machine file, `pcsim trace-stats` of each trace, and the trace
  * lines themselves (every event there, in the kernel's format, and only for
@@ -79,8 +80,8 @@ static int capture_setup(void **state) {
   cap.out = g_build_filename(dir, "out", NULL);
   g_autofree char *script = test_path("scripts/capture-kernel-trace");
   g_autofree char *repeat = g_strdup_printf("%d", REPEATS);
-  char *argv[] = {"bash", script, "--job", job, "--out", cap.out, "--loop-btrfs", "3G", "--numjobs", "1,4",
-                  "--bdi-read-ahead-kb", "128", "--repeat", repeat, NULL};
+  char *argv[] = {"bash", script, "--job", job, "--out", cap.out, "--loop-btrfs", "3G", "--numjobs", "1,2,4",
+                  "--bdi-read-ahead-kb", "128", "--only", "ra128-j1,ra128-j4", "--repeat", repeat, NULL};
   if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &cap.stdout_text, &cap.stderr_text, &cap.status,
                     NULL))
     return -1;
@@ -132,12 +133,21 @@ static char *machine_value(const char *key) {
   return g_strndup(at, strcspn(at, strcmp(key, "scheduler") ? " \n" : "\n"));
 }
 
-/* Runs interleaved, one folder each, named like the shared data; each job
- * file as run says the numjobs asked for, not the job file's numjobs=4. */
+/* Runs interleaved, one folder each, named like the shared data, only those
+ * --only names; each job file as run says the numjobs asked for, not the job
+ * file's numjobs=4; each README line has the load average before and after. */
 static void runs_are_interleaved_one_folder_each(void **state) {
   need_capture();
   g_autofree char *readme_path = g_build_filename(cap.out, "README", NULL);
   g_autofree char *readme = read_or_fail(readme_path);
+  g_autofree char *two = g_build_filename(cap.out, "ra128-j2-rep1", NULL);
+  if (g_file_test(two, G_FILE_TEST_EXISTS) || strstr(readme, "ra128-j2")) fail_msg("--only left out ra128-j2, yet it ran");
+  g_autoptr(GRegex) load = g_regex_new("^  ra128-j[14]-rep[12]: threads .*, load [0-9.]+ [0-9.]+ [0-9.]+ -> [0-9.]+ [0-9.]+ [0-9.]+$",
+                                       G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  guint lines = 0;
+  for (g_regex_match(load, readme, 0, &match); g_match_info_matches(match); g_match_info_next(match, NULL)) lines++;
+  if (lines != 2 * REPEATS) fail_msg("README: %u run lines with the load average before -> after, not %d:\n%s", lines, 2 * REPEATS, readme);
   const char *at = readme;
   for (int rep = 1; rep <= REPEATS; rep++)
     for (int threads = 1; threads <= 4; threads += 3) {

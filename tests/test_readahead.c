@@ -134,11 +134,61 @@ static void a_marker_set_by_another_thread_reads_ahead_from_the_first_hole(void 
   pcs_params_clear(&p);
 }
 
+/* v6.18, one reader, 128 KiB bdi doubled by fadvise (64 pages): the sync
+ * window at 0 is get_init_ra_size(8, 64) = 16 with the marker at 8; the
+ * async path at the expected index ramps 32, 64, 64 ... (get_next_ra_size()
+ * of 6.x), so a 1000-window file gives one sync and one async per window,
+ * as the ra128-j1 capture has (1 and 4001). */
+static void v618_one_reader_ramps_on_the_async_path_only(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", "workload.threads=1", "workload.file_size=4M", "readahead.read_ahead_kb=128",
+           "readahead.fadvise_hint=1", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "window", &r);
+  const Window want[] = {
+    {0, PCS_TRACE_RA_SYNC, 0, 16, 0},
+    {0, PCS_TRACE_RA_ASYNC, 16, 32, 8},
+    {0, PCS_TRACE_RA_ASYNC, 48, 64, 16},
+    {0, PCS_TRACE_RA_ASYNC, 112, 64, 48},
+  };
+  const TestEvent *got[G_N_ELEMENTS(want)];
+  expect_windows(ev, want, G_N_ELEMENTS(want), got);
+  assert_int_equal(r.ra_sync, 1);
+  /* windows [16,48) [48,112), 15 of 64 from 112 to [1008,1072) cut at
+   * EOF, and the marker of that one still enters page_cache_async_ra() */
+  assert_int_equal(r.ra_async, 2 + 15 + 1);
+  assert_int_equal(r.eexist, 0);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* v6.18, four readers at 128 KiB: they share the windows, so the file's
+ * pages change inserting thread along the file, and every readahead's
+ * batch stops at a folio another thread holds: no insert is lost. */
+static void v618_threads_share_windows_without_lost_inserts(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", "workload.threads=4", "workload.file_size=8M", "readahead.read_ahead_kb=128",
+           "readahead.fadvise_hint=1", "cpu.count=2", "cost.insert_won=1345ns", NULL);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_true(r.owner_changes > 0);
+  assert_true(r.ra_sync >= 1);
+  assert_true(r.insert_threads > 1);
+  assert_int_equal(r.inserts, 2048);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
     cmocka_unit_test(next_size_ramps_up),
     cmocka_unit_test(single_reader_windows_become_bios),
+    cmocka_unit_test(v618_one_reader_ramps_on_the_async_path_only),
+    cmocka_unit_test(v618_threads_share_windows_without_lost_inserts),
     cmocka_unit_test(readahead_runs_when_the_reader_touches_each_marker),
     cmocka_unit_test(a_marker_set_by_another_thread_reads_ahead_from_the_first_hole),
   };

@@ -517,6 +517,53 @@ static void latency_buckets_are_powers_of_two_in_us(void **state) {
   assert_int_equal(pcs_latency_bucket(UINT64_MAX), PCS_LATENCY_BUCKETS - 1);
 }
 
+/* workload.files = per-thread: each reader reads a file of its own, so
+ * nothing is shared: no lost insert, no owner change, and the device reads
+ * every file once (threads x file_size). */
+static void per_thread_files_do_not_race(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", "workload.threads=4", "workload.file_size=4M", "workload.files=per-thread",
+           "readahead.read_ahead_kb=128", NULL);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.eexist, 0);
+  assert_int_equal(r.owner_changes, 0);
+  assert_int_equal(r.pages_read, 4 * 1024);
+  assert_int_equal(r.inserts, 4 * 1024);
+  assert_int_equal(r.bytes_returned, 4 * 4 * PCS_MIB);
+  for (uint32_t t = 0; t < 4; t++) assert_int_equal(r.thread_inserts[t], 1024);
+  pcs_result_clear(&r);
+  /* the same job on one shared file reads it once */
+  test_set(&p, "workload.files=shared", NULL);
+  test_run(&p, "window", &r);
+  assert_int_equal(r.pages_read, 1024);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* device.channels: with the queue deep enough, two channels move about
+ * twice what one moves, and a request alone still takes latency + size /
+ * bandwidth. */
+static void channels_serve_requests_in_parallel(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", "workload.threads=1", "workload.file_size=64M", "readahead.read_ahead_kb=4096",
+           "device.latency=100us", "device.bandwidth=200M", "device.queue_depth=64", "cost.read_setup=200ns",
+           "cost.copy=200ns", "cost.page_complete=100ns", NULL);
+  PcsResult one, two;
+  test_run(&p, "window", &one);
+  test_set(&p, "device.channels=2", NULL);
+  test_run(&p, "window", &two);
+  double r1 = pcs_report_value(&one, "device_mib_s"), r2 = pcs_report_value(&two, "device_mib_s");
+  assert_true(r1 <= 200.0 * 1.0001); /* one channel: never over device.bandwidth (MiB/s) */
+  assert_true(r2 > 1.6 * r1);
+  assert_int_equal(one.pages_read, two.pages_read);
+  pcs_result_clear(&one);
+  pcs_result_clear(&two);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(rng_streams_equal_grand),
@@ -534,6 +581,8 @@ int main(void) {
     cmocka_unit_test(contiguous_share_sets_the_share_of_adjacent_frames),
     cmocka_unit_test(device_time_is_latency_plus_transfer_alone),
     cmocka_unit_test(latency_buckets_are_powers_of_two_in_us),
+    cmocka_unit_test(per_thread_files_do_not_race),
+    cmocka_unit_test(channels_serve_requests_in_parallel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,11 +45,11 @@ typedef enum {
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
-    "size of the file every thread reads from offset 0 to the end; need not be a multiple of the page (the last page is then partial)")                   \
+    "size of the file every thread reads from offset 0 to the end; need not be a multiple of the page (the last page is then partial)") \
+  X(workload, files, TEXT, "shared", 0, 0,                                            \
+    "shared: every thread reads the same file (one page cache, threads race on inserts); per-thread: each thread reads a file of its own of workload.file_size (fio numjobs without filename=), laid out one after the other on the device") \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
     "size of one read() call (fio bs), at least a page; a call ends in the page that holds its last byte (a page two calls share is looked up once)") \
-  X(workload, files, TEXT, "shared", 0, 0,                                            \
-    "shared: every thread reads the same file (fio filename=, one page cache, the threads race on inserts); per-thread: each thread reads its own file of workload.file_size (fio numjobs without filename=: no shared pages, no race)") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
@@ -88,6 +88,8 @@ typedef enum {
     "per-request command overhead of the device or its controller, serialised like the transfer (an IOPS ceiling of 1/command_cost); 0 = none") \
   X(device, queue_depth, COUNT, "32", 1, 65536,                                       \
     "requests in service at once (NCQ depth)")                                        \
+  X(device, channels, COUNT, "1", 1, 65536,                                           \
+    "requests whose transfers run in parallel, each at device.bandwidth (a loop device on a host file: the host serves several direct I/Os at once); 1: one shared data channel") \
   X(cpu, count, COUNT, "4", 1, 4096,                                                  \
     "CPUs shared by reader threads and end-io workers")                               \
   X(cpu, slice, TIME, "1ms", 1, (UINT64_C(1) << 50),                                 \
@@ -124,6 +126,18 @@ typedef enum {
     "refuse scenarios whose estimated memory exceeds this")                           \
   X(limits, max_events, COUNT, "20000000000", 1, UINT64_MAX,                          \
     "refuse scenarios whose estimated event count exceeds this")
+
+/* workload.files values: X(id, name). */
+#define PCS_FILES_MODES(X) \
+  X(SHARED, "shared")      \
+  X(PER_THREAD, "per-thread")
+
+typedef enum {
+#define X(id, name) PCS_FILES_##id,
+  PCS_FILES_MODES(X)
+#undef X
+  PCS_FILES_COUNT
+} PcsFilesMode;
 
 /* Kernels a scenario can select with [scenario] kernel: X(id, name). */
 #define PCS_KERNELS(X) \
@@ -220,6 +234,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error);
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 /* Nearest key to a misspelt one, or NULL. */
 const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
+
+/* workload.files as its mode. */
+PcsFilesMode pcs_params_files(const PcsParams *p);
 
 /* The selected kernel ([scenario] kernel) and its name. */
 PcsKernel pcs_params_kernel(const PcsParams *p);

@@ -11,6 +11,19 @@
  * kernel trace's block_rq_issue -> block_rq_complete) is summed and
  * binned, and the most requests in service at once kept, for the
  * device metrics of include/pcsim/ktrace.h.
+ *
+ * device.channels > 1: several transfers run at once, each at
+ * device.bandwidth.  This is the loop device on a host file (losetup
+ * --direct-io=on): the loop worker turns each request into a direct I/O
+ * on the backing file and the host serves several of them in parallel,
+ * each about as fast as one alone, up to what the host itself can move
+ * (channels x bandwidth).  A dispatched request takes the channel that
+ * frees first (FIFO over channels, so a request never overtakes an
+ * earlier one onto a channel); completions then come in the order the
+ * transfers end, which with several channels need not be dispatch order.
+ * With one channel the device is exactly the one-channel model above.
+ * Differs from the host: no per-request CPU cost of the loop worker, and
+ * a transfer's rate does not depend on how many others run.
  */
 #include "internal.h"
 
@@ -18,19 +31,42 @@ static PcsTime transfer_ns(PcsSim *s, uint64_t bytes) {
   return (PcsTime)((bytes * (uint64_t)PCS_NS_PER_S + s->p->device_bandwidth - 1) / s->p->device_bandwidth);
 }
 
+void pcs_dev_init(PcsDevice *d, const PcsParams *p) {
+  *d = (PcsDevice){.nchannels = (uint32_t)p->device_channels};
+  if (d->nchannels > 1) d->channels = g_new0(PcsTime, d->nchannels);
+}
+
+void pcs_dev_clear(PcsDevice *d) { g_clear_pointer(&d->channels, g_free); }
+
+/* The channel that frees first (the lowest index of equals). */
+static uint32_t first_free_channel(const PcsDevice *d) {
+  uint32_t best = 0;
+  for (uint32_t c = 1; c < d->nchannels; c++)
+    if (d->channels[c] < d->channels[best]) best = c;
+  return best;
+}
+
 void pcs_dev_dispatch(PcsSim *s) {
   while (s->dev.in_service < s->p->device_queue_depth && s->blk.elv_head != PCS_NONE) {
     uint32_t id = pcs_blk_next_request(s);
     PcsRequest *rq = pcs_rq_at(&s->blk, id);
     PcsTime ready = s->evq.now + s->p->device_latency;
-    PcsTime start = MAX(ready, s->dev.channel_free);
-    s->dev.channel_free = start + s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE);
+    PcsTime xfer = s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE), done;
+    if (s->dev.nchannels > 1) {
+      uint32_t c = first_free_channel(&s->dev);
+      done = s->dev.channels[c] = MAX(ready, s->dev.channels[c]) + xfer;
+    } else {
+      done = s->dev.channel_free = MAX(ready, s->dev.channel_free) + xfer;
+    }
     s->dev.in_service++;
     s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service);
     rq->dispatched = s->evq.now;
     s->res->requests++;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
-    pcs_evq_push_fifo(&s->evq, s->dev.channel_free, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
+    if (s->dev.nchannels > 1)
+      pcs_evq_push(&s->evq, done, PCS_EV_DEVICE_DONE, id);
+    else
+      pcs_evq_push_fifo(&s->evq, done, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
   }
 }
 

@@ -1,8 +1,9 @@
-/* device.h - the disk: queue depth, latency, one data channel (see device.c). */
+/* device.h - the disk: queue depth, latency, data channels (see device.c). */
 #ifndef PCSIM_MODEL_DEVICE_H
 #define PCSIM_MODEL_DEVICE_H
 
 #include "pcsim/evq.h"
+#include "pcsim/params.h"
 
 #include <stdint.h>
 
@@ -10,8 +11,15 @@ typedef struct PcsSim PcsSim;
 
 typedef struct {
   uint32_t in_service;  /* requests dispatched, not completed */
-  PcsTime channel_free; /* when the data channel finishes its last transfer */
+  PcsTime channel_free; /* when the data channel finishes its last transfer (device.channels = 1) */
+  PcsTime *channels;    /* device.channels > 1: when each channel finishes its last transfer */
+  uint32_t nchannels;
 } PcsDevice;
+
+/* Called once per run: device.channels data channels. */
+void pcs_dev_init(PcsDevice *d, const PcsParams *p);
+/* Frees what pcs_dev_init() allocated. */
+void pcs_dev_clear(PcsDevice *d);
 
 /* __blk_run_queue(): dispatches queued requests up to device.queue_depth,
  * scheduling one PCS_EV_DEVICE_DONE each (FIFO lane).  Called after the

@@ -40,8 +40,11 @@ struct PcsSim {
   PcsEvq evq;
   PcsResult *res;
 
-  /* the file, in pages */
-  uint64_t npages, block_pages, window_pages;
+  /* the page cache, in pages: one file of file_pages, or with per-thread
+   * files one per reader, each following the one before on disk */
+  uint64_t npages, file_pages, block_pages, window_pages;
+  gboolean per_thread_files; /* workload.files = per-thread */
+  PcsKernel kernel;          /* [scenario] kernel: which read path runs */
 
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;

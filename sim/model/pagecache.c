@@ -28,7 +28,7 @@
 #include "pagecache.h"
 
 void pcs_pc_init(PcsPageCache *pc, uint64_t npages, uint32_t max_sleepers, PcsTime tree_lock_hold) {
-  *pc = (PcsPageCache){.npages = npages, .max_sleepers = max_sleepers, .tree_lock_hold = tree_lock_hold};
+  *pc = (PcsPageCache){.npages = npages, .file_pages = npages, .max_sleepers = max_sleepers, .tree_lock_hold = tree_lock_hold};
   pc->pages = g_new0(uint8_t, npages);
   pc->sleepers = g_new(PcsPcSleeper, MAX(max_sleepers, 1));
   pc->woken = g_new(uint32_t, MAX(max_sleepers, 1));
@@ -50,6 +50,7 @@ void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner
   uint64_t n = 0, changes = 0, contig = 0;
   for (uint64_t p = 1; p < pc->npages; p++) {
     unsigned both = pg[p - 1] & pg[p] & PCS_PG_PRESENT;
+    if (G_UNLIKELY(pc->file_pages < pc->npages) && p % pc->file_pages == 0) continue; /* next file */
     n += both;
     contig += both & (pg[p] / PCS_PG_CONTIG); /* its CONTIG bit */
     unsigned other = owners ? owners[p] != owners[p - 1] : ((pg[p - 1] ^ pg[p]) >> PCS_PG_OWNER_SHIFT) != 0;

@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
   uint8_t *pages;
   uint64_t npages;
+  uint64_t file_pages; /* pages per file: pairs are counted within a file (npages unless set) */
   uint16_t *owners; /* the inserting task of each page, only over PCS_PG_OWNER_TASKS tasks */
   PcsTime tree_lock_free; /* ticket spinlock: next time it is free */
   PcsTime tree_lock_hold; /* cost.tree_lock_hold: one radix-tree insert under the lock */

@@ -18,6 +18,32 @@
  * Differs from the kernel: no thrashing detection, no mmap paths, and the
  * "standalone small random read" path reads req pages without a window (a
  * sequential reader never takes it).
+ *
+ * Under [scenario] kernel = v6.18 the entry points mirror mm/readahead.c of
+ * 6.10 and later instead (page_cache_sync_ra(), page_cache_async_ra(),
+ * page_cache_ra_order(), do_page_cache_ra(); read off the 6.17/6.18 source):
+ *   - sync: a start of file, an oversized read or a sequential miss
+ *     (index - prev_index <= 1, prev_pos being the end of the last read)
+ *     restarts at get_init_ra_size(), async_size = size - req; there is no
+ *     expected-index ramp on this path any more.  Otherwise context
+ *     readahead: the cached run before index (page_cache_prev_miss(),
+ *     doubled when it reaches the start of the file) sizes a window with
+ *     async_size = 1; a run no longer than req reads req pages alone.
+ *   - async: the expected index (start + size - async_size, rounded down to
+ *     the marker folio's pages: 1 here) moves the window on; else the window
+ *     starts at the first hole after index (page_cache_next_miss()).  Then
+ *     ra->order += 2 and the window end is rounded down to 1 << order
+ *     pages (at most the window's own alignment), async_size = size.
+ *   - page_cache_ra_order(): btrfs data in 6.18 has no large folios, so it
+ *     resets ra->order to 0 and falls back to do_page_cache_ra(): every
+ *     index of the window up to EOF, PG_readahead on index
+ *     start + size - async_size.
+ *   - the window is not filtered here: page_cache_ra_unbounded() looks each
+ *     index up as it gets there (reader.c), so a page another thread
+ *     inserted meanwhile splits the batch instead of being listed.
+ *   - get_next_ra_size(): 4x below max/16, 2x up to max/2, else max.
+ * A per-thread file (workload.files = per-thread) ends each reader's
+ * window at its own file's end; pages of other files are never looked at.
  */
 #include "internal.h"
 
@@ -39,6 +65,10 @@ uint64_t pcs_ra_next_size(uint64_t cur, uint64_t max) {
   uint64_t next = cur < max / 16 ? 4 * cur : 2 * cur;
   return MIN(next, max);
 }
+
+/* The first page of THREAD's file and the page after its last. */
+static inline uint64_t file_first(const PcsSim *s, uint32_t thread) { return s->readers[thread].file_first; }
+static inline uint64_t file_end(const PcsSim *s, uint32_t thread) { return s->readers[thread].file_end; }
 
 /* radix_tree_next_hole(): first absent index in [from, from + scan). */
 static uint64_t next_hole(PcsSim *s, uint64_t from, uint64_t scan) {
@@ -108,7 +138,114 @@ static gboolean ra_sequential(PcsSim *s, PcsRaState *ra, uint64_t offset) {
   return TRUE;
 }
 
+/* ---- v6.18: page_cache_sync_ra() / page_cache_async_ra() ------------------ */
+
+/* get_next_ra_size() of 6.x: 4x while small, 2x up to max/2, else max. */
+static uint64_t ra6_next_size(uint64_t cur, uint64_t max) {
+  if (cur < max / 16) return 4 * cur;
+  if (cur <= max / 2) return 2 * cur;
+  return max;
+}
+
+/* Counts one entry into page_cache_{sync,async}_ra() (the kernel's
+ * tracepoint fires on entry, whatever follows). */
+static void ra6_count(PcsSim *s, PcsTraceKind kind) {
+  if (kind == PCS_TRACE_RA_SYNC)
+    s->res->ra_sync++;
+  else
+    s->res->ra_async++;
+}
+
+/* do_page_cache_ra(): every index of [START, START+N) up to THREAD's EOF,
+ * the marker on START + N - LOOKAHEAD (page_cache_ra_unbounded()). */
+static gboolean ra6_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t start, uint64_t n, uint64_t lookahead,
+                         PcsTraceKind kind) {
+  pcs_trace(s, thread + 1, kind, start, n);
+  uint64_t end = MIN(start + n, file_end(s, thread));
+  out->n = out->next = 0;
+  out->marker = lookahead && lookahead <= n && start + n - lookahead < end ? start + n - lookahead : UINT64_MAX;
+  for (uint64_t p = start; p < end; p++) {
+    g_assert(out->n < out->cap);
+    out->pages[out->n++] = p;
+  }
+  return out->n > 0;
+}
+
+/* page_cache_ra_order() for btrfs (no large data folios): order back to 0,
+ * do_page_cache_ra() of the window. */
+static gboolean ra6_readit(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, PcsTraceKind kind) {
+  ra->order = 0;
+  return ra6_list(s, thread, out, ra->start, ra->size, ra->async_size, kind);
+}
+
+/* page_cache_prev_miss() before INDEX over at most MAX pages: the cached
+ * run's length, and *FROM_START when it reaches the file's first page
+ * (the kernel's miss == ULONG_MAX). */
+static uint64_t ra6_prev_run(PcsSim *s, uint32_t thread, uint64_t index, uint64_t max, gboolean *from_start) {
+  uint64_t first = file_first(s, thread), n = 0;
+  while (n < max && index - n > first && pcs_pc_present(&s->pc, index - 1 - n)) n++;
+  *from_start = n < max && index - n == first;
+  return n;
+}
+
+static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
+  uint64_t max = s->window_pages;
+  uint64_t rel = index - file_first(s, thread);
+  /* prev_pos is set where the last read() call ended (filemap_read()) */
+  uint64_t prev_index = ra->prev_end_valid ? ra->prev_end : UINT64_MAX;
+  const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
+  ra6_count(s, kind);
+  if (!rel || req > max || index - prev_index <= 1) {
+    ra->start = index;
+    ra->size = pcs_ra_init_size(req, max);
+    ra->async_size = ra->size > req ? ra->size - req : ra->size >> 1;
+    return ra6_readit(s, thread, ra, out, kind);
+  }
+  gboolean from_start;
+  uint64_t contig = ra6_prev_run(s, thread, index, max, &from_start);
+  if (contig <= req) return ra6_list(s, thread, out, index, req, 0, kind); /* standalone small read */
+  if (from_start) contig *= 2;
+  ra->start = index;
+  ra->size = MIN(contig + req, max);
+  ra->async_size = 1;
+  return ra6_readit(s, thread, ra, out, kind);
+}
+
+/* ffs(max) - 1: the window's own alignment, as a shift. */
+static uint32_t ra6_max_shift(uint64_t max) {
+  uint32_t sh = 0;
+  while (max && !(max & 1)) max >>= 1, sh++;
+  return sh;
+}
+
+static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
+  uint64_t max = s->window_pages;
+  const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
+  ra6_count(s, kind);
+  if (ra->size && index == ra->start + ra->size - ra->async_size) { /* order-0 folio: no rounding */
+    ra->start += ra->size;
+    ra->size = MAX(ra->size, ra6_next_size(ra->size, max));
+  } else {
+    /* a marked folio without valid state (interleaved readers) */
+    uint64_t start = index + 1, end = MIN(index + 1 + max, file_end(s, thread));
+    while (start < end && pcs_pc_present(&s->pc, start)) start++;
+    if (start - index > max) {
+      pcs_trace(s, thread + 1, kind, index, 0);
+      return FALSE;
+    }
+    ra->start = start;
+    ra->size = ra6_next_size(start - index + req, max);
+  }
+  ra->order += 2;
+  uint64_t align = UINT64_C(1) << MIN(ra->order, ra6_max_shift(max));
+  uint64_t end = ra->start + ra->size, aligned_end = end / align * align;
+  if (aligned_end > ra->start) ra->size -= end - aligned_end;
+  ra->async_size = ra->size;
+  return ra6_readit(s, thread, ra, out, kind);
+}
+
 gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
+  if (s->kernel == PCS_KERNEL_V6_18) return ra6_sync(s, thread, ra, out, offset, req);
   const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
   uint64_t max = s->window_pages;
   if (offset == 0) return ra_initial(s, thread, ra, out, offset, req, kind);
@@ -129,6 +266,7 @@ gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out,
 }
 
 gboolean pcs_ra_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
+  if (s->kernel == PCS_KERNEL_V6_18) return ra6_async(s, thread, ra, out, offset, req);
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t max = s->window_pages;
   if (pcs_blk_read_congested(&s->blk)) return FALSE; /* v3.5 page_cache_async_readahead() */

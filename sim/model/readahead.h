@@ -13,9 +13,15 @@ typedef struct {
   uint64_t size, async_size;
   uint64_t prev_index; /* last page copied (ra->prev_pos >> PAGE_SHIFT) */
   gboolean prev_valid;
+  uint32_t order; /* v6.18 ra->order: preferred folio order of the last readahead */
+  uint64_t prev_end;   /* v6.18 ra->prev_pos >> PAGE_SHIFT: where the last read() call ended */
+  gboolean prev_end_valid; /* FALSE before the first call ended (prev_pos = -1) */
 } PcsRaState;
 
-/* The pages one readahead hands to ->readpages: absent at lookup, in index order. */
+/* The pages one readahead hands to ->readpages, in index order: under v3.5
+ * those absent at lookup (__do_page_cache_readahead()); under v6.18 every
+ * index of the window, each looked up again as page_cache_ra_unbounded()
+ * reaches it (reader.c skips those present then). */
 typedef struct {
   uint64_t *pages;
   uint32_t n, next, cap; /* NEXT: the first page ->readpages has not taken yet */
@@ -26,6 +32,8 @@ typedef struct {
 uint64_t pcs_ra_init_size(uint64_t req, uint64_t max);
 /* get_next_ra_size(): the window after one of CUR pages, at most MAX. */
 uint64_t pcs_ra_next_size(uint64_t cur, uint64_t max);
+/* Under [scenario] kernel = v3.5 these mirror ondemand_readahead(); under
+ * v6.18 page_cache_sync_ra() / page_cache_async_ra() (readahead.c). */
 /* page_cache_sync_readahead() by reader THREAD, which missed page OFFSET of a
  * REQ-page read: moves RA's window and fills OUT.  TRUE when OUT has pages
  * to read.  Reads the page cache, counts ra_sync, never schedules. */

@@ -70,6 +70,10 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   memset(r, 0, sizeof *r);
   r->id = id;
   r->state = PCS_RD_FIND_PAGE;
+  /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
+  r->file_first = s->per_thread_files ? (uint64_t)id * s->file_pages : 0;
+  r->file_end = r->file_first + s->file_pages;
+  r->pos = r->call_end = r->file_first;
   r->list.cap = list_cap(s->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
   r->list.marker = UINT64_MAX;
@@ -106,7 +110,11 @@ static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy
 /* The read() call ended at pos: enter the next one, or finish the file. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (page == s->npages) {
+  if (s->kernel == PCS_KERNEL_V6_18 && page > r->file_first) {
+    r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
+    r->ra.prev_end_valid = TRUE;
+  }
+  if (page == r->file_end) {
     r->state = PCS_RD_DONE;
     r->done_at = s->evq.now;
     s->readers_done++;
@@ -114,10 +122,10 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     pcs_cpu_release(s, r->id);
     return FALSE;
   }
-  /* call k = page * PAGE / bs covers bytes [k bs, (k+1) bs) and ends in the page holding its last
-   * byte; with bs >= PAGE, k is exact (a page two calls share is copied once, in the first) */
-  uint64_t bs = s->p->workload_block_size, end = (page * PCS_PAGE_SIZE / bs + 1) * bs;
-  r->call_end = MIN((end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, s->npages);
+  /* call k = (page - file_first) * PAGE / bs covers bytes [k bs, (k+1) bs) of the file and ends in the
+   * page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
+  uint64_t bs = s->p->workload_block_size, end = ((page - r->file_first) * PCS_PAGE_SIZE / bs + 1) * bs;
+  r->call_end = MIN(r->file_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
 }
@@ -157,8 +165,8 @@ static gboolean copied(PcsSim *s, PcsReader *r) {
   r->ra.prev_index = r->pos;
   r->ra.prev_valid = TRUE;
   r->pos++;
-  s->res->thread_bytes[r->id] += r->pos < s->npages ? PCS_PAGE_SIZE /* the last page may be partial */
-                                                    : s->p->workload_file_size - (r->pos - 1) * PCS_PAGE_SIZE;
+  s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
+                                                      : s->p->workload_file_size - (r->pos - 1 - r->file_first) * PCS_PAGE_SIZE;
   return find_page(s, r, FALSE);
 }
 
@@ -208,6 +216,17 @@ static gboolean rp_next(PcsSim *s, PcsReader *r) {
   PcsRaList *list = &r->list;
   if (list->next < list->n) {
     uint64_t page = list->pages[list->next];
+    if (s->kernel == PCS_KERNEL_V6_18 && pcs_pc_present(&s->pc, page)) {
+      /* page_cache_ra_unbounded(): a folio already present ends the batch
+       * (read_pages()); present folios are skipped at the cost of a lookup */
+      if (rp->pool_n) {
+        r->state = PCS_RD_RP_FLUSH;
+        return TRUE;
+      }
+      while (list->next < list->n && pcs_pc_present(&s->pc, list->pages[list->next])) list->next++;
+      r->state = PCS_RD_RP_NEXT;
+      return TRUE;
+    }
     gboolean gap = rp->pool_n && page != rp->pool[rp->pool_n - 1] + 1;
     if (!gap || rp->policy.kind != PCS_POLICY_WINDOW) return rp_insert(s, r);
     r->state = PCS_RD_RP_FLUSH; /* window: a page present at lookup splits the batch */
@@ -327,7 +346,7 @@ static void reader_run(PcsSim *s, PcsReader *r) {
 }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
-  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == 0);
+  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->file_first);
   reader_run(s, r);
 }
 

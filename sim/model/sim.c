@@ -41,18 +41,20 @@ static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
   uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
-  uint64_t bios = ceil_div(npages, est_bio_pages(p, policy));
+  /* per-thread files: every thread's file is read from the device */
+  uint64_t cached = npages * (pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1);
+  uint64_t bios = ceil_div(cached, est_bio_pages(p, policy));
   PcsEstimate e;
   /* one byte per page (three more over 16 threads: the inserting thread,
    * pagecache.h), each reader's list and policy-sized pool, a fixed part
    * for the bio and request pools and the event queue */
   uint64_t page_bytes = p->workload_threads > PCS_PG_OWNER_TASKS ? 3 : 1;
-  e.memory_bytes = npages * page_bytes + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
+  e.memory_bytes = cached * page_bytes + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
                    (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
    * insert, a read, a completion share, lost inserts by the other threads;
    * per bio: its submit step, its end-io step and at most one request */
-  e.events = p->workload_threads * (npages + calls) + npages * (2 + p->workload_threads) + 3 * bios;
+  e.events = p->workload_threads * (npages + calls) + cached * (2 + p->workload_threads) + 3 * bios;
   return e;
 }
 
@@ -90,7 +92,10 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->policy = *policy;
   if (opt) s->opt = *opt;
   s->res = res;
-  s->npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
+  s->kernel = pcs_params_kernel(p);
+  s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
+  s->file_pages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
+  s->npages = s->file_pages * (s->per_thread_files ? p->workload_threads : 1);
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   s->nreaders = (uint32_t)p->workload_threads;
@@ -100,18 +105,19 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->readers = g_new(PcsReader, s->nreaders);
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
+  s->pc.file_pages = s->file_pages; /* owner and frame pairs never span two files */
   pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
   pcs_blk_init(&s->blk, p, s->nreaders);
   pcs_iotree_init(&s->iotree, p);
   pcs_bioset_init(&s->bio, p);
-  s->dev = (PcsDevice){0};
+  pcs_dev_init(&s->dev, p);
   pcs_endio_init(&s->endio, s->nreaders, nworkers);
   pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers);
   pcs_evq_init(&s->evq, s->cpu.ntasks + p->device_queue_depth + 16);
 
   res->policy = *policy;
   res->threads = s->nreaders;
-  res->file_bytes = p->workload_file_size;
+  res->file_bytes = s->npages * PCS_PAGE_SIZE; /* every file's pages */
   res->hist_len = (uint32_t)s->bio.max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
@@ -138,6 +144,7 @@ static void sim_clear(PcsSim *s) {
   pcs_alloc_clear(&s->alloc);
   pcs_blk_clear(&s->blk);
   pcs_bioset_clear(&s->bio);
+  pcs_dev_clear(&s->dev);
   pcs_endio_clear(&s->endio);
   pcs_cpu_clear(&s->cpu);
   pcs_evq_clear(&s->evq);

@@ -40,8 +40,11 @@ static const char *const kernel_names[] = {
 #undef X
 };
 
-/* workload.files: which file each thread reads (fio: filename= or not). */
-static const char *const files_names[] = {"shared", "per-thread"};
+static const char *const files_names[] = {
+#define X(id, name) name,
+  PCS_FILES_MODES(X)
+#undef X
+};
 
 static const char *const fadvise_names[] = {
 #define X(id, name, doubles) name,
@@ -220,6 +223,12 @@ PcsKernel pcs_params_kernel(const PcsParams *p) {
   int k = name_index(kernel_names, G_N_ELEMENTS(kernel_names), p->scenario_kernel);
   g_assert(k >= 0); /* pcs_params_set() accepts nothing else */
   return (PcsKernel)k;
+}
+
+PcsFilesMode pcs_params_files(const PcsParams *p) {
+  int f = name_index(files_names, G_N_ELEMENTS(files_names), p->workload_files);
+  g_assert(f >= 0); /* pcs_params_set() accepts nothing else */
+  return (PcsFilesMode)f;
 }
 
 const char *pcs_params_kernel_name(PcsKernel k) {
