@@ -45,11 +45,11 @@ typedef enum {
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
-    "size of the file every thread reads from offset 0 to the end")                   \
+    "size of the file every thread reads from offset 0 to the end; need not be a multiple of the page (the last page is then partial)") \
   X(workload, files, TEXT, "shared", 0, 0,                                            \
     "shared: every thread reads the same file (one page cache, threads race on inserts); per-thread: each thread reads a file of its own of workload.file_size (fio numjobs without filename=), laid out one after the other on the device") \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
-    "size of one read() call (fio bs); a multiple of the 4 KiB page")                 \
+    "size of one read() call (fio bs), at least a page; a call ends in the page that holds its last byte (a page two calls share is looked up once)") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
@@ -183,6 +183,7 @@ typedef struct {
 #undef X
   char *source; /* file the scenario came from, for messages and provenance */
   char **fio_accepted; /* fio options accepted without effect (fio.c), or NULL */
+  char *fio_model;     /* the scenario a fio job ran on (--model or the default), or NULL */
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
    * source, or PCS_LINE_CLI for --set; errors name it. */
   uint32_t line[PCS_PARAMS_MAX];
