@@ -73,7 +73,7 @@ typedef enum {
   X(memory, scattered, SIZE, "0", 0, (UINT64_C(1) << 50),                            \
     "with memory.contiguous = 1: the first this many bytes allocated get scattered frames, each its own bio_vec (kept for old scenarios; memory.pcp_freed and memory.buddyinfo describe free memory as the kernel holds it)") \
   X(memory, contiguous_share, FRAC, "1", 0, 1,                                       \
-    "with memory.contiguous = 1: the probability that a page gets the next frame of its CPU's page list; otherwise a scattered frame of its own (1 = always the list's: no draw)") \
+    "with memory.contiguous = 1: the probability that a page gets the next frame of its CPU's page list; otherwise the list skips one (1 = always the next: no draw)") \
   X(memory, pcp_batch, COUNT, "63", 1, 4096,                                          \
     "with memory.contiguous = 1: pcp->batch, pages rmqueue_bulk() moves from the buddy allocator to an empty per-CPU page list (zone_batchsize(): 63 on any zone over 256 MiB; /proc/zoneinfo 'batch'). Refill k without a free in between takes pcp_batch << k pages, k at most memory.pcp_batch_scale_max (nr_pcp_alloc())") \
   X(memory, pcp_batch_scale_max, COUNT, "5", 0, 6,                                    \
@@ -81,7 +81,7 @@ typedef enum {
   X(memory, pcp_freed, SIZE, "0", 0, (UINT64_C(1) << 50),                             \
     "with memory.contiguous = 1: pages freed before the run (drop_caches, fio's invalidate=1) still on CPU 0's per-CPU list, handed out first, last freed first: descending frames, each its own bio_vec (pcsim calibrate: pages in descending pfn steps)") \
   X(memory, buddyinfo, TEXT, "", 0, 0,                                                \
-    "with memory.contiguous = 1: the free blocks of order 0, 1, 2, ... (up to 10) as /proc/buddyinfo lists them, e.g. '0 0 870 482'; refills take the smallest order first (__rmqueue_smallest()), a block's pages in ascending frames; past the listed blocks, order-10 (4 MiB) blocks without end; empty: only those (pcsim calibrate: the aligned runs of ascending pfns)") \
+    "with memory.contiguous = 1: the free blocks of order 0, 1, 2, ... (up to 10) as /proc/buddyinfo lists them, e.g. '0 0 870 482'; refills take the smallest order first (__rmqueue_smallest()), a block's pages in ascending frames; past the listed blocks, order-10 (4 MiB) blocks side by side without end (the rest of free memory as one range); empty: only those (pcsim calibrate: the aligned runs of ascending pfns)") \
   X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
     "per-request access latency; overlaps across the queue depth")                    \
   X(device, bandwidth, RATE, "1G", 1024, (UINT64_C(1) << 50),                      \

@@ -26,12 +26,13 @@
  *                           last freed first, so in descending frames (no
  *                           two share a bio_vec)
  *     memory.buddyinfo      free blocks per order, consumed smallest first;
- *                           then order-10 blocks without end
+ *                           then order-10 blocks without end, side by side
+ *                           (the rest of free memory as one range)
  *     memory.pcp_batch, memory.pcp_batch_scale_max   the refill size
  *     memory.scattered      (old scenarios) the first pages allocated get
  *                           scattered frames
  *     memory.contiguous_share   a page gets its list's next frame with this
- *                           probability, else a scattered one (a seeded
+ *                           probability, else the list skips one (a seeded
  *                           stream of its own, PCS_RNG_STREAM_FRAMES; 1, the
  *                           default, draws nothing)
  *
@@ -39,8 +40,8 @@
  * size, then order-10 blocks.  A refill takes the next pcp_batch << k pages
  * of it; a list hands out its share in order.  Frames: freed pages from
  * PCS_ALLOC_FIRST_PFN up, then a region per order holding its blocks
- * aligned and one block apart, so two frames are adjacent exactly where the
- * model says so (one block, in order).  Scattered frames lie at
+ * aligned and one block apart (order 10: side by side), so two frames are
+ * adjacent exactly where the model says so (one block, in order).  Scattered frames lie at
  * PCS_ALLOC_STRAY_PFN, two apart.  Each list remembers its last frame and
  * the page on it: a page's frame follows page-1's when page-1 took the
  * list's previous frame.  Hot path: no allocation; O(1) per page.
@@ -49,7 +50,7 @@
  * by it: on the 24 GiB capture machine high is about 5000 pages, over the
  * largest refill of 63 << 5), no other allocations drawing from the lists
  * (the kernel's slab and metadata pages), blocks never adjacent to each
- * other, and the freed pages on CPU 0's list only (where the captures show
+ * other below order 10, and the freed pages on CPU 0's list only (where the captures show
  * them).  The frame is decided when the insert has won (pagecache.c, then
  * here), where the kernel allocates before inserting: a lost page goes back
  * to the head of its list and is the next one handed out, which is the
@@ -125,26 +126,33 @@ static void refill(PcsFrameAlloc *fa, PcsPcpList *l) {
 /* The frame of page SEQ of the buddy sequence, in a block of ORDER. */
 static inline uint64_t seq_pfn(const PcsFrameAlloc *fa, uint32_t order, uint64_t seq) {
   uint64_t j = seq - fa->seq_start[order];
+  if (order == PCS_BUDDY_ORDERS - 1) return fa->region[order] + j; /* order-10 blocks lie together */
   return fa->region[order] + ((j >> order) << (order + 1)) + (j & ((UINT64_C(1) << order) - 1));
 }
 
 gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn) {
-  if (fa->scattered_left || (!fa->always_follow && pcs_rng_u32(fa->rng) >= fa->follow_below)) {
-    if (fa->scattered_left) fa->scattered_left--;
+  if (fa->scattered_left) {
+    fa->scattered_left--;
     *pfn = fa->stray_pfn; /* a scattered frame: the list is not touched */
     fa->stray_pfn += 2;
     return FALSE;
   }
   g_assert(cpu < fa->ncpus);
   PcsPcpList *l = &fa->pcp[cpu];
+  /* memory.contiguous_share: a miss skips the list's next frame */
+  uint64_t skip = !fa->always_follow && pcs_rng_u32(fa->rng) >= fa->follow_below;
   uint64_t f;
-  if (l->freed_left) {
-    l->freed_left--;
+  if (l->freed_left > skip) {
+    l->freed_left -= 1 + skip;
+    l->freed_pfn -= skip;
     f = l->freed_pfn--;
   } else {
-    if (l->seq == l->seq_end) refill(fa, l);
-    while (l->seq >= fa->seq_start[l->order + 1]) l->order++;
-    f = seq_pfn(fa, l->order, l->seq++);
+    l->freed_left = 0;
+    for (uint64_t k = 0; k <= skip; k++) {
+      if (l->seq == l->seq_end) refill(fa, l);
+      while (l->seq >= fa->seq_start[l->order + 1]) l->order++;
+      f = seq_pfn(fa, l->order, l->seq++);
+    }
   }
   gboolean contig = l->last_pfn != UINT64_MAX && f == l->last_pfn + 1 && l->last_page + 1 == page;
   l->last_pfn = f;
