@@ -197,14 +197,14 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
   r->rp.page = page;
   if (pcs_pc_insert(&s->pc, page, s->evq.now, &cpu) == -EEXIST) {
     s->res->eexist++;
-    pcs_alloc_free(&s->alloc, r->id); /* its private page goes back */
+    pcs_alloc_free(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id)); /* its private page goes back */
     pcs_trace(s, r->id + 1, PCS_TRACE_EEXIST, page, 0);
     return run_cpu(s, r, cpu + s->p->cost_insert_lost, PCS_RD_RP_LOST);
   }
   if (page == r->list.marker) pcs_pc_set_readahead(&s->pc, page);
   pcs_pc_set_owner(&s->pc, page, r->id);
   uint64_t pfn;
-  if (pcs_alloc_page(&s->alloc, r->id, page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+  if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
   inserted(s->res, r->id);
   pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
   return run_cpu(s, r, cpu + s->p->cost_insert_won, PCS_RD_RP_WON);

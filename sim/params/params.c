@@ -607,6 +607,30 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "memory.scattered", "memory.contiguous"), p->memory_scattered == 0 || p->memory_contiguous,
         "memory.scattered is set but memory.contiguous = 0: every page is already scattered; "
         "set memory.contiguous = 1");
+  g_autofree char *why = NULL;
+  uint64_t blocks[PCS_BUDDY_ORDERS];
+  CHECK("memory.buddyinfo", pcs_params_parse_buddyinfo(p->memory_buddyinfo, blocks, &why),
+        "memory.buddyinfo = '%s': %s", p->memory_buddyinfo, why);
+  return TRUE;
+}
+
+gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_ORDERS], char **why) {
+  memset(blocks, 0, PCS_BUDDY_ORDERS * sizeof *blocks);
+  g_auto(GStrv) words = g_strsplit_set(text ? text : "", " \t,", -1);
+  guint order = 0;
+  for (guint i = 0; words[i]; i++) {
+    if (!*words[i]) continue;
+    if (order == PCS_BUDDY_ORDERS) {
+      *why = g_strdup_printf("expected at most %d counts (orders 0 to %d, as /proc/buddyinfo lists them)",
+                             PCS_BUDDY_ORDERS, PCS_BUDDY_ORDERS - 1);
+      return FALSE;
+    }
+    if (!pcs_parse_u64(words[i], &blocks[order]) || blocks[order] > (UINT64_C(1) << 40)) {
+      *why = g_strdup_printf("'%s' (order %u) is not a count of free blocks", words[i], order);
+      return FALSE;
+    }
+    order++;
+  }
   return TRUE;
 }
 
