@@ -74,6 +74,10 @@ static void seed_rows_are_the_runs_of_those_seeds(void **state) {
     assert_true(cell(median, bios) == mid && cell(min, bios) == lo && cell(max, bios) == hi);
     assert_true(lo < hi); /* jitter 0.2: the seeds differ, or this test proves nothing */
   }
+  g_autofree char *path = test_tempfile("seeds.csv", seeds); /* reruns the first seed, each policy once */
+  g_autofree char *rerun = run_ok("run", "--scenario-from", path, NULL);
+  g_autofree char *first = run_ok("run", SCEN, NULL);
+  assert_string_equal(rerun, first);
   g_autofree char *table = run_ok("run", SCEN, "--seeds", "3", "--seed", "5", NULL);
   assert_non_null(strstr(table, ", seeds 5..7\n"));
   assert_non_null(strstr(table, "\nimmediate             5 "));

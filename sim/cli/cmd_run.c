@@ -343,7 +343,10 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   if (ok) ok = pcs_results_params(&r, row, &j->p, error);
   for (guint i = 0; ok && !(o->policies && *o->policies) && pc >= 0 && i < r.rows->len; i++) {
     if (row != G_MAXUINT && i != row) continue;
-    ok = pcs_policy_parse_list(((char **)g_ptr_array_index(r.rows, i))[pc], j->policies, error);
+    const char *name = ((char **)g_ptr_array_index(r.rows, i))[pc];
+    gboolean seen = FALSE; /* a --seeds file has a row per seed and the median, min and max rows */
+    for (guint k = 0; k < j->policies->len; k++) seen = seen || !strcmp(g_array_index(j->policies, PcsPolicy, k).name, name);
+    if (!seen) ok = pcs_policy_parse_list(name, j->policies, error);
   }
   if (ok && r.version && strcmp(r.version, pcs_version()) != 0)
     fprintf(stderr, "%s: note: %s was written by pcsim %s; this is pcsim %s\n", g_get_prgname(), o->scenario_from,
