@@ -318,9 +318,142 @@ static void an_output_file_that_cannot_be_written_exits_1(void **state) {
   one_line("--out a directory", err, want);
 }
 
+/* ---- every documented option of `run` and `compare` has an effect ---- */
+
+/* One option: a command line with it and one without (the baseline).  Its
+ * effect is a different stdout or stderr, or the file FILE created.  SAME:
+ * the option changes how the work runs (threads), never the bytes: the two
+ * outputs must then be equal, and BAD (the option with a value out of its
+ * range) must be refused, so the option is not ignored.  "@" is the
+ * temporary directory of option_inputs(). */
+typedef struct {
+  const char *command, *option;
+  const char *with[16], *without[16];
+  const char *file;
+  gboolean same;
+  const char *bad[16];
+} OptionCase;
+
+#define SEEDS_S "workloads/liubo-2011.ini", "--set", "workload.file_size=4M"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers" /* file, same and bad: only where they apply */
+static const OptionCase option_cases[] = {
+  {"run", "--policy", {"run", SEEDS_S, "--policy", "pool:16"}, {"run", SEEDS_S}},
+  {"run", "--set", {"run", SEEDS_S, "--set", "workload.threads=2"}, {"run", SEEDS_S}},
+  {"run", "--seed", {"run", SEEDS_S, "--seed", "2"}, {"run", SEEDS_S}},
+  {"run", "--format", {"run", SEEDS_S, "--format", "csv"}, {"run", SEEDS_S}},
+  {"run", "--scenario-from", {"run", "--scenario-from", "@/threads2.csv"}, {"run", SEEDS_S}},
+  {"run", "--fio", {"run", "@/job.txt", "--fio"}, {"run", "@/job.txt"}},
+  {"run", "--model", {"run", "@/job.fio", "--model", "workloads/single-thread.ini"}, {"run", "@/job.fio"}},
+  {"run", "--row", {"run", "--scenario-from", "@/sweep.csv", "--row", "2"},
+   {"run", "--scenario-from", "@/sweep.csv", "--row", "1"}},
+  {"run", "--trace", {"run", SEEDS_S, "--trace", "@/t.tsv"}, {"run", SEEDS_S}, "@/t.tsv"},
+  {"run", "--blktrace", {"run", SEEDS_S, "--policy", "immediate", "--blktrace", "@/blk"},
+   {"run", SEEDS_S, "--policy", "immediate"}, "@/blk/immediate.blktrace.0"},
+  {"run", "--ftrace", {"run", SEEDS_S, "--policy", "immediate", "--ftrace", "@/f.txt"},
+   {"run", SEEDS_S, "--policy", "immediate"}, "@/f.txt"},
+  {"run", "--timeline", {"run", SEEDS_S, "--timeline"}, {"run", SEEDS_S}},
+  {"run", "--pages", {"run", SEEDS_S, "--timeline", "--pages", "0-3"}, {"run", SEEDS_S, "--timeline"}},
+  {"run", "--stats", {"run", SEEDS_S, "--stats"}, {"run", SEEDS_S}},
+  {"run", "--seeds", {"run", SEEDS_S, "--seeds", "2"}, {"run", SEEDS_S}},
+  {"run", "--jobs", {"run", SEEDS_S, "--seeds", "3", "--jobs", "2"}, {"run", SEEDS_S, "--seeds", "3", "--jobs", "1"},
+   NULL, TRUE, {"run", SEEDS_S, "--seeds", "3", "--jobs", "5000"}},
+  {"compare", "--policy", {"compare", TRACE, SEEDS_S, "--policy", "pool:16"}, {"compare", TRACE, SEEDS_S}},
+  {"compare", "--set", {"compare", TRACE, SEEDS_S, "--set", "workload.threads=2"}, {"compare", TRACE, SEEDS_S}},
+  {"compare", "--seed", {"compare", TRACE, SEEDS_S, "--seed", "2"}, {"compare", TRACE, SEEDS_S}},
+  {"compare", "--seeds", {"compare", TRACE, SEEDS_S, "--seeds", "2"}, {"compare", TRACE, SEEDS_S}},
+  {"compare", "--jobs", {"compare", TRACE, TRACE, SEEDS_S, "--seeds", "3", "--jobs", "2"},
+   {"compare", TRACE, TRACE, SEEDS_S, "--seeds", "3", "--jobs", "1"}, NULL, TRUE,
+   {"compare", TRACE, SEEDS_S, "--jobs", "-1"}},
+  {"compare", "--format", {"compare", TRACE, SEEDS_S, "--format", "json"}, {"compare", TRACE, SEEDS_S}},
+};
+#pragma GCC diagnostic pop
+
+/* The inputs the cases read: result files, a sweep, fio jobs. */
+static void option_inputs(const char *dir) {
+  g_autofree char *out = NULL, *err = NULL, *sweep = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", SEEDS_S, "--set", "workload.threads=2", "--format", "csv", NULL), 0);
+  g_autofree char *path = g_build_filename(dir, "threads2.csv", NULL);
+  assert_true(g_file_set_contents(path, out, -1, NULL));
+  g_autofree char *sweep_path = g_build_filename(dir, "sweep.csv", NULL);
+  assert_int_equal(test_pcsim(&sweep, &err, "sweep", SEEDS_S, "--vary", "workload.threads=1,2", "--policy",
+                              "immediate", "--out", sweep_path, NULL), 0);
+  const char *job = "[READ]\nrw=read\nbs=32k\nsize=4M\nnumjobs=2\nfilename=f\nthread\ngroup_reporting\n";
+  const char *names[] = {"job.txt", "job.fio"};
+  for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+    g_autofree char *p = g_build_filename(dir, names[i], NULL);
+    assert_true(g_file_set_contents(p, job, -1, NULL));
+  }
+}
+
+/* The long options `pcsim COMMAND --help` lists, but --help itself. */
+static GPtrArray *documented_options(const char *command) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, command, "--help", NULL), 0);
+  GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  for (char **l = lines; *l; l++) {
+    const char *o = strstr(*l, "--");
+    if (!o || !g_str_has_prefix(g_strchug(g_strdup(*l)), "-")) continue; /* an option line starts with - */
+    size_t n = strcspn(o, "= ");
+    g_autofree char *name = g_strndup(o, n);
+    if (g_str_has_prefix(name, "--help")) continue;
+    g_ptr_array_add(a, g_steal_pointer(&name));
+  }
+  return a;
+}
+
+static void every_documented_run_and_compare_option_has_an_effect(void **state) {
+  g_autofree char *dir = test_tempdir();
+  option_inputs(dir);
+  const char *commands_with_cases[] = {"run", "compare"};
+  for (size_t c = 0; c < G_N_ELEMENTS(commands_with_cases); c++) { /* no option without a case */
+    g_autoptr(GPtrArray) opts = documented_options(commands_with_cases[c]);
+    assert_true(opts->len >= 5);
+    for (guint i = 0; i < opts->len; i++) {
+      gboolean found = FALSE;
+      for (size_t k = 0; k < G_N_ELEMENTS(option_cases); k++)
+        found = found || (!strcmp(option_cases[k].command, commands_with_cases[c]) &&
+                          !strcmp(option_cases[k].option, g_ptr_array_index(opts, i)));
+      if (!found) fail_msg("pcsim %s %s: documented, but no case tests its effect", commands_with_cases[c],
+                           (char *)g_ptr_array_index(opts, i));
+    }
+  }
+  for (size_t k = 0; k < G_N_ELEMENTS(option_cases); k++) {
+    const OptionCase *oc = &option_cases[k];
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    g_autofree char *file = oc->file ? g_strconcat(dir, oc->file + 1, NULL) : NULL;
+    int r2 = run_argv(oc->without, dir, FALSE, &o2, &e2); /* may fail: job.txt is no INI without --fio */
+    if (file) assert_false(g_file_test(file, G_FILE_TEST_EXISTS));
+    int r1 = run_argv(oc->with, dir, FALSE, &o1, &e1);
+    if (r1 != 0) fail_msg("%s %s: exit %d: %s", oc->command, oc->option, r1, e1);
+    if (oc->same) {
+      if (strcmp(o1, o2) != 0) fail_msg("%s %s: changed the output", oc->command, oc->option);
+      g_autofree char *o3 = NULL, *e3 = NULL;
+      if (run_argv(oc->bad, dir, FALSE, &o3, &e3) != 2 || !strstr(e3, oc->option))
+        fail_msg("%s %s out of range: not refused: %s", oc->command, oc->option, e3);
+      continue;
+    }
+    gboolean effect = r1 != r2 || strcmp(o1, o2) != 0 || strcmp(e1, e2) != 0 || (file && g_file_test(file, G_FILE_TEST_EXISTS));
+    if (!effect) fail_msg("pcsim %s %s: parses but changes nothing", oc->command, oc->option);
+  }
+}
+
+/* The bug of issue 16: --policy was read before option parsing filled it. */
+static void compare_simulates_the_policy_it_is_given(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "compare", TRACE, SEEDS_S, "--policy", "pool:16", NULL), 0);
+  if (!strstr(out, "policy pool:16,")) fail_msg("compare --policy pool:16 printed:\n%s", out);
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "compare", TRACE, SEEDS_S, "--policy", "immediate", "--format", "csv", NULL), 0);
+  assert_non_null(strstr(out, "# policy immediate\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(run_table_shows_the_change_against_the_first_policy),
+    cmocka_unit_test(every_documented_run_and_compare_option_has_an_effect),
+    cmocka_unit_test(compare_simulates_the_policy_it_is_given),
     cmocka_unit_test(stdout_is_byte_identical_and_stats_go_to_stderr),
     cmocka_unit_test(csv_has_the_json_columns),
     cmocka_unit_test(bad_input_exits_2_with_file_line_and_key),

@@ -51,6 +51,8 @@ static void expect_grid_error(const char *spec, const char *needle) {
 static void bad_vary_specs_are_refused(void **state) {
   expect_grid_error("workload.threads", "expected KEY=LIST");
   expect_grid_error("workload.thread=1,2", "did you mean 'workload.threads'");
+  expect_grid_error("threads=1,2", "unknown key 'threads' (did you mean 'workload.threads'?)"); /* issue 16 */
+  expect_grid_error("nosuchkey=1,2", "unknown key 'nosuchkey' (keys are SECTION.KEY");
   expect_grid_error("workload.threads=8..1", "A <= B");
   expect_grid_error("workload.threads=1..8*1", "FACTOR >= 2");
   expect_grid_error("workload.threads=0..8*2", "A >= 1");

@@ -134,6 +134,43 @@ void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *resu
 void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 
+/* ---- several seeds (`pcsim run --seeds N`, `pcsim compare --seeds N`) ---- */
+
+/* Median (the mean of the two middle values for an even count), min and
+ * max of a metric over runs. */
+typedef struct {
+  double median, min, max;
+} PcsSpread;
+/* The spread of V[0..N-1] (N >= 1); sorts V. */
+PcsSpread pcs_spread(double *v, size_t n);
+/* Runs of several seeds under several policies. */
+typedef struct {
+  const PcsResult *res; /* res[k * npolicies + j]: seed first + k, policy j */
+  size_t npolicies;
+  uint64_t first;       /* the first seed */
+  size_t nseeds;
+} PcsSeedResults;
+/* Column C's spread over the runs of policy J. */
+PcsSpread pcs_report_seed_spread(const PcsSeedResults *s, size_t j, PcsColumn c);
+/* A value as every format prints it: a count (COUNT) as an integer, or
+ * with one decimal when it is a median halfway between two counts; any
+ * other value with 4 decimals (newly allocated). */
+char *pcs_report_number(double v, gboolean count);
+/* BYTES in the largest binary unit that holds it whole ("128 KiB",
+ * "1 TiB", "1000 MiB"); one decimal when no unit does ("1.5 KiB"). */
+char *pcs_report_bytes(uint64_t bytes);
+
+/* Per-seed rows, grouped by policy, then each policy's median, min and max
+ * rows.  Table: a "seed" column; CSV: a first column "seed" holding the
+ * seed or median/min/max, after a "# seeds FIRST..LAST" line; JSON: the
+ * provenance, "seeds" (the list), "results" (the first seed's objects,
+ * exactly as without --seeds), "per_seed" ([{"seed", "results"}]) and
+ * "summary" ([{"policy", "runs", COLUMN: {"median", "min", "max"}}], numbers).
+ * docs/seeds.md describes them. */
+void pcs_report_seeds_table(GString *out, const PcsParams *p, const PcsSeedResults *s);
+void pcs_report_seeds_csv(GString *out, const PcsParams *p, const PcsSeedResults *s);
+void pcs_report_seeds_json(GString *out, const PcsParams *p, const PcsSeedResults *s);
+
 const char *pcs_version(void);
 
 #endif

@@ -171,6 +171,16 @@ gboolean pcs_grid_add(PcsGrid *g, const char *spec, GError **error) {
   if (!strcmp(key, "policy") || !strcmp(key, "pool")) {
     ok = add_policy_axis(g, key, eq + 1, error);
   } else {
+    if (!strchr(key, '.')) { /* a bare key: name the section it lives in */
+      const PcsParamInfo *hint = pcs_params_suggest(NULL, key);
+      if (hint)
+        g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--vary %s: unknown key '%s' (did you mean '%s.%s'?)", spec,
+                    key, hint->section, hint->key);
+      else
+        g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                    "--vary %s: unknown key '%s' (keys are SECTION.KEY; `pcsim params` lists every key)", spec, key);
+      return FALSE;
+    }
     const PcsParamInfo *info = pcs_params_lookup(key, "--vary", error);
     if (!info) return FALSE;
     for (guint i = 0; i < g->axes->len; i++)

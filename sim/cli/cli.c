@@ -178,3 +178,11 @@ void pcs_cli_print_stats(double wall, uint64_t events) {
   fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld\n", wall, events,
           wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss);
 }
+
+gboolean pcs_cli_jobs_check(gint jobs, GError **error) {
+  if (jobs >= 0 && jobs <= 1024) return TRUE;
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--jobs %d: expected 1..1024", jobs);
+  return FALSE;
+}
+
+guint pcs_cli_jobs(gint jobs) { return jobs > 0 ? (guint)jobs : g_get_num_processors(); }

@@ -64,6 +64,13 @@ gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError 
 /* A GOption context for one command: usage PARAMETERS, --help DESCRIPTION. */
 GOptionContext *pcs_cli_context(const char *parameters, const char *description, const GOptionEntry *entries);
 
+/* --seeds N: at most this many seeds. */
+#define PCS_CLI_MAX_SEEDS 10000
+/* --jobs N: 1..1024, or 0 (not given). */
+gboolean pcs_cli_jobs_check(gint jobs, GError **error);
+/* Worker threads for --jobs JOBS: JOBS, or the number of cores when 0. */
+guint pcs_cli_jobs(gint jobs);
+
 /* --stats: "stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z" on stderr. */
 void pcs_cli_print_stats(double wall, uint64_t events);
 

@@ -15,6 +15,7 @@
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
 #include "pcsim/results.h"
+#include "pcsim/seeds.h"
 #include "pcsim/sim.h"
 
 #include <errno.h>
@@ -35,6 +36,8 @@ typedef struct {
   char *model;
   char *blktrace;
   char *ftrace;
+  gint seeds; /* 0: not given */
+  gint jobs;  /* 0: not given */
 } RunOpts;
 
 static void run_opts_clear(RunOpts *o) {
@@ -275,6 +278,51 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   return ok;
 }
 
+/* --seeds N (N > 1): every (seed, policy) on --jobs threads, then the
+ * per-seed rows and each policy's median, min and max. */
+static gboolean run_seeds(RunJob *j, const RunOpts *o, GError **error) {
+  guint np = j->policies->len, n = (guint)o->seeds * np;
+  PcsSeeds s = {.base = &j->p, .policies = j->policies, .first = o->seed ? j->p.scenario_seed : 1,
+                .count = (guint)o->seeds, .jobs = pcs_cli_jobs(o->jobs), .cancel = &pcs_cli_signal};
+  PcsResult *res = g_new0(PcsResult, n);
+  g_autoptr(GString) report = g_string_new(NULL);
+  gint64 t0 = g_get_monotonic_time();
+  uint64_t events = 0;
+  gboolean ok = pcs_seeds_run(&s, res, &events, error);
+  double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+  if (ok) {
+    PcsSeedResults sr = {res, np, s.first, s.count};
+    j->p.scenario_seed = s.first; /* the provenance names the first seed */
+    switch (j->format) {
+    case PCS_FORMAT_CSV: pcs_report_seeds_csv(report, &j->p, &sr); break;
+    case PCS_FORMAT_JSON: pcs_report_seeds_json(report, &j->p, &sr); break;
+    default: pcs_report_seeds_table(report, &j->p, &sr); break;
+    }
+    for (guint i = 0; i < n; i++) pcs_result_clear(&res[i]);
+    ok = pcs_cli_write_file(NULL, report, error);
+  }
+  g_free(res);
+  if (ok && o->stats) pcs_cli_print_stats(wall, events);
+  return ok;
+}
+
+/* --seeds N runs whole reports; the per-run outputs hold one run. */
+static gboolean seeds_check(const RunJob *j, const RunOpts *o, GError **error) {
+  if (o->seeds < 0 || o->seeds > PCS_CLI_MAX_SEEDS) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--seeds %d: expected 1..%d", o->seeds, PCS_CLI_MAX_SEEDS);
+    return FALSE;
+  }
+  if (o->seeds <= 1) return TRUE;
+  const char *one = o->trace ? "--trace" : o->timeline ? "--timeline" : o->blktrace ? "--blktrace"
+                  : o->ftrace ? "--ftrace" : j->format == PCS_FORMAT_FIO_JSON ? "--format fio-json" : NULL;
+  if (one) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s shows one run: not with --seeds %d (use --seed S)", one,
+                o->seeds);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* --scenario-from RESULTS [--row N]: the recorded scenario and policies. */
 static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   PcsResults r;
@@ -295,7 +343,10 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   if (ok) ok = pcs_results_params(&r, row, &j->p, error);
   for (guint i = 0; ok && !(o->policies && *o->policies) && pc >= 0 && i < r.rows->len; i++) {
     if (row != G_MAXUINT && i != row) continue;
-    ok = pcs_policy_parse_list(((char **)g_ptr_array_index(r.rows, i))[pc], j->policies, error);
+    const char *name = ((char **)g_ptr_array_index(r.rows, i))[pc];
+    gboolean seen = FALSE; /* a --seeds file has a row per seed and the median, min and max rows */
+    for (guint k = 0; k < j->policies->len; k++) seen = seen || !strcmp(g_array_index(j->policies, PcsPolicy, k).name, name);
+    if (!seen) ok = pcs_policy_parse_list(name, j->policies, error);
   }
   if (ok && r.version && strcmp(r.version, pcs_version()) != 0)
     fprintf(stderr, "%s: note: %s was written by pcsim %s; this is pcsim %s\n", g_get_prgname(), o->scenario_from,
@@ -341,7 +392,9 @@ static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GErr
 
 static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GError **error) {
   gboolean fio = path && (o->fio || pcs_fio_is_job_file(path));
-  if (!pcs_format_parse(o->format, PCS_FORMATS_ALL, &j->format, error)) return FALSE;
+  if (!pcs_format_parse(o->format, PCS_FORMATS_ALL, &j->format, error) || !seeds_check(j, o, error) ||
+      !pcs_cli_jobs_check(o->jobs, error))
+    return FALSE;
   if (o->model && !fio) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
     return FALSE;
@@ -371,7 +424,11 @@ static const char run_description[] =
     "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"
     "`pcsim trace-stats FILE` reads back with the run's own metrics; a run of\n"
     "several policies is refused: pick one with --policy.\n"
-    "Output is byte-identical for the same scenario, options and seed.\n"
+    "--seeds N runs seeds 1..N (or N seeds from --seed S) under each policy on\n"
+    "--jobs threads and prints every seed's row, then each policy's median,\n"
+    "min and max of every metric (docs/seeds.md); --seeds 1 is a plain run.\n"
+    "Output is byte-identical for the same scenario, options and seed, and for\n"
+    "any --jobs.\n"
     "Exit status: 0 ok, 1 an output could not be written, 2 bad input (one line\n"
     "'pcsim run: FILE:LINE: ...' naming the key), 130/143 interrupted by\n"
     "SIGINT/SIGTERM (nothing written).";
@@ -404,6 +461,9 @@ int pcs_cmd_run(int argc, char **argv) {
      "Page range A-B for --timeline (default: the 32 pages after the first readahead window)", "A-B"},
     {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
      "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
+    {"seeds", 0, 0, G_OPTION_ARG_INT, &o.seeds,
+     "Run N seeds (1..N, or from --seed) and add each metric's median and min..max", "N"},
+    {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "With --seeds: runs in parallel (default: the number of cores)", "N"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - simulate one scenario under each policy",
       run_description, entries);
@@ -417,7 +477,8 @@ int pcs_cmd_run(int argc, char **argv) {
   } else if (argc != (o.scenario_from ? 1 : 2)) {
     rc = pcs_cli_usage_error(o.scenario_from ? "--scenario-from replaces SCENARIO: give one or the other"
                                              : "expected one SCENARIO file");
-  } else if (!run_prepare(&j, &o, o.scenario_from ? NULL : argv[1], &error) || !run_job(&j, &o, &error)) {
+  } else if (!run_prepare(&j, &o, o.scenario_from ? NULL : argv[1], &error) ||
+             !(o.seeds > 1 ? run_seeds(&j, &o, &error) : run_job(&j, &o, &error))) {
     pcs_cli_output_abort(&j.trace);
     pcs_cli_output_abort(&j.ftrace_out);
     rc = pcs_cli_fail(error);

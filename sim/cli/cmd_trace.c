@@ -14,6 +14,7 @@
 #include "pcsim/ktrace.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
+#include "pcsim/seeds.h"
 #include "pcsim/sim.h"
 #include "pcsim/units.h"
 
@@ -300,109 +301,302 @@ static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) 
                            "the trace's memory)\n", real, assumed, kib);
 }
 
-/* One row of `compare`: a metric, real and simulated. */
+/* The simulated side: one run per seed, with its large-bio watch. */
+typedef struct {
+  PcsResult *res;
+  PcsLargeBioWatch *watch;
+  guint n;
+  uint64_t first; /* seed of res[0] */
+} SimRuns;
+
+/* One row of `compare`: a metric, its value in each trace and each run. */
 typedef struct {
   char name[48];
-  double real, sim;
+  gboolean count; /* printed as an integer */
+  double *real;   /* one per trace */
+  double *sim;    /* one per run */
 } CompareRow;
 
-static void add_row(GArray *rows, const char *name, double real, double sim) {
-  CompareRow row = {.real = real, .sim = sim};
-  g_strlcpy(row.name, name, sizeof row.name);
-  g_array_append_val(rows, row);
+static void row_free(gpointer data) {
+  CompareRow *row = data;
+  g_free(row->real);
+  g_free(row->sim);
 }
 
-/* Every metric the trace has, then the list metrics entry by entry:
+static CompareRow *add_row(GArray *rows, const char *name, gboolean count, guint ntraces, guint nruns) {
+  CompareRow row = {.count = count, .real = g_new0(double, ntraces), .sim = g_new0(double, nruns)};
+  g_strlcpy(row.name, name, sizeof row.name);
+  g_array_append_val(rows, row);
+  return &g_array_index(rows, CompareRow, rows->len - 1);
+}
+
+/* Every metric all traces have, then the list metrics entry by entry:
  * inserted_mib_per_thread[k] (k-th thread to insert, on each side) and
- * device_latency_us_hist[k] (buckets with requests on either side). */
-static GArray *compare_rows(const PcsKtrace *t, const PcsResult *r, const PcsLargeBioWatch *w) {
+ * device_latency_us_hist[k] (buckets with requests on any side). */
+static GArray *compare_rows(const PcsKtrace *t, guint nt, const SimRuns *s) {
   GArray *rows = g_array_new(FALSE, FALSE, sizeof(CompareRow));
-  for (Metric m = 0; m < METRIC_COUNT; m++)
-    if (trace_has(t, m)) add_row(rows, metrics[m].name, trace_metric(t, m), sim_metric(r, w, m));
+  g_array_set_clear_func(rows, row_free);
+  gboolean mech = TRUE, dev = TRUE;
+  for (guint i = 0; i < nt; i++) mech = mech && t[i].mech.present, dev = dev && t[i].dev.present;
+  for (Metric m = 0; m < METRIC_COUNT; m++) {
+    gboolean all = TRUE;
+    for (guint i = 0; i < nt; i++) all = all && trace_has(&t[i], m);
+    if (!all) continue;
+    CompareRow *row = add_row(rows, metrics[m].name, metrics[m].count, nt, s->n);
+    for (guint i = 0; i < nt; i++) row->real[i] = trace_metric(&t[i], m);
+    for (guint k = 0; k < s->n; k++) row->sim[k] = sim_metric(&s->res[k], &s->watch[k], m);
+  }
   char name[48];
-  if (t->mech.present)
-    for (guint k = 0; k < MAX(t->mech.inserted_mib_per_thread->len, r->insert_threads); k++) {
-      g_snprintf(name, sizeof name, INSERTED_KEY "[%u]", k);
-      add_row(rows, name, trace_inserted_mib(t, k), sim_inserted_mib(r, k));
-    }
-  if (t->dev.present)
-    for (guint k = 0; k < PCS_LATENCY_BUCKETS; k++) {
-      if (!t->dev.latency_us_hist[k] && !r->latency_us_hist[k]) continue;
-      g_snprintf(name, sizeof name, LATENCY_HIST_KEY "[%u]", k);
-      add_row(rows, name, (double)t->dev.latency_us_hist[k], (double)r->latency_us_hist[k]);
-    }
+  guint len = 0;
+  for (guint i = 0; mech && i < nt; i++) len = MAX(len, t[i].mech.inserted_mib_per_thread->len);
+  for (guint k = 0; mech && k < s->n; k++) len = MAX(len, s->res[k].insert_threads);
+  for (guint e = 0; mech && e < len; e++) {
+    g_snprintf(name, sizeof name, INSERTED_KEY "[%u]", e);
+    CompareRow *row = add_row(rows, name, FALSE, nt, s->n);
+    for (guint i = 0; i < nt; i++) row->real[i] = trace_inserted_mib(&t[i], e);
+    for (guint k = 0; k < s->n; k++) row->sim[k] = sim_inserted_mib(&s->res[k], e);
+  }
+  for (guint b = 0; dev && b < PCS_LATENCY_BUCKETS; b++) {
+    gboolean any = FALSE;
+    for (guint i = 0; i < nt; i++) any = any || t[i].dev.latency_us_hist[b];
+    for (guint k = 0; k < s->n; k++) any = any || s->res[k].latency_us_hist[b];
+    if (!any) continue;
+    g_snprintf(name, sizeof name, LATENCY_HIST_KEY "[%u]", b);
+    CompareRow *row = add_row(rows, name, TRUE, nt, s->n);
+    for (guint i = 0; i < nt; i++) row->real[i] = (double)t[i].dev.latency_us_hist[b];
+    for (guint k = 0; k < s->n; k++) row->sim[k] = (double)s->res[k].latency_us_hist[b];
+  }
   return rows;
 }
 
-static void compare_json(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r,
-                         const GArray *rows) {
+/* A row's spreads: over the traces and over the runs. */
+static void row_spreads(const CompareRow *row, guint nt, guint nruns, PcsSpread *real, PcsSpread *sim) {
+  double *v = g_memdup2(row->real, nt * sizeof(double));
+  *real = pcs_spread(v, nt);
+  g_free(v);
+  v = g_memdup2(row->sim, nruns * sizeof(double));
+  *sim = pcs_spread(v, nruns);
+  g_free(v);
+}
+
+/* VALUE as a JSON number of ROW (counts as integers). */
+static void row_json(PcsJson *w, const CompareRow *row, const char *key, double v) {
+  g_autofree char *text = pcs_report_number(v, row->count);
+  pcs_json_raw(w, key, text);
+}
+
+static void row_json_list(PcsJson *w, const CompareRow *row, const char *key, const double *v, guint n) {
+  pcs_json_begin_array(w, key, PCS_JSON_INLINE);
+  for (guint i = 0; i < n; i++) row_json(w, row, NULL, v[i]);
+  pcs_json_end(w);
+}
+
+/* One trace and one run: real, simulated, ratio.  Several traces or seeds
+ * (SPREAD): each side's median, min and max, every value, and the ratio of
+ * the medians. */
+static void compare_json(GString *out, const PcsKtrace *t, guint nt, const PcsParams *p, const SimRuns *s,
+                         const GArray *rows, gboolean spread) {
   PcsJson w;
   pcs_json_init(&w, out);
   pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
-  pcs_json_string(&w, "trace", t->path);
+  if (!spread) {
+    pcs_json_string(&w, "trace", t->path);
+  } else {
+    pcs_json_begin_array(&w, "traces", PCS_JSON_INLINE);
+    for (guint i = 0; i < nt; i++) pcs_json_string(&w, NULL, t[i].path);
+    pcs_json_end(&w);
+  }
   pcs_report_json_provenance(&w, p);
-  pcs_json_string(&w, "policy", r->policy.name);
+  if (spread) {
+    pcs_json_begin_array(&w, "seeds", PCS_JSON_INLINE);
+    for (guint k = 0; k < s->n; k++) pcs_json_uint(&w, NULL, s->first + k);
+    pcs_json_end(&w);
+  }
+  pcs_json_string(&w, "policy", s->res[0].policy.name);
   pcs_json_begin_array(&w, "metrics", PCS_JSON_LINES);
   for (guint i = 0; i < rows->len; i++) {
     const CompareRow *row = &g_array_index(rows, CompareRow, i);
+    PcsSpread real, sim;
+    row_spreads(row, nt, s->n, &real, &sim);
     pcs_json_begin_object(&w, NULL, PCS_JSON_INLINE);
     pcs_json_string(&w, "metric", row->name);
-    pcs_json_double(&w, "real", "%.4f", row->real);
-    pcs_json_double(&w, "simulated", "%.4f", row->sim);
-    pcs_json_double(&w, "ratio", "%.4f", pcs_per(row->sim, row->real));
+    row_json(&w, row, "real", real.median);
+    if (spread) {
+      row_json(&w, row, "real_min", real.min);
+      row_json(&w, row, "real_max", real.max);
+      row_json_list(&w, row, "real_each", row->real, nt);
+    }
+    row_json(&w, row, "simulated", sim.median);
+    if (spread) {
+      row_json(&w, row, "simulated_min", sim.min);
+      row_json(&w, row, "simulated_max", sim.max);
+      row_json_list(&w, row, "simulated_each", row->sim, s->n);
+    }
+    pcs_json_double(&w, "ratio", "%.4f", pcs_per(sim.median, real.median));
     pcs_json_end(&w);
   }
   pcs_json_end(&w);
   pcs_json_end_document(&w);
 }
 
-static void compare_print(GString *out, const PcsKtrace *t, const PcsParams *p, const PcsResult *r,
-                          const PcsLargeBioWatch *w, PcsFormat fmt) {
-  g_autoptr(GArray) rows = compare_rows(t, r, w);
+/* "MIN..MAX" of a table cell. */
+static char *range_cell(const CompareRow *row, const PcsSpread *sp) {
+  g_autofree char *lo = pcs_report_number(sp->min, row->count);
+  g_autofree char *hi = pcs_report_number(sp->max, row->count);
+  return g_strdup_printf("%s..%s", lo, hi);
+}
+
+static void compare_title(GString *out, const PcsKtrace *t, guint nt, const PcsParams *p, const SimRuns *s,
+                          gboolean spread) {
+  if (nt == 1) {
+    g_string_append_printf(out, "real:      %s (%s)\n", t->path, t->format);
+  } else {
+    g_string_append_printf(out, "real:      %u traces, median and min..max\n", nt);
+    for (guint i = 0; i < nt; i++) g_string_append_printf(out, "           %s (%s)\n", t[i].path, t[i].format);
+  }
+  g_string_append_printf(out, "simulated: %s, policy %s, %" G_GUINT64_FORMAT " thread(s)", p->source ? p->source : "defaults",
+                         s->res[0].policy.name, p->workload_threads);
+  if (spread && s->n > 1)
+    g_string_append_printf(out, ", seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ", median and min..max", s->first,
+                           s->first + s->n - 1);
+  else if (spread)
+    g_string_append_printf(out, ", seed %" G_GUINT64_FORMAT, s->first);
+  g_string_append(out, "\n\n");
+}
+
+static void compare_print(GString *out, const PcsKtrace *t, guint nt, const PcsParams *p, const SimRuns *s,
+                          PcsFormat fmt) {
+  g_autoptr(GArray) rows = compare_rows(t, nt, s);
+  gboolean spread = nt > 1 || s->n > 1;
   int width = 18; /* the metric column: the longest name */
   for (guint i = 0; i < rows->len; i++) width = MAX(width, (int)strlen(g_array_index(rows, CompareRow, i).name));
   if (fmt == PCS_FORMAT_JSON) {
-    compare_json(out, t, p, r, rows);
+    compare_json(out, t, nt, p, s, rows, spread);
     return;
   }
   if (fmt == PCS_FORMAT_CSV) {
     pcs_report_csv_provenance(out, p);
-    g_string_append_printf(out, "# trace %s\n# policy %s\nmetric,real,simulated,ratio\n", t->path, r->policy.name);
+    for (guint i = 0; i < nt; i++) g_string_append_printf(out, "# trace %s\n", t[i].path);
+    if (spread) g_string_append_printf(out, "# seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "\n", s->first,
+                                       s->first + s->n - 1);
+    g_string_append_printf(out, "# policy %s\n%s\n", s->res[0].policy.name,
+                           spread ? "metric,real,real_min,real_max,simulated,simulated_min,simulated_max,ratio"
+                                  : "metric,real,simulated,ratio");
   } else {
-    g_string_append_printf(out, "real:      %s (%s)\nsimulated: %s, policy %s, %" G_GUINT64_FORMAT " thread(s)\n\n"
-                           "%-*s %14s %14s %8s\n", t->path, t->format, p->source ? p->source : "defaults",
-                           r->policy.name, p->workload_threads, width, "metric", "real", "simulated", "ratio");
+    compare_title(out, t, nt, p, s, spread);
+    if (spread)
+      g_string_append_printf(out, "%-*s %14s %24s %14s %24s %8s\n", width, "metric", "real", "real min..max",
+                             "simulated", "simulated min..max", "ratio");
+    else
+      g_string_append_printf(out, "%-*s %14s %14s %8s\n", width, "metric", "real", "simulated", "ratio");
   }
   for (guint i = 0; i < rows->len; i++) {
     const CompareRow *row = &g_array_index(rows, CompareRow, i);
-    double ratio = pcs_per(row->sim, row->real);
-    if (fmt == PCS_FORMAT_CSV)
-      g_string_append_printf(out, "%s,%.4f,%.4f,%.4f\n", row->name, row->real, row->sim, ratio);
-    else
-      g_string_append_printf(out, "%-*s %14.4f %14.4f %8.3f\n", width, row->name, row->real, row->sim, ratio);
+    PcsSpread real, sim;
+    row_spreads(row, nt, s->n, &real, &sim);
+    double ratio = pcs_per(sim.median, real.median);
+    g_autofree char *rv = pcs_report_number(real.median, row->count);
+    g_autofree char *sv = pcs_report_number(sim.median, row->count);
+    g_autofree char *rr = range_cell(row, &real);
+    g_autofree char *sr = range_cell(row, &sim);
+    if (fmt == PCS_FORMAT_CSV && spread) {
+      g_autofree char *rlo = pcs_report_number(real.min, row->count), *rhi = pcs_report_number(real.max, row->count);
+      g_autofree char *slo = pcs_report_number(sim.min, row->count), *shi = pcs_report_number(sim.max, row->count);
+      g_string_append_printf(out, "%s,%s,%s,%s,%s,%s,%s,%.4f\n", row->name, rv, rlo, rhi, sv, slo, shi, ratio);
+    } else if (fmt == PCS_FORMAT_CSV) {
+      g_string_append_printf(out, "%s,%s,%s,%.4f\n", row->name, rv, sv, ratio);
+    } else if (spread) {
+      g_string_append_printf(out, "%-*s %14s %24s %14s %24s %8.3f\n", width, row->name, rv, rr, sv, sr, ratio);
+    } else {
+      g_string_append_printf(out, "%-*s %14s %14s %8.3f\n", width, row->name, rv, sv, ratio);
+    }
   }
   if (fmt == PCS_FORMAT_TABLE) compare_notes(out, t, p);
 }
 
+/* ---- compare: loading the traces and running the seeds ---- */
+
+typedef struct {
+  char **paths;
+  PcsKtrace *traces;
+} TraceLoad;
+
+static gboolean load_slot(void *user, guint i, GError **error) {
+  TraceLoad *l = user;
+  return pcs_ktrace_load(&l->traces[i], l->paths[i], error);
+}
+
+static void watch_prepare(void *user, guint i, PcsRunOptions *opt) {
+  SimRuns *s = user;
+  opt->trace = sim_watch;
+  opt->trace_user = &s->watch[i];
+}
+
+typedef struct {
+  char *format, *policy, *seed;
+  char **sets;
+  gint seeds, jobs;
+} CompareOpts;
+
+/* TRACE... SCENARIO: the traces (on --jobs threads), then the seeds. */
+static gboolean compare_run(const CompareOpts *o, char **paths, guint nt, PcsKtrace *traces, PcsParams *p,
+                            SimRuns *s, GError **error) {
+  if (o->seeds < 0 || o->seeds > PCS_CLI_MAX_SEEDS) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--seeds %d: expected 1..%d", o->seeds, PCS_CLI_MAX_SEEDS);
+    return FALSE;
+  }
+  if (!pcs_cli_jobs_check(o->jobs, error)) return FALSE;
+  guint jobs = pcs_cli_jobs(o->jobs);
+  TraceLoad load = {paths, traces};
+  if (!pcs_parallel_for(nt, jobs, &pcs_cli_signal, load_slot, &load, error)) return FALSE;
+  g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
+  char *given[] = {o->policy, NULL}; /* after option parsing: --policy is set now */
+  if (!pcs_cli_load_scenario(paths[nt], o->sets, o->seed, p, error) ||
+      !pcs_cli_policies(p, o->policy ? given : NULL, pols, error))
+    return FALSE;
+  g_array_set_size(pols, 1);
+  s->n = o->seeds > 1 ? (guint)o->seeds : 1;
+  s->first = o->seeds > 1 && !o->seed ? 1 : p->scenario_seed;
+  s->res = g_new0(PcsResult, s->n);
+  s->watch = g_new0(PcsLargeBioWatch, s->n);
+  PcsSeeds seeds = {.base = p, .policies = pols, .first = s->first, .count = s->n, .jobs = jobs,
+                    .cancel = &pcs_cli_signal, .prepare = watch_prepare, .prepare_user = s};
+  if (!pcs_sim_check_limits(p, &g_array_index(pols, PcsPolicy, 0), error) ||
+      !pcs_seeds_run(&seeds, s->res, NULL, error)) {
+    s->n = 0;
+    return FALSE;
+  }
+  p->scenario_seed = s->first; /* the provenance names the first seed */
+  return TRUE;
+}
+
 int pcs_cmd_compare(int argc, char **argv) {
-  char *format = NULL, *policy = NULL, *seed = NULL;
-  char **sets = NULL;
+  CompareOpts o = {0};
   GOptionEntry entries[] = {
-    {"policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "Policy to simulate (default: the first of scenario.policies)", "P"},
-    {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override one scenario key (repeatable)", "SECTION.KEY=VALUE"},
-    {"seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the random streams", "N"},
-    {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default), csv or json", "FMT"},
+    {"policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy, "Policy to simulate (default: the first of scenario.policies)", "P"},
+    {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one scenario key (repeatable)", "SECTION.KEY=VALUE"},
+    {"seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random streams (with --seeds: the first)", "N"},
+    {"seeds", 0, 0, G_OPTION_ARG_INT, &o.seeds,
+     "Simulate N seeds (1..N, or from --seed): median and min..max beside the real ones", "N"},
+    {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Traces read and seeds run in parallel (default: the number of cores)",
+     "N"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: table (default), csv or json", "FMT"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = pcs_cli_context("TRACE SCENARIO - a real trace and a simulation side by side",
-      "Reads TRACE as `pcsim trace-stats` does, runs SCENARIO under one policy, and\n"
-      "prints each metric real, simulated and their ratio (simulated / real).\n"
-      "Data reads only: pcsim does not model metadata.\n\n"
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("TRACE... SCENARIO - real traces and a simulation side by side",
+      "Reads each TRACE as `pcsim trace-stats` does, runs SCENARIO under one policy,\n"
+      "and prints each metric real, simulated and their ratio (simulated / real).\n"
+      "Data reads only: pcsim does not model metadata.  Counts print as integers.\n\n"
+      "Several TRACEs (repeats of one configuration) give each metric's real\n"
+      "median and min..max; --seeds N runs seeds 1..N (or from --seed) on --jobs\n"
+      "threads and gives the simulated median and min..max; the ratio is then\n"
+      "median / median.  One TRACE without --seeds prints one value per side.\n"
+      "Output is byte-identical for any --jobs.\n\n"
       "Two rows are the run's conditions rather than results: threads (tasks\n"
       "that queued data bios) and mib_before_large_bio (data read before the\n"
       "first bio over 1 MiB: with BIO_MAX_VECS = 256, a larger bio needs\n"
       "physically contiguous pages, so this is how much was read into\n"
       "scattered free memory).  The table ends with a note and the --set that\n"
-      "matches the trace when the scenario differs (workload.threads,\n"
+      "matches the (first) trace when the scenario differs (workload.threads,\n"
       "memory.scattered).\n\n"
       "A trace with readahead, page-insert and complete events adds their\n"
       "metrics (see trace-stats), then inserted_mib_per_thread[k] (the k-th\n"
@@ -410,34 +604,33 @@ int pcs_cmd_compare(int argc, char **argv) {
       "with requests on either side).", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
-  PcsKtrace t = {0};
+  PcsKtrace *traces = NULL;
+  guint nt = 0;
   PcsParams p;
-  PcsResult r = {0};
-  PcsLargeBioWatch watch = {0};
-  gboolean ran = FALSE;
+  SimRuns s = {0};
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);
-  g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
   pcs_params_init(&p);
-  char *given[] = {policy, NULL};
-  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !pcs_format_parse(format, TRACE_FORMATS, &fmt, &error)) {
+  if (!pcs_cli_parse(ctx, &argc, &argv, &error) || !pcs_format_parse(o.format, TRACE_FORMATS, &fmt, &error)) {
     rc = pcs_cli_fail(error);
-  } else if (argc != 3) {
-    rc = pcs_cli_usage_error("expected a TRACE file and a SCENARIO file");
-  } else if (!pcs_ktrace_load(&t, argv[1], &error) || !pcs_cli_load_scenario(argv[2], sets, seed, &p, &error) ||
-             !pcs_cli_policies(&p, policy ? given : NULL, pols, &error) ||
-             !(ran = pcs_sim_run(&p, &g_array_index(pols, PcsPolicy, 0),
-                                 &(PcsRunOptions){.trace = sim_watch, .trace_user = &watch, .cancel = &pcs_cli_signal},
-                                 &r, &error))) {
-    rc = pcs_cli_fail(error);
+  } else if (argc < 3) {
+    rc = pcs_cli_usage_error("expected TRACE files and a SCENARIO file");
   } else {
-    compare_print(out, &t, &p, &r, &watch, fmt);
-    if (!pcs_cli_write_file(NULL, out, &error)) rc = pcs_cli_fail(error);
+    nt = (guint)argc - 2;
+    traces = g_new0(PcsKtrace, nt);
+    if (!compare_run(&o, argv + 1, nt, traces, &p, &s, &error)) {
+      rc = pcs_cli_fail(error);
+    } else {
+      compare_print(out, traces, nt, &p, &s, fmt);
+      if (!pcs_cli_write_file(NULL, out, &error)) rc = pcs_cli_fail(error);
+    }
   }
-  if (ran) pcs_result_clear(&r);
-  pcs_ktrace_clear(&t);
+  for (guint k = 0; k < s.n; k++) pcs_result_clear(&s.res[k]);
+  g_free(s.res), g_free(s.watch);
+  for (guint i = 0; i < nt; i++) pcs_ktrace_clear(&traces[i]);
+  g_free(traces);
   pcs_params_clear(&p);
-  g_free(format), g_free(policy), g_free(seed);
-  g_strfreev(sets);
+  g_free(o.format), g_free(o.policy), g_free(o.seed);
+  g_strfreev(o.sets);
   return rc;
 }

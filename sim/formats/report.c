@@ -117,25 +117,63 @@ char *pcs_report_cell(const PcsResult *r, PcsColumn c) {
 
 /* ---- table ---- */
 
+char *pcs_report_bytes(uint64_t bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  guint u = 0;
+  while (u + 1 < G_N_ELEMENTS(units) && bytes >= (UINT64_C(1) << (10 * (u + 1))) &&
+         bytes % (UINT64_C(1) << (10 * (u + 1))) == 0)
+    u++;
+  if (u == 0 && bytes >= PCS_KIB) { /* no whole unit: one decimal in the largest that fits */
+    while (u + 1 < G_N_ELEMENTS(units) && bytes >= (UINT64_C(1) << (10 * (u + 1)))) u++;
+    return g_strdup_printf("%.1f %s", (double)bytes / (double)(UINT64_C(1) << (10 * u)), units[u]);
+  }
+  return g_strdup_printf("%" G_GUINT64_FORMAT " %s", bytes >> (10 * u), units[u]);
+}
+
+/* "scenario NAME: 4 thread(s), 128 MiB file, bs 32 KiB, readahead 128 KiB, " */
+static void table_title(GString *out, const PcsParams *p) {
+  g_autofree char *file = pcs_report_bytes(p->workload_file_size);
+  g_autofree char *bs = pcs_report_bytes(p->workload_block_size);
+  g_autofree char *ra = pcs_report_bytes(pcs_params_window_bytes(p));
+  g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s file, bs %s, readahead %s, ",
+                         p->scenario_name, p->workload_threads, file, bs, ra);
+}
+
+/* The table's numbers of one row: a run, or a median, min or max. */
+typedef struct {
+  double aggr, device, bios, bios_per_mib, avg_kib, requests, eexist;
+} TableRow;
+
+static TableRow table_row_of(const PcsResult *r) {
+  return (TableRow){pcs_report_get(r, PCS_COLUMN_aggregate_mib_s), pcs_report_get(r, PCS_COLUMN_device_mib_s),
+                    (double)r->bios, pcs_report_get(r, PCS_COLUMN_bios_per_mib),
+                    pcs_report_get(r, PCS_COLUMN_avg_bio_kib), (double)r->requests, (double)r->eexist};
+}
+
+static void table_header(GString *out, const char *seed) {
+  g_string_append_printf(out, "%-16s%s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", seed, "aggr MiB/s",
+                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist", "change");
+}
+
+/* One line; SEED is "" or the seed column's cell; BASE_AGGR <= 0: no change. */
+static void table_line(GString *out, const char *policy, const char *seed, const TableRow *v, double base_aggr) {
+  g_autofree char *change = base_aggr > 0 ? g_strdup_printf("%+.1f%%", 100.0 * (v->aggr / base_aggr - 1.0))
+                                          : g_strdup("-");
+  g_autofree char *bios = pcs_report_number(v->bios, TRUE);
+  g_autofree char *requests = pcs_report_number(v->requests, TRUE);
+  g_autofree char *eexist = pcs_report_number(v->eexist, TRUE);
+  g_string_append_printf(out, "%-16s%s %12.1f %12.1f %9s %9.2f %9.2f %10s %9s %8s\n", policy, seed, v->aggr,
+                         v->device, bios, v->bios_per_mib, v->avg_kib, requests, eexist, change);
+}
+
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
-  g_string_append_printf(out,
-      "scenario %s: %" G_GUINT64_FORMAT " thread(s), %.0f MiB file, bs %" G_GUINT64_FORMAT
-      " KiB, readahead %" G_GUINT64_FORMAT " KiB, seed %" G_GUINT64_FORMAT "\n\n",
-      p->scenario_name, p->workload_threads, (double)p->workload_file_size / PCS_MIB,
-      p->workload_block_size / PCS_KIB, pcs_params_window_bytes(p) / PCS_KIB, p->scenario_seed);
-  g_string_append_printf(out, "%-16s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", "aggr MiB/s",
-                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist",
-                         "change");
+  table_title(out, p);
+  g_string_append_printf(out, "seed %" G_GUINT64_FORMAT "\n\n", p->scenario_seed);
+  table_header(out, "");
   double base = n ? pcs_report_get(&res[0], PCS_COLUMN_aggregate_mib_s) : 0;
   for (size_t i = 0; i < n; i++) {
-    const PcsResult *r = &res[i];
-    double aggr = pcs_report_get(r, PCS_COLUMN_aggregate_mib_s);
-    g_autofree char *change = i == 0 ? g_strdup("-") : g_strdup_printf("%+.1f%%", 100.0 * (aggr / base - 1.0));
-    g_string_append_printf(out, "%-16s %12.1f %12.1f %9" G_GUINT64_FORMAT " %9.2f %9.2f %10" G_GUINT64_FORMAT
-                           " %9" G_GUINT64_FORMAT " %8s\n",
-                           r->policy.name, aggr, pcs_report_get(r, PCS_COLUMN_device_mib_s), r->bios,
-                           pcs_report_get(r, PCS_COLUMN_bios_per_mib), pcs_report_get(r, PCS_COLUMN_avg_bio_kib),
-                           r->requests, r->eexist, change);
+    TableRow v = table_row_of(&res[i]);
+    table_line(out, res[i].policy.name, "", &v, i == 0 ? 0 : base);
   }
 }
 
@@ -242,6 +280,147 @@ void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *res, siz
   pcs_report_json_provenance(&w, p);
   pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
   for (size_t i = 0; i < n; i++) pcs_report_json_result(&w, &res[i], PCS_JSON_LINES);
+  pcs_json_end(&w);
+  pcs_json_end_document(&w);
+}
+
+/* ---- several seeds ---- */
+
+PcsSpread pcs_spread(double *v, size_t n) {
+  g_assert(n > 0);
+  for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen seeds at most */
+    for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+      double t = v[k];
+      v[k] = v[k - 1], v[k - 1] = t;
+    }
+  double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return (PcsSpread){median, v[0], v[n - 1]};
+}
+
+PcsSpread pcs_report_seed_spread(const PcsSeedResults *s, size_t j, PcsColumn c) {
+  double *v = g_new(double, s->nseeds);
+  for (size_t k = 0; k < s->nseeds; k++) v[k] = pcs_report_get(&s->res[k * s->npolicies + j], c);
+  PcsSpread sp = pcs_spread(v, s->nseeds);
+  g_free(v);
+  return sp;
+}
+
+char *pcs_report_number(double v, gboolean count) {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *fmt = !count ? DECIMAL_FORMAT : v == floor(v) ? "%.0f" : "%.1f";
+  return g_strdup(g_ascii_formatd(buf, sizeof buf, fmt, v));
+}
+
+static const PcsResult *seed_result(const PcsSeedResults *s, size_t k, size_t j) {
+  return &s->res[k * s->npolicies + j];
+}
+
+/* Policy J's median, min or max (WHICH 0, 1, 2) of every table number. */
+static TableRow table_spread_row(const PcsSeedResults *s, size_t j, int which) {
+  static const PcsColumn cols[] = {PCS_COLUMN_aggregate_mib_s, PCS_COLUMN_device_mib_s, PCS_COLUMN_bios,
+                                   PCS_COLUMN_bios_per_mib, PCS_COLUMN_avg_bio_kib, PCS_COLUMN_requests,
+                                   PCS_COLUMN_eexist};
+  double v[G_N_ELEMENTS(cols)];
+  for (size_t i = 0; i < G_N_ELEMENTS(cols); i++) {
+    PcsSpread sp = pcs_report_seed_spread(s, j, cols[i]);
+    v[i] = which == 0 ? sp.median : which == 1 ? sp.min : sp.max;
+  }
+  return (TableRow){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+}
+
+static const char *const spread_names[] = {"median", "min", "max"};
+
+void pcs_report_seeds_table(GString *out, const PcsParams *p, const PcsSeedResults *s) {
+  table_title(out, p);
+  g_string_append_printf(out, "seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "\n\n", s->first,
+                         s->first + s->nseeds - 1);
+  table_header(out, "   seed");
+  TableRow base_median = table_spread_row(s, 0, 0);
+  for (size_t j = 0; j < s->npolicies; j++) {
+    const char *name = seed_result(s, 0, j)->policy.name;
+    for (size_t k = 0; k < s->nseeds; k++) { /* change: against the first policy under the same seed */
+      TableRow v = table_row_of(seed_result(s, k, j));
+      g_autofree char *seed = g_strdup_printf(" %6" G_GUINT64_FORMAT, s->first + k);
+      table_line(out, name, seed, &v, j ? pcs_report_get(seed_result(s, k, 0), PCS_COLUMN_aggregate_mib_s) : 0);
+    }
+    for (int w = 0; w < 3; w++) {
+      TableRow v = table_spread_row(s, j, w);
+      g_autofree char *label = g_strdup_printf(" %6s", spread_names[w]);
+      table_line(out, name, label, &v, j && w == 0 ? base_median.aggr : 0);
+    }
+  }
+}
+
+void pcs_report_seeds_csv(GString *out, const PcsParams *p, const PcsSeedResults *s) {
+  pcs_report_csv_provenance(out, p);
+  g_string_append_printf(out, "# seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "\nseed,", s->first,
+                         s->first + s->nseeds - 1);
+  pcs_report_csv_header(out);
+  for (size_t j = 0; j < s->npolicies; j++) {
+    for (size_t k = 0; k < s->nseeds; k++) {
+      g_string_append_printf(out, "%" G_GUINT64_FORMAT ",", s->first + k);
+      pcs_report_csv_row(out, seed_result(s, k, j));
+    }
+    for (int w = 0; w < 3; w++) {
+      g_string_append(out, spread_names[w]);
+      for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
+        g_autofree char *cell = NULL;
+        if (columns[i].kind == 'S') {
+          cell = pcs_report_cell(seed_result(s, 0, j), (PcsColumn)i);
+        } else {
+          PcsSpread sp = pcs_report_seed_spread(s, j, (PcsColumn)i);
+          cell = pcs_report_number(w == 0 ? sp.median : w == 1 ? sp.min : sp.max, columns[i].kind == 'U');
+        }
+        g_string_append_printf(out, ",%s", cell);
+      }
+      g_string_append_c(out, '\n');
+    }
+  }
+}
+
+static void json_number(PcsJson *w, const char *key, double v, gboolean count) {
+  g_autofree char *text = pcs_report_number(v, count);
+  pcs_json_raw(w, key, text);
+}
+
+void pcs_report_seeds_json(GString *out, const PcsParams *p, const PcsSeedResults *s) {
+  PcsJson w;
+  pcs_json_init(&w, out);
+  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+  pcs_report_json_provenance(&w, p);
+  pcs_json_begin_array(&w, "seeds", PCS_JSON_INLINE);
+  for (size_t k = 0; k < s->nseeds; k++) pcs_json_uint(&w, NULL, s->first + k);
+  pcs_json_end(&w);
+  pcs_json_begin_array(&w, "results", PCS_JSON_LINES); /* the first seed, as without --seeds */
+  for (size_t j = 0; j < s->npolicies; j++) pcs_report_json_result(&w, seed_result(s, 0, j), PCS_JSON_LINES);
+  pcs_json_end(&w);
+  pcs_json_begin_array(&w, "per_seed", PCS_JSON_LINES);
+  for (size_t k = 0; k < s->nseeds; k++) {
+    pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+    pcs_json_uint(&w, "seed", s->first + k);
+    pcs_json_begin_array(&w, "results", PCS_JSON_LINES);
+    for (size_t j = 0; j < s->npolicies; j++) pcs_report_json_result(&w, seed_result(s, k, j), PCS_JSON_LINES);
+    pcs_json_end(&w);
+    pcs_json_end(&w);
+  }
+  pcs_json_end(&w);
+  pcs_json_begin_array(&w, "summary", PCS_JSON_LINES);
+  for (size_t j = 0; j < s->npolicies; j++) {
+    pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
+    pcs_json_string(&w, "policy", seed_result(s, 0, j)->policy.name);
+    pcs_json_uint(&w, "runs", s->nseeds);
+    for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
+      if (columns[i].kind == 'S') continue;
+      PcsSpread sp = pcs_report_seed_spread(s, j, (PcsColumn)i);
+      gboolean count = columns[i].kind == 'U';
+      pcs_json_begin_object(&w, columns[i].name, PCS_JSON_INLINE);
+      json_number(&w, "median", sp.median, count);
+      json_number(&w, "min", sp.min, count);
+      json_number(&w, "max", sp.max, count);
+      pcs_json_end(&w);
+    }
+    pcs_json_end(&w);
+  }
   pcs_json_end(&w);
   pcs_json_end_document(&w);
 }

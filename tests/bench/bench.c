@@ -8,12 +8,20 @@
  * instructions per event of the seed scenario under callgrind, which does
  * not depend on how busy the machine is.
  *
+ * The floor: a bare binary min-heap of (time, seq) keys holding 16 pending
+ * events, one pop and one push per event (no pcsim code), timed in this
+ * process right before and after the seed cases, so that pcsim's ns per
+ * event (the run's own wall_s of --stats over its events, without process
+ * start) is printed as a ratio to a figure taken on the same machine in
+ * the same minute.  On a busy machine both move; the ratio moves less.
+ *
  * usage: pcsim-bench PCSIM SOURCE_DIR [--runs N] [--quick] [--large]
  *   --quick  one run per case, no 16 GiB file, no callgrind (a smoke test)
  *   --large  also the 1 TiB file (about 2 minutes; memory goal)
  */
 #include <glib.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +30,8 @@
 #include <unistd.h>
 
 typedef struct {
-  double wall;
+  double wall;     /* fork to exit */
+  double run_wall; /* the run's own wall_s (--stats): simulation only */
   unsigned long long events;
   long rss_kib;
 } Sample;
@@ -67,6 +76,8 @@ static gboolean run_once(const char *args, Sample *out) {
   out->rss_kib = ru.ru_maxrss;
   const char *ev = strstr(err->str, " events=");
   out->events = ev ? strtoull(ev + 8, NULL, 10) : 0;
+  const char *w = strstr(err->str, "wall_s=");
+  out->run_wall = w ? g_ascii_strtod(w + 7, NULL) : out->wall;
   gboolean ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok) fprintf(stderr, "bench: pcsim %s failed: %s\n", args, err->str);
   g_string_free(err, TRUE);
@@ -80,25 +91,89 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Median wall of RUNS runs; events and the largest RSS of them. */
 static gboolean run_case(const Case *c, int runs, Sample *med) {
-  double *walls = g_new(double, runs);
+  double *walls = g_new(double, runs), *run_walls = g_new(double, runs);
   memset(med, 0, sizeof *med);
   for (int i = 0; i < runs; i++) {
     Sample s;
     if (!run_once(c->args, &s)) {
-      g_free(walls);
+      g_free(walls), g_free(run_walls);
       return FALSE;
     }
     walls[i] = s.wall;
+    run_walls[i] = s.run_wall;
     med->events = s.events;
     med->rss_kib = MAX(med->rss_kib, s.rss_kib);
   }
   qsort(walls, (size_t)runs, sizeof *walls, cmp_double);
+  qsort(run_walls, (size_t)runs, sizeof *run_walls, cmp_double);
   med->wall = walls[runs / 2];
-  g_free(walls);
+  med->run_wall = run_walls[runs / 2];
+  g_free(walls), g_free(run_walls);
   printf("%-34s %9.3f %13llu %14.0f %10.1f\n", c->name, med->wall, med->events,
          med->events && med->wall > 0 ? (double)med->events / med->wall : 0.0, (double)med->rss_kib / 1024.0);
   fflush(stdout);
   return TRUE;
+}
+
+/* ---- the floor: a bare binary heap hold ---- */
+
+typedef struct {
+  uint64_t time, seq;
+} HeapKey;
+
+static inline int key_less(HeapKey a, HeapKey b) { return a.time < b.time || (a.time == b.time && a.seq < b.seq); }
+
+/* EVENTS holds of a heap with PENDING entries: pop the smallest (time, seq),
+ * push one at time + a pseudo-random delay (xorshift, 1..4096 ns), as an
+ * event loop that schedules one event per event handled.  Returns ns per
+ * event; *CHECK receives a checksum so the loop cannot be optimised away. */
+static double bare_heap_ns(uint64_t events, unsigned pending, uint64_t *check) {
+  HeapKey h[64];
+  uint64_t x = 88172645463325252ull, seq = 0, sum = 0;
+  unsigned n = 0;
+  for (; n < pending; n++) h[n] = (HeapKey){n * 100u, seq++}; /* a heap: keys increase */
+  gint64 t0 = g_get_monotonic_time();
+  for (uint64_t e = 0; e < events; e++) {
+    HeapKey top = h[0];
+    sum += top.time ^ top.seq;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    HeapKey k = {top.time + 1 + (x & 4095), seq++};
+    unsigned i = 0; /* pop and push at once: sift K down from the root */
+    for (;;) {
+      unsigned c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && key_less(h[c + 1], h[c])) c++;
+      if (!key_less(h[c], k)) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = k;
+  }
+  double ns = (double)(g_get_monotonic_time() - t0) * 1e3 / (double)events;
+  *check = sum;
+  return ns;
+}
+
+/* Median of RUNS timings of 20 M holds with 16 pending. */
+static double bare_heap_median(int runs) {
+  double *v = g_new(double, runs);
+  uint64_t check = 0, c;
+  for (int i = 0; i < runs; i++) v[i] = bare_heap_ns(20000000, 16, &c), check ^= c;
+  qsort(v, (size_t)runs, sizeof *v, cmp_double);
+  double m = v[runs / 2];
+  g_free(v);
+  printf("%-34s %9.1f ns/event %8.1f M events/s (checksum %llx)\n", "bare heap, 16 pending", m, 1e3 / m,
+         (unsigned long long)(check & 0xffff));
+  fflush(stdout);
+  return m;
+}
+
+/* pcsim's ns per event in case S against the bare heap's HEAP ns. */
+static void against_heap(const char *name, const Sample *s, double heap) {
+  if (!s->events || s->run_wall <= 0) return;
+  double ns = s->run_wall * 1e9 / (double)s->events;
+  printf("%-34s %9.1f ns/event %8.1f M events/s %6.2fx the bare heap (goal <= 1.25x)\n", name, ns, 1e3 / ns,
+         ns / heap);
 }
 
 /* Instructions per event of the seed scenario (immediate) under callgrind. */
@@ -147,10 +222,13 @@ int main(int argc, char **argv) {
 #define SEED "run workloads/liubo-2011.ini --stats"
 #define SWEEP "sweep workloads/liubo-2011.ini --set workload.file_size=256M --vary workload.threads=1..10 " \
               "--vary readahead.read_ahead_kb=16..8192*2 --policy pool:16 --stats"
+#define V618 " --set scenario.kernel=v6.18"
   const Case cases[] = {
     {"seed immediate", SEED " --policy immediate"},
     {"seed pool:16", SEED " --policy pool:16"},
     {"seed both policies", SEED},
+    {"seed immediate, v6.18", SEED " --policy immediate" V618},
+    {"seed both policies, v6.18", SEED V618},
     {"seed 8 threads, both", SEED " --set workload.threads=8"},
     {"seed 16 threads, both", SEED " --set workload.threads=16"},
     {"2 GiB immediate", SEED " --policy immediate --set workload.file_size=2G"},
@@ -162,13 +240,19 @@ int main(int argc, char **argv) {
   printf("%-34s %9s %13s %14s %10s\n", "case", "wall_s", "events", "events_per_s", "rss_mib");
   Sample s[G_N_ELEMENTS(cases)];
   memset(s, 0, sizeof s);
+  enum { SEED_CASES = 5 }; /* the bare heap is timed right before and after these */
+  double heap_before = bare_heap_median(quick ? 1 : 3), heap_after = 0;
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    if (i == SEED_CASES) heap_after = bare_heap_median(quick ? 1 : 3);
     gboolean is_16g = strstr(cases[i].name, "16 GiB") != NULL, is_1t = strstr(cases[i].name, "1 TiB") != NULL;
     if ((quick && is_16g) || (is_1t && !large)) continue;
     if (!run_case(&cases[i], is_1t ? 1 : runs, &s[i])) return 1;
   }
-  if (s[5].wall > 0 && s[6].wall > 0) printf("16 GiB / 2 GiB wall: %.2fx (goal <= 9x)\n", s[6].wall / s[5].wall);
-  if (s[7].wall > 0 && s[8].wall > 0) printf("sweep --jobs 1 / --jobs 2: %.2fx (goal >= 1.8x)\n", s[7].wall / s[8].wall);
+  double heap = (heap_before + heap_after) / 2;
+  printf("\nper event, against the bare heap (%.1f ns: the mean of the two timings around the seed cases)\n", heap);
+  for (size_t i = 0; i < SEED_CASES; i++) against_heap(cases[i].name, &s[i], heap);
+  if (s[7].wall > 0 && s[8].wall > 0) printf("16 GiB / 2 GiB wall: %.2fx (goal <= 9x)\n", s[8].wall / s[7].wall);
+  if (s[9].wall > 0 && s[10].wall > 0) printf("sweep --jobs 1 / --jobs 2: %.2fx (goal >= 1.8x)\n", s[9].wall / s[10].wall);
   if (!quick) callgrind();
   return 0;
 }
