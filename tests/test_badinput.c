@@ -32,8 +32,6 @@ static const BadCase cases[] = {
   SCEN("size overflowing 64 bits", "[workload]\nfile_size = 99999999T\n", "@:2:", "workload.file_size"),
   SCEN("non-numeric value", "[device]\nlatency = fast\n", "@:2:", "device.latency", "time with unit"),
   SCEN("time without unit", "[device]\nlatency = 100\n", "@:2:", "device.latency"),
-  SCEN("window larger than the file", "[workload]\nfile_size = 64k\n[readahead]\nread_ahead_kb = 1024\n", "@:4:",
-       "read_ahead_kb = 1024", "larger than workload.file_size"),
   SCEN("the retired max_window key", "[readahead]\n# the old way\nmax_window = 8M\n", "@:3:",
        "readahead.max_window is no longer a key", "read_ahead_kb = 4096, fadvise_hint = 1"),
   SCEN("read_ahead_kb sysfs could not show", "[readahead]\nread_ahead_kb = 130\n", "@:2:",
@@ -44,7 +42,7 @@ static const BadCase cases[] = {
        "readahead.fadvise_hint = 'yes'", "0, 1, sequential, random or noreuse"),
   SCEN("unknown kernel", "[scenario]\nkernel = v4.19\n", "@:2:", "scenario.kernel = 'v4.19'", "v3.5 or v6.18"),
   SCEN("file smaller than one page", "[workload]\nfile_size = 100\n", "@:2:", "workload.file_size", "4096"),
-  SCEN("file not a whole number of pages", "[workload]\nfile_size = 6000\n", "@:2:", "multiple of the 4096"),
+  SCEN("unknown workload.files", "[workload]\nfiles = each\n", "@:2:", "workload.files = 'each'", "shared or per-thread"),
   SCEN("scattered memory without contiguous memory", "[memory]\n# 88 MiB\nscattered = 88M\n", "@:3:",
        "memory.scattered", "memory.contiguous = 1"),
   SCEN("segment size not a whole number of pages", "[block]\nmax_segment_size = 6000\n", "@:2:",
@@ -69,13 +67,19 @@ static const BadCase cases[] = {
    {"@:3:", "fio: failed parsing fadvise_hint=SEQUENTIAL", "0, 1, sequential, random or noreuse"}},
   {"fio fadvise_hint=random", IN_FIO, "[READ]\nsize=64m\nfadvise_hint=random\n", NULL,
    {"@:3:", "fio option 'fadvise_hint=random' is not modelled by pcsim", "readahead off"}},
-  {"fio block size not a whole page", IN_FIO, "[READ]\nsize=64m\nbs=1000\n", NULL,
+  {"fio block size smaller than a page", IN_FIO, "[READ]\nsize=64m\nbs=1000\n", NULL,
    {"@:3:", "workload.block_size", "4096"}},
+  {"fio boolean fio refuses", IN_FIO, "[READ]\nsize=64m\ninvalidate=true\n", NULL,
+   {"@:3:", "fio: failed parsing invalidate=true"}},
+  {"fio option with a typo", IN_FIO, "[READ]\nsize=64m\nnumjob=4\n", NULL,
+   {"@:3:", "Bad option <numjob=4>; did you mean numjobs?"}},
+  {"fio job saved as a scenario", IN_SCENARIO, "[global]\nthread\n[READ]\nsize=64m\n", NULL,
+   {"@:2:", "this looks like a fio job file", "--fio"}},
   {"--set of an unknown key", IN_SET, "cpu.cunt=2", NULL, {"--set", "did you mean 'cpu.count'"}},
   {"--set without a value", IN_SET, "cpu.count", NULL, {"--set", "SECTION.KEY=VALUE"}},
   {"--set out of range", IN_SET, "workload.threads=5000", NULL, {"--set", "workload.threads", "4096"}},
-  {"--set file smaller than the window", IN_SET, "workload.file_size=64k", NULL,
-   {"workloads/single-thread.ini:", "read_ahead_kb = 128", "larger than workload.file_size"}},
+  {"--set block larger than the file", IN_SET, "workload.file_size=16k", NULL,
+   {"--set", "workload.block_size (32768 bytes) is larger than workload.file_size (16384)"}},
   {"--set of the retired max_window", IN_SET, "readahead.max_window=128k", NULL,
    {"--set", "readahead.max_window is no longer a key", "read_ahead_kb = 128, fadvise_hint = 0"}},
   {"schedule with a bad step", IN_SCHEDULE, "threads 2\npages 2\nsteps 1 x\n", NULL, {"@:3:", "step 'x'"}},
@@ -157,9 +161,40 @@ static void every_bad_input_exits_2_naming_file_line_and_key(void **state) {
   }
 }
 
+
+/* A 100 KB bad value is cut in the message, for a scenario, a fio job and --set. */
+static void a_huge_value_is_cut(void **state) {
+  g_autofree char *big = g_strnfill(100000, 'x');
+  g_autofree char *ini_text = g_strdup_printf("[workload]\nthreads = %s\n", big);
+  g_autofree char *fio_text = g_strdup_printf("[j]\nsize=%s\n", big);
+  g_autofree char *ini = test_tempfile("big.ini", ini_text);
+  g_autofree char *fio = test_tempfile("big.fio", fio_text);
+  g_autofree char *set = g_strdup_printf("workload.threads=%s", big);
+  const char *const argvs[][4] = {{"run", ini, NULL, NULL}, {"run", fio, NULL, NULL},
+                                  {"run", "workloads/single-thread.ini", "--set", set}};
+  for (size_t i = 0; i < G_N_ELEMENTS(argvs); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = argvs[i][2] ? test_pcsim(&out, &err, argvs[i][0], argvs[i][1], argvs[i][2], argvs[i][3], NULL)
+                         : test_pcsim(&out, &err, argvs[i][0], argvs[i][1], NULL);
+    assert_int_equal(rc, 2);
+    if (strlen(err) > 1100) fail_msg("case %zu: %zu bytes on stderr", i, strlen(err));
+    if (!strstr(err, "bytes in all]")) fail_msg("case %zu: no length of the cut value: %s", i, err);
+  }
+}
+
+/* A scenario saved with a UTF-8 byte-order mark (Windows editors) runs. */
+static void a_byte_order_mark_is_skipped(void **state) {
+  g_autofree char *path = test_tempfile("bom.ini", "\xef\xbb\xbf[workload]\nthreads = 2\nfile_size = 8M\n");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", path, "--format", "csv", NULL), 0);
+  assert_non_null(strstr(out, "# workload.threads=2\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(every_bad_input_exits_2_naming_file_line_and_key),
+    cmocka_unit_test(a_huge_value_is_cut),
+    cmocka_unit_test(a_byte_order_mark_is_skipped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

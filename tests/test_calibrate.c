@@ -134,7 +134,8 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   assert_near((double)p.cost_bio_submit, SYN_BIO_NS, 0.10, "bio_submit");
   assert_near((double)p.device_latency, SYN_LATENCY_NS, 0.10, "device.latency");
   assert_near((double)p.device_bandwidth, SYN_BANDWIDTH, 0.10, "device.bandwidth");
-  assert_near(p.memory_contiguous_share, SYN_SHARE, 0.10, "memory.contiguous_share");
+  assert_true(p.memory_contiguous_share == 1.0); /* the lists decide; the trace's share is in the comment */
+  assert_non_null(strstr(ini, "# contiguous_share: 1, every page takes its list's next frame"));
   assert_int_equal(p.memory_contiguous, 1);
   assert_int_equal(p.memory_scattered, 0);
   assert_int_equal(pcs_params_window_bytes(&p), 64 * 4096);
@@ -166,11 +167,33 @@ static void capture_estimates_are_plausible(void **state) {
     assert_within((double)p.cost_insert_won, 200, 5000, files[i]);
     assert_within((double)p.cost_read_setup, 20, 5000, files[i]);
     assert_within((double)p.cost_bio_submit, 1000, 100000, files[i]);
-    /* the README's contiguous_frames: 0.83 to 0.96 */
-    assert_within(p.memory_contiguous_share, 0.75, 0.99, files[i]);
+    /* frames: the freed pages and the blocks account for the 1000 MiB file */
+    uint64_t blocks[PCS_BUDDY_ORDERS];
+    g_autofree char *why = NULL;
+    assert_true(pcs_params_parse_buddyinfo(p.memory_buddyinfo, blocks, &why));
+    uint64_t bytes = p.memory_pcp_freed;
+    for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) bytes += (blocks[o] << o) * PCS_PAGE_SIZE;
+    assert_within((double)bytes / PCS_MIB, 990, 1010, files[i]);
+    assert_within((double)p.memory_pcp_freed / PCS_MIB, 1, 120, files[i]);
     assert_int_equal(pcs_params_window_bytes(&p), (i < 2 ? 64 : 2048) * 4096);
     pcs_params_clear(&p);
   }
+}
+
+/* The simulated run of the 1-thread 4 MiB capture's fitted frames has the
+ * capture's share of adjacent frames (0.916) and its scattered start. */
+static void fitted_frames_give_the_real_contiguous_share(void **state) {
+  g_autofree char *j1 = test_path(MECH "ra4096-j1-rep1.ftrace.txt.gz");
+  g_autofree char *base = test_path("workloads/linux-6.18-btrfs.ini");
+  PcsParams p;
+  calibrate_to(&p, NULL, (const char *const[]){j1, "--model", base, NULL});
+  test_set(&p, "workload.threads=1", NULL);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  double sim = pcs_report_value(&r, "contiguous_frames");
+  pcs_result_clear(&r);
+  assert_within(sim, 0.916 - 0.02, 0.916 + 0.02, "simulated contiguous_frames");
+  pcs_params_clear(&p);
 }
 
 /* One and four threads, the same device: the latency and the service of a
@@ -290,6 +313,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(synthetic_costs_come_back_within_10_percent),
     cmocka_unit_test(capture_estimates_are_plausible),
+    cmocka_unit_test(fitted_frames_give_the_real_contiguous_share),
     cmocka_unit_test(one_and_four_threads_see_the_same_device),
     cmocka_unit_test(pooled_traces_keep_the_base),
     cmocka_unit_test(bad_traces_are_refused_with_exit_2),

@@ -82,7 +82,7 @@ static void fio_syntax_maps_onto_the_scenario(void **state) {
   assert_int_equal(p.workload_block_size, 32768);
   assert_int_equal(p.workload_file_size, 2000ull << 20);
   g_autofree char *accepted = g_strjoinv(" ", p.fio_accepted);
-  assert_string_equal(accepted, "group_reporting thread directory=/mnt/btrfs/ filename=foobar");
+  assert_string_equal(accepted, "group_reporting thread directory=/mnt/btrfs/ filename=foobar invalidate=1");
   pcs_fio_clear(&job);
   pcs_params_clear(&p);
 }
@@ -126,7 +126,7 @@ static void expect_refusal(const char *text, const char *needle) {
 static void what_would_change_the_result_is_refused(void **state) {
   g_unsetenv("PCSIM_FIO_UNSET");
   expect_refusal("[j]\nsize=8m\nrw=randread\n", "job.fio:3: fio option 'rw=randread' is not modelled by pcsim");
-  expect_refusal("[j]\nsize=8m\niodepth=32\n", "job.fio:3: fio option 'iodepth=32' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=8m\nloops=2\n", "job.fio:3: fio option 'loops=2' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ndirect=1\n", "job.fio:3: fio option 'direct=1' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ninvalidate=0\n", "job.fio:3: fio option 'invalidate=0'");
   expect_refusal("[j]\nsize=8m\nioengine=libaio\n", "job.fio:3: fio option 'ioengine=libaio'");
@@ -222,7 +222,7 @@ static void the_seed_job_gives_the_ini_results(void **state) {
   assert_non_null(ra);
   assert_non_null(rb);
   assert_string_equal(ra, rb);
-  assert_non_null(strstr(a, "# fio accepted group_reporting thread directory=/mnt/btrfs/ filename=foobar\n"));
+  assert_non_null(strstr(a, "# fio accepted group_reporting thread directory=/mnt/btrfs/ filename=foobar invalidate=1\n"));
   assert_non_null(strstr(a, "# scenario.name=liubo-2011\n"));
   g_autofree char *o = NULL, *e = NULL;
   g_autofree char *rnd = test_path("tests/data/fio/random.fio");
@@ -288,6 +288,290 @@ static void fio_json_reads_like_fio(void **state) {
   assert_int_equal(json_object_get_int_member(rd, "io_bytes"), 8 << 20);
 }
 
+
+/* ---- fio's own examples (tests/data/fio-examples, GPL-2.0, see its README) ---- */
+
+/* Each of fio's examples (examples/NAME.fio) and what pcsim says of it: NULL runs, else
+ * the options that must all be named in its one refusal (the kind of I/O:
+ * rw, ioengine, direct, buffered, random_distribution; the first refused
+ * option when the kind of I/O is modelled).  None of fio's examples is a
+ * plain buffered sequential read: 1mbs_clients.fio comes closest (rate
+ * limits, staggered starts), backwards-read.fio skips back 8k per read. */
+typedef struct {
+  const char *file;
+  const char *named[5];
+} Example;
+
+static const Example examples[] = {
+  {"1mbs_clients.fio", {"rate=1250"}},
+  {"aio-read.fio", {"ioengine=libaio", "buffered=0", "rw=randread"}},
+  {"atomic-verify.fio", {"rw=randwrite", "direct=1", "ioengine=libaio", "atomic=1"}},
+  {"backwards-read.fio", {"rw=read:-8k"}},
+  {"basic-verify.fio", {"rw=randwrite", "direct=1", "ioengine=libaio"}},
+  {"butterfly.fio", {"direct=1", "rw=read:-8k"}},
+  {"cmdprio-bssplit.fio", {"direct=1", "rw=randrw", "ioengine=libaio"}},
+  {"cmdprio-percentage.fio", {"direct=1", "rw=randread", "ioengine=libaio"}},
+  {"cpp_null.fio", {"ioengine=cpp_null", "rw=randread"}},
+  {"cpuio.fio", {"ioengine=cpuio"}},
+  {"cross-stripe-verify.fio", {"direct=1", "rw=write:112k"}},
+  {"dedupe-global.fio", {"ioengine=libaio", "rw=write"}},
+  {"dev-dax.fio", {"ioengine=dev-dax", "rw=randwrite"}},
+  {"dfs.fio", {"ioengine=dfs", "rw=write"}},
+  {"dircreate-ioengine.fio", {"ioengine=dircreate"}},
+  {"dirdelete-ioengine.fio", {"ioengine=dirdelete"}},
+  {"dirstat-ioengine.fio", {"ioengine=dirstat"}},
+  {"disk-zone-profile.fio", {"direct=1", "ioengine=libaio"}},
+  {"e4defrag.fio", {"ioengine=e4defrag", "buffered=0", "rw=write", "direct=1"}},
+  {"e4defrag2.fio", {"ioengine=e4defrag", "buffered=0", "rw=write", "direct=1"}},
+  {"enospc-pressure.fio", {"ioengine=libaio", "direct=1", "buffered=0", "rw=randwrite"}},
+  {"example_latency_steadystate.fio", {"ioengine=libaio", "direct=1", "rw=randread"}},
+  {"exec.fio", {"ioengine=exec"}},
+  {"exitwhat.fio", {"rw=randrw", "ioengine=libaio"}},
+  {"falloc.fio", {"ioengine=falloc", "buffered=0", "rw=randwrite", "direct=1"}},
+  {"filecreate-ioengine.fio", {"ioengine=filecreate"}},
+  {"filedelete-ioengine.fio", {"ioengine=filedelete"}},
+  {"filestat-ioengine.fio", {"ioengine=filestat"}},
+  {"fio-rand-RW.fio", {"rw=randrw", "ioengine=libaio"}},
+  {"fio-rand-read.fio", {"rw=randread", "ioengine=libaio"}},
+  {"fio-rand-write.fio", {"rw=randwrite", "ioengine=libaio"}},
+  {"fio-seq-RW.fio", {"rw=rw", "ioengine=libaio"}},
+  {"fio-seq-read.fio", {"direct=1", "ioengine=libaio"}},
+  {"fio-seq-write.fio", {"rw=write", "ioengine=libaio"}},
+  {"fixed-rate-submission.fio", {"ioengine=libaio", "direct=1"}},
+  {"flow.fio", {"direct=1", "ioengine=libaio", "rw=write"}},
+  {"fsx.fio", {"ioengine=libaio", "rw=randrw", "direct=1"}},
+  {"ftruncate.fio", {"ioengine=ftruncate", "direct=1", "rw=write"}},
+  {"gfapi.fio", {"ioengine=gfapi", "rw=write"}},
+  {"gpudirect-rdmaio-client.fio", {"ioengine=rdma", "rw=write"}},
+  {"gpudirect-rdmaio-server.fio", {"ioengine=rdma"}},
+  {"http-s3-crypto.fio", {"ioengine=http", "direct=1", "rw=write"}},
+  {"http-s3-storage-class.fio", {"ioengine=http", "direct=1", "rw=write"}},
+  {"http-s3.fio", {"ioengine=http", "direct=1", "rw=write"}},
+  {"http-swift.fio", {"ioengine=http", "rw=randwrite", "direct=1"}},
+  {"http-webdav.fio", {"ioengine=http", "rw=randwrite", "direct=1"}},
+  {"ime.fio", {"rw=write", "ioengine=ime_psync"}},
+  {"iometer-file-access-server.fio", {"rw=randrw", "direct=1", "ioengine=libaio"}},
+  {"jesd219.fio", {"ioengine=libaio", "direct=1", "rw=randrw", "random_distribution=zoned:50/5:30/15:20/80"}},
+  {"latency-profile.fio", {"rw=randread", "direct=1", "ioengine=libaio"}},
+  {"libblkio-io_uring.fio", {"ioengine=libblkio", "rw=randread", "direct=1"}},
+  {"libblkio-virtio-blk-vfio-pci.fio", {"ioengine=libblkio", "rw=randread"}},
+  {"libcufile-cufile.fio", {"ioengine=libcufile", "direct=1", "rw=write"}},
+  {"libcufile-posix.fio", {"ioengine=libcufile", "rw=write"}},
+  {"libhdfs.fio", {"ioengine=libhdfs"}},
+  {"libhipfile-hipfile.fio", {"ioengine=libhipfile", "direct=1", "rw=write"}},
+  {"libhipfile-posix.fio", {"ioengine=libhipfile", "rw=write"}},
+  {"libiscsi.fio", {"ioengine=libiscsi"}},
+  {"libpmem.fio", {"ioengine=libpmem", "direct=1", "rw=write"}},
+  {"libzbc-rand-write.fio", {"rw=randwrite", "direct=1", "ioengine=libzbc"}},
+  {"libzbc-seq-read.fio", {"direct=1", "ioengine=libzbc"}},
+  {"mtd.fio", {"ioengine=mtd", "rw=trim"}},
+  {"nbd.fio", {"ioengine=nbd", "rw=randrw"}},
+  {"netio.fio", {"ioengine=net", "rw=write"}},
+  {"netio_multicast.fio", {"ioengine=net", "rw=write"}},
+  {"netio_vsock.fio", {"ioengine=net", "rw=write"}},
+  {"netio_vsock_receiver.fio", {"ioengine=net"}},
+  {"netio_vsock_sender.fio", {"ioengine=net", "rw=write"}},
+  {"nfs.fio", {"ioengine=nfs", "rw=write"}},
+  {"null.fio", {"ioengine=null", "rw=randread"}},
+  {"numa.fio", {"ioengine=libaio", "buffered=0", "rw=randread"}},
+  {"page_fault.fio", {"ioengine=page_fault", "rw=write"}},
+  {"poisson-rate-submission.fio", {"rw=randread", "ioengine=libaio", "direct=1"}},
+  {"rados.fio", {"ioengine=rados", "rw=randwrite"}},
+  {"rand-zones.fio", {"direct=1", "rw=randread", "random_distribution=zoned:50/5:30/15:20/"}},
+  {"rbd.fio", {"ioengine=rbd", "rw=randwrite"}},
+  {"rdmaio-client.fio", {"ioengine=rdma", "rw=write"}},
+  {"rdmaio-server.fio", {"ioengine=rdma"}},
+  {"sequence-distribution.fio", {"ioengine=null", "rw=randread", "random_distribution=sequence:2,0,1"}},
+  {"sg_verify-fail.fio", {"ioengine=sg", "rw=write"}},
+  {"sg_verify.fio", {"ioengine=sg", "rw=write"}},
+  {"sg_write_same_ndob.fio", {"ioengine=sg", "rw=write"}},
+  {"sprandom.fio", {"ioengine=libaio", "rw=randwrite", "direct=1"}},
+  {"ssd-steadystate.fio", {"ioengine=libaio", "direct=1", "rw=write"}},
+  {"ssd-test.fio", {"ioengine=libaio", "direct=1", "rw=randread"}},
+  {"steadystate.fio", {"rw=write"}},
+  {"surface-scan.fio", {"direct=1", "rw=write"}},
+  {"tiobench-example.fio", {"direct=1", "rw=write"}},
+  {"uring-cmd-bsg.fio", {"ioengine=io_uring_cmd", "rw=randwrite"}},
+  {"uring-cmd-fdp.fio", {"ioengine=io_uring_cmd", "rw=randrw"}},
+  {"uring-cmd-ng.fio", {"ioengine=io_uring_cmd", "rw=randwrite"}},
+  {"uring-cmd-pi-ext.fio", {"ioengine=io_uring_cmd", "rw=write"}},
+  {"uring-cmd-pi-sb.fio", {"ioengine=io_uring_cmd", "rw=write"}},
+  {"uring-cmd-trim-multi-range.fio", {"ioengine=io_uring_cmd", "rw=randtrim"}},
+  {"uring-cmd-write-mode.fio", {"ioengine=io_uring_cmd", "rw=write"}},
+  {"uring-cmd-zoned-append.fio", {"ioengine=io_uring_cmd", "rw=randwrite"}},
+  {"uring-cmd-zoned.fio", {"ioengine=io_uring_cmd", "rw=randwrite"}},
+  {"waitfor.fio", {"rw=write"}},
+  {"xnvme-compare.fio", {"rw=randread", "direct=1"}},
+  {"xnvme-fdp.fio", {"rw=randwrite"}},
+  {"xnvme-pi.fio", {"rw=write"}},
+  {"xnvme-zoned.fio", {"rw=write", "direct=1"}},
+  {"zbd-rand-write-trim-gc.fio", {"direct=1", "rw=randwrite", "ioengine=libaio"}},
+  {"zbd-rand-write-zone-reset-gc.fio", {"rw=randwrite", "direct=1"}},
+  {"zbd-rand-write.fio", {"rw=randwrite", "direct=1"}},
+  {"zbd-seq-read.fio", {"direct=1", "ioengine=libaio"}},
+  {"zipf.fio", {"ioengine=null", "rw=randread", "random_distribution=zipf:0.5"}},
+};
+
+/* Variables the examples read from the environment (their comments say
+ * how to run them), set as their authors suggest so the refusal names the
+ * options and not the variable. */
+static void set_example_env(void) {
+  const char *env[][2] = {{"FIO_RW", "read"}, {"FIO_BS", "4k"}, {"FIO_IODEPTH", "1"}, {"FIO_DIR", "/tmp"},
+                          {"GPU_DEV_IDS", "0"}, {"S3_KEY", "x"}, {"S3_ID", "x"}, {"POOL", "x"}, {"CONT", "x"},
+                          {"uri", "x"}, {"SWIFT_id", "x"}, {"SSE_KEY", "x"}, {"STORAGE_CLASS", "x"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(env); i++) g_setenv(env[i][0], env[i][1], TRUE);
+}
+
+static void fio_examples_run_or_name_what_is_not_modelled(void **state) {
+  set_example_env();
+  g_autofree char *dir = test_path("tests/data/fio-examples");
+  g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+  assert_non_null(d);
+  guint files = 0;
+  for (const char *name; (name = g_dir_read_name(d));)
+    if (g_str_has_suffix(name, ".fio")) files++;
+  assert_int_equal(files, G_N_ELEMENTS(examples)); /* the table covers every copied example */
+  for (size_t i = 0; i < G_N_ELEMENTS(examples); i++) {
+    g_autofree char *path = g_build_filename(dir, examples[i].file, NULL);
+    PcsFioJob job;
+    GError *error = NULL;
+    gboolean ok = pcs_fio_load(&job, path, &error);
+    pcs_fio_clear(&job);
+    if (!examples[i].named[0]) {
+      if (!ok) fail_msg("%s: expected to run, got: %s", examples[i].file, error->message);
+      continue;
+    }
+    if (ok) fail_msg("%s: accepted, expected a refusal naming %s", examples[i].file, examples[i].named[0]);
+    if (!strstr(error->message, "not modelled by pcsim")) fail_msg("%s: %s", examples[i].file, error->message);
+    for (size_t k = 0; k < G_N_ELEMENTS(examples[i].named) && examples[i].named[k]; k++) {
+      g_autofree char *quoted = g_strdup_printf("'%s'", examples[i].named[k]);
+      if (!strstr(error->message, quoted)) fail_msg("%s: '%s' lacks %s", examples[i].file, error->message, quoted);
+    }
+    g_error_free(error);
+  }
+}
+
+/* What fio says of a value it cannot parse, and of an option it does not know. */
+static void fio_words_for_what_fio_refuses(void **state) {
+  expect_refusal("[j]\nsize=8m\ninvalidate=true\n",
+                 "job.fio:3: fio option invalidate = 'true': expected 0 or 1 (fio: failed parsing invalidate=true)");
+  expect_refusal("[j]\nsize=8m\ndirect=false\n", "(fio: failed parsing direct=false)");
+  expect_refusal("[j]\nsize=8m\ndirect=2\n", "fio: max value out of range: 2 (1 max)");
+  expect_refusal("[j]\nsize=8m\ndirect\n", "fio: Option direct requires an argument");
+  expect_refusal("[j]\nsize=8m\nnumjob=4\n",
+                 "job.fio:3: numjob: not a fio option (fio: Bad option <numjob=4>; did you mean numjobs?)");
+  expect_refusal("[j]\nsize=8m\nzzqqxx=1\n", "fio: Bad option <zzqqxx=1>)");
+  /* all refused options at once, the kind of I/O first */
+  expect_refusal("[j]\nsize=8m\nruntime=10\nrw=randread\nioengine=libaio\ndirect=1\n",
+                 "job.fio:4: fio options not modelled by pcsim: 'rw=randread' (random I/O: it models sequential "
+                 "reads, rw=read), 'ioengine=libaio' (line 5: an async engine");
+  expect_refusal("[j]\nsize=8m\nruntime=10\nrw=randread\nioengine=libaio\ndirect=1\n",
+                 "'direct=1' (line 6: direct I/O bypasses the page cache it models) and 'runtime=10' (line 3");
+}
+
+/* Options that cannot change a buffered sequential read run, and are listed. */
+static void what_cannot_change_a_buffered_read_is_accepted(void **state) {
+  const char *text = "[global]\niodepth=1\nloops=1\ntime_based=0\nverify=0\nfsync=0\nnorandommap\nrandrepeat=0\n"
+                     "offset=0%\nbuffered=1\ngtod_reduce=1\nioengine=pvsync\ndirect=0\ninvalidate=1\n[j]\nsize=8m\n"
+                     "iodepth=16\nioengine=psync\n";
+  PcsFioJob job;
+  GError *error = NULL;
+  if (!pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error)) fail_msg("%s", error->message);
+  g_ptr_array_add(job.accepted, NULL);
+  g_autofree char *list = g_strjoinv(" ", (char **)job.accepted->pdata);
+  g_ptr_array_remove_index(job.accepted, job.accepted->len - 1);
+  assert_string_equal(list, "iodepth=1 loops=1 time_based=0 verify=0 fsync=0 norandommap randrepeat=0 offset=0% "
+                            "buffered=1 gtod_reduce=1 direct=0 invalidate=1 iodepth=16");
+  pcs_fio_clear(&job);
+}
+
+static PcsFioJob load_text_ok(const char *text) {
+  PcsFioJob job;
+  GError *error = NULL;
+  if (!pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error)) fail_msg("%s", error->message);
+  return job;
+}
+
+/* fio's suffixes (parse.c): MiB is 1000-based under the default kb_base
+ * 1024, the other way round under kb_base=1000; fio reads whole blocks up to
+ * the size (a real fio 3.33 run of bs=32KiB, size=1m read 1024000 bytes). */
+static void sizes_as_fio_reads_them(void **state) {
+  PcsFioJob job = load_text_ok("[j]\nkb_base=1000\nsize=100MB\n");
+  assert_int_equal(job.size, 100000000 / 4096 * 4096);
+  pcs_fio_clear(&job);
+  job = load_text_ok("[j]\nsize=100MiB\nbs=32KiB\n");
+  assert_int_equal(job.bs, 32000);
+  assert_int_equal(job.size, 100000000); /* 3125 blocks of 32000: a partial last page */
+  pcs_fio_clear(&job);
+  job = load_text_ok("[j]\nsize=1m\nbs=32KiB\n");
+  assert_int_equal(job.size, 1024000);
+  pcs_fio_clear(&job);
+  job = load_text_ok("[j]\nsize=0x100000\n");
+  assert_int_equal(job.size, 1 << 20);
+  pcs_fio_clear(&job);
+  /* they run: a partial last page, a file smaller than the window */
+  const char *runs[] = {"[j]\nrw=read\nsize=100MiB\nbs=32KiB\n", "[j]\nrw=read\nsize=64k\n",
+                        "[j]\nrw=read\nkb_base=1000\nsize=10MB\n"};
+  const uint64_t bytes[] = {100000000, 65536, 10000000 / 4096 * 4096};
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    g_autofree char *path = test_tempfile("sz.fio", runs[i]);
+    g_autofree char *out = NULL, *err = NULL;
+    if (test_pcsim(&out, &err, "run", path, "--format", "fio-json", NULL) != 0) fail_msg("%s: %s", runs[i], err);
+    g_autoptr(JsonParser) parser = json_parser_new();
+    JsonObject *rd = json_object_get_object_member(
+        json_array_get_object_element(fio_jobs(parser, out), 0), "read");
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes"), bytes[i]);
+  }
+}
+
+/* fio gives each clone of a job without filename= its own file
+ * (jobname.N.0): no shared pages, no race.  filename= shares one. */
+static void clones_share_a_file_only_when_the_job_names_it(void **state) {
+  PcsFioJob job = load_text_ok("[j]\nsize=8m\nnumjobs=4\n");
+  assert_true(job.per_thread_files);
+  PcsParams p;
+  pcs_params_init(&p);
+  GError *error = NULL;
+  assert_true(pcs_fio_apply(&job, &p, &error));
+  assert_string_equal(p.workload_files, "per-thread");
+  pcs_fio_clear(&job);
+  job = load_text_ok("[j]\nsize=8m\nnumjobs=4\nfilename=/tmp/f\n");
+  assert_false(job.per_thread_files);
+  assert_true(pcs_fio_apply(&job, &p, &error));
+  assert_string_equal(p.workload_files, "shared");
+  pcs_fio_clear(&job);
+  job = load_text_ok("[a]\nsize=8m\n[b]\nsize=8m\n"); /* two jobs, two files */
+  assert_true(job.per_thread_files);
+  assert_int_equal(job.numjobs, 2);
+  pcs_fio_clear(&job);
+  expect_refusal("[a]\nsize=8m\nfilename=/tmp/f\n[b]\nsize=8m\n", "job.fio:4: job 'b' reads differently");
+  pcs_params_clear(&p);
+}
+
+/* Without --model a job runs on a shipped scenario, named on stderr and in
+ * the provenance; --model is named there too. */
+static void the_scenario_a_job_runs_on_is_named(void **state) {
+  g_autofree char *path = test_tempfile("m.fio", "[j]\nrw=read\nsize=8m\nfilename=/tmp/f\n");
+  g_autofree char *out = NULL, *err = NULL, *o2 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", path, "--format", "csv", NULL), 0);
+  assert_non_null(strstr(err, "no --model given; using the scenario workloads/linux-6.18-btrfs.ini"));
+  assert_non_null(strstr(out, "# fio model workloads/linux-6.18-btrfs.ini\n"));
+  assert_non_null(strstr(out, "# scenario.kernel=v6.18\n"));
+  assert_int_equal(test_pcsim(&o2, &e2, "run", path, "--model", "workloads/liubo-2011.ini", "--format", "json", NULL), 0);
+  assert_null(strstr(e2, "no --model"));
+  assert_non_null(strstr(o2, "\"fio_model\": \"workloads/liubo-2011.ini\""));
+}
+
+/* A fio job saved as .ini: pcsim says what it is and how to run it. */
+static void a_job_given_as_a_scenario_is_recognised(void **state) {
+  g_autofree char *path = test_tempfile("job.ini", "[global]\nthread\nrw=read\n[READ]\nsize=8m\n");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", path, NULL), 2);
+  g_autofree char *want = g_strdup_printf("%s:2: this looks like a fio job file, not a scenario: run it with "
+                                          "`pcsim run --fio %s`", path, path);
+  if (!strstr(err, want)) fail_msg("'%s' lacks '%s'", err, want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sizes_follow_fio_kb_base),
@@ -298,6 +582,13 @@ int main(void) {
     cmocka_unit_test(the_seed_job_gives_the_ini_results),
     cmocka_unit_test(a_job_runs_with_the_bdi_read_ahead_kb),
     cmocka_unit_test(fio_json_reads_like_fio),
+    cmocka_unit_test(fio_examples_run_or_name_what_is_not_modelled),
+    cmocka_unit_test(fio_words_for_what_fio_refuses),
+    cmocka_unit_test(what_cannot_change_a_buffered_read_is_accepted),
+    cmocka_unit_test(sizes_as_fio_reads_them),
+    cmocka_unit_test(clones_share_a_file_only_when_the_job_names_it),
+    cmocka_unit_test(the_scenario_a_job_runs_on_is_named),
+    cmocka_unit_test(a_job_given_as_a_scenario_is_recognised),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
   X(CONTIGUOUS, memory, contiguous)          \
   X(SCATTERED, memory, scattered)            \
   X(CONTIGUOUS_SHARE, memory, contiguous_share) \
+  X(PCP_FREED, memory, pcp_freed)            \
+  X(BUDDYINFO, memory, buddyinfo)            \
   X(LATENCY, device, latency)                \
   X(BANDWIDTH, device, bandwidth)            \
   X(QUEUE_DEPTH, device, queue_depth)        \
@@ -43,6 +45,7 @@ typedef enum {
 typedef struct {
   gboolean measured;
   double value;  /* in the key's base unit: ns, bytes, bytes/s, a count or a fraction */
+  char *text;    /* a text key's value (memory.buddyinfo), else NULL */
   char *comment; /* the estimate, its events, its spread and its traces */
 } PcsCalEstimate;
 

@@ -26,6 +26,7 @@ typedef struct {
   PcsFadvise fadvise;      /* fadvise_hint, fio's default 1 when the job names none */
   guint numjobs_line, bs_line, size_line, fadvise_line; /* where the job file set them (0: default or an include) */
   gboolean group_reporting;
+  gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */
   GPtrArray *accepted;     /* "option=value" accepted without effect, for provenance */
 } PcsFioJob;
 

@@ -45,11 +45,11 @@ typedef enum {
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
-    "size of the file every thread reads from offset 0 to the end")                   \
+    "size of the file every thread reads from offset 0 to the end; need not be a multiple of the page (the last page is then partial)") \
   X(workload, files, TEXT, "shared", 0, 0,                                            \
     "shared: every thread reads the same file (one page cache, threads race on inserts); per-thread: each thread reads a file of its own of workload.file_size (fio numjobs without filename=), laid out one after the other on the device") \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
-    "size of one read() call (fio bs); a multiple of the 4 KiB page")                 \
+    "size of one read() call (fio bs), at least a page; a call ends in the page that holds its last byte (a page two calls share is looked up once)") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
@@ -75,11 +75,19 @@ typedef enum {
   X(block, plug_flush_size, SIZE, "0", 0, (UINT64_C(1) << 40),                       \
     "blk-mq: the plug is also flushed before a new request when its last request is this large (BLK_PLUG_FLUSH_SIZE); 0 = never (v3.x)") \
   X(memory, contiguous, COUNT, "0", 0, 1,                                             \
-    "0: no two page frames are adjacent (v3.x assumption); 1: a thread's consecutive page allocations are adjacent frames of a large free block") \
+    "0: no two page frames are adjacent (v3.x assumption); 1: frames come from per-CPU page lists refilled from the buddy allocator in frame order (memory.pcp_*, memory.buddyinfo)") \
   X(memory, scattered, SIZE, "0", 0, (UINT64_C(1) << 50),                            \
-    "with memory.contiguous = 1: free memory in scattered single pages, handed out first (pages just freed by drop_caches or fio's invalidate)") \
+    "with memory.contiguous = 1: the first this many bytes allocated get scattered frames, each its own bio_vec (kept for old scenarios; memory.pcp_freed and memory.buddyinfo describe free memory as the kernel holds it)") \
   X(memory, contiguous_share, FRAC, "1", 0, 1,                                       \
-    "with memory.contiguous = 1: the probability that a page's physical frame directly follows the frame of the previous page the same thread allocated (pcsim calibrate measures it from pfn); 1 = every one does") \
+    "with memory.contiguous = 1: the probability that a page gets the next frame of its CPU's page list; otherwise the list skips one (1 = always the next: no draw)") \
+  X(memory, pcp_batch, COUNT, "63", 1, 4096,                                          \
+    "with memory.contiguous = 1: pcp->batch, pages rmqueue_bulk() moves from the buddy allocator to an empty per-CPU page list (zone_batchsize(): 63 on any zone over 256 MiB; /proc/zoneinfo 'batch'). Refill k without a free in between takes pcp_batch << k pages, k at most memory.pcp_batch_scale_max (nr_pcp_alloc())") \
+  X(memory, pcp_batch_scale_max, COUNT, "5", 0, 6,                                    \
+    "with memory.contiguous = 1: vm.pcp_batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5): a refill is at most pcp_batch << this; a freed page halves the next") \
+  X(memory, pcp_freed, SIZE, "0", 0, (UINT64_C(1) << 50),                             \
+    "with memory.contiguous = 1: pages freed before the run (drop_caches, fio's invalidate=1) still on CPU 0's per-CPU list, handed out first, last freed first: descending frames, each its own bio_vec (pcsim calibrate: pages in descending pfn steps)") \
+  X(memory, buddyinfo, TEXT, "", 0, 0,                                                \
+    "with memory.contiguous = 1: the free blocks of order 0, 1, 2, ... (up to 10) as /proc/buddyinfo lists them, e.g. '0 0 870 482'; refills take the smallest order first (__rmqueue_smallest()), a block's pages in ascending frames; past the listed blocks, order-10 (4 MiB) blocks side by side without end (the rest of free memory as one range); empty: only those (pcsim calibrate: the aligned runs of ascending pfns)") \
   X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
     "per-request access latency; overlaps across the queue depth")                    \
   X(device, bandwidth, RATE, "1G", 1024, (UINT64_C(1) << 50),                      \
@@ -185,6 +193,7 @@ typedef struct {
 #undef X
   char *source; /* file the scenario came from, for messages and provenance */
   char **fio_accepted; /* fio options accepted without effect (fio.c), or NULL */
+  char *fio_model;     /* the scenario a fio job ran on (--model or the default), or NULL */
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
    * source, or PCS_LINE_CLI for --set; errors name it. */
   uint32_t line[PCS_PARAMS_MAX];
@@ -260,6 +269,12 @@ char *pcs_params_fadvise_names(void);
 
 /* The per-file readahead window in bytes, from read_ahead_kb and fadvise_hint. */
 uint64_t pcs_params_window_bytes(const PcsParams *p);
+
+/* Orders of the buddy allocator: 0 .. MAX_PAGE_ORDER (10 on x86-64). */
+#define PCS_BUDDY_ORDERS 11
+/* memory.buddyinfo TEXT as free blocks per order into BLOCKS (orders not
+ * listed: 0).  FALSE with *WHY (g_free it) when it is not 0 to 11 counts. */
+gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_ORDERS], char **why);
 
 typedef struct {
   const char *section, *key, *unit, *doc;

@@ -16,7 +16,7 @@ typedef enum {
 } PcsTextFlags;
 
 /* Reads PATH whole into *TEXT (NUL-terminated, *LEN bytes without the NUL;
- * LEN may be NULL).  An input error for a directory, a missing or
+ * LEN may be NULL), without a leading UTF-8 byte-order mark.  An input error for a directory, a missing or
  * unreadable file, broken gzip data, or bytes that are not UTF-8 text. */
 gboolean pcs_text_read(const char *path, PcsTextFlags flags, char **text, gsize *len, GError **error);
 
@@ -24,7 +24,8 @@ gboolean pcs_text_read(const char *path, PcsTextFlags flags, char **text, gsize 
  * an input error unless DATA[0..LEN) is UTF-8 without NUL bytes. */
 gboolean pcs_text_check(const char *path, const char *data, gsize len, GError **error);
 
-/* Sets an input error "PATH:LINE: MESSAGE" ("PATH: MESSAGE" for LINE 0)
+/* Sets an input error "PATH:LINE: MESSAGE" ("PATH: MESSAGE" for LINE 0),
+ * a run of more than 120 bytes without a blank cut to its start and length,
  * and returns FALSE, so a parser can `return pcs_input_error(...)`. */
 gboolean pcs_input_error(GError **error, const char *path, guint line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 

@@ -304,16 +304,37 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   return ok;
 }
 
-/* JOB.fio: the --model scenario (or the defaults), then what the job sets. */
+/* The scenario a fio job runs on without --model: a shipped one, found
+ * under the current directory or beside the binary (build/pcsim ->
+ * workloads/).  Linux 6.18 on btrfs: what a fio user runs today. */
+#define FIO_DEFAULT_MODEL "workloads/linux-6.18-btrfs.ini"
+
+static char *default_model(void) {
+  if (g_file_test(FIO_DEFAULT_MODEL, G_FILE_TEST_IS_REGULAR)) return g_strdup(FIO_DEFAULT_MODEL);
+  g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+  g_autofree char *dir = exe ? g_path_get_dirname(exe) : NULL;
+  g_autofree char *beside = dir ? g_build_filename(dir, "..", FIO_DEFAULT_MODEL, NULL) : NULL;
+  if (beside && g_file_test(beside, G_FILE_TEST_IS_REGULAR)) return g_canonicalize_filename(beside, NULL);
+  return g_strdup(FIO_DEFAULT_MODEL);
+}
+
+/* JOB.fio: the --model scenario (or the default one, named on stderr),
+ * then what the job sets. */
 static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GError **error) {
-  if (o->model && !pcs_params_load(&j->p, o->model, error)) return FALSE;
+  g_autofree char *model = o->model ? g_strdup(o->model) : default_model();
+  if (!pcs_params_load(&j->p, model, error)) return FALSE;
   PcsFioJob job;
-  g_autofree char *model_name = o->model ? g_strdup(j->p.scenario_name) : NULL;
+  g_autofree char *model_name = g_strdup(j->p.scenario_name);
   gboolean ok = pcs_fio_load(&job, path, error) && pcs_fio_apply(&job, &j->p, error);
   pcs_fio_clear(&job);
-  if (ok && model_name) { /* the model names the scenario, not fio's job section */
+  if (ok) { /* the model names the scenario, not fio's job section */
     g_free(j->p.scenario_name);
     j->p.scenario_name = g_steal_pointer(&model_name);
+    g_free(j->p.fio_model);
+    j->p.fio_model = g_strdup(model);
+    if (!o->model) /* after the job loaded: a bad job gets its one error line */
+      fprintf(stderr, "%s: note: %s: no --model given; using the scenario %s (--model SCENARIO.ini picks another)\n",
+              g_get_prgname(), path, model);
   }
   return ok;
 }
@@ -344,7 +365,8 @@ static const char run_description[] =
     "--scenario-from RESULTS reruns the scenario recorded in a CSV or JSON result\n"
     "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row).\n"
     "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
-    "block_size (bs) and file_size (size); --model SCENARIO.ini supplies the rest.\n"
+    "block_size (bs) and file_size (size); --model SCENARIO.ini supplies the rest\n"
+    "(default: workloads/linux-6.18-btrfs.ini, named on stderr).\n"
     "Options that would change the result but are not modelled are refused.\n"
     "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"
     "`pcsim trace-stats FILE` reads back with the run's own metrics; a run of\n"

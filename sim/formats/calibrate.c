@@ -27,10 +27,24 @@
  *       or a completion run on that thread's CPU breaks the batch), against
  *       the bio's pages: gap = bio_submit + pages * read_setup, fitted as the
  *       device.  Only a trace whose bios differ in size separates the two.
- *   memory.contiguous_share   consecutive inserts of one thread (its
- *       allocations, in order): the share whose frame follows the previous
- *       one's (pfn == previous pfn + pages).  memory.contiguous = 1 and
- *       memory.scattered = 0 go with it: the share replaces the byte count.
+ *   memory.pcp_freed   pages freed before the run still on a per-CPU list
+ *       are handed out last freed first: descending frames.  The pages of
+ *       each thread's runs of inserts whose pfn is the previous one's minus
+ *       one (two or more pages), per trace, times 4096; the mean over traces.
+ *   memory.buddyinfo   every other inserted frame came from a buddy block
+ *       split in ascending order (by whichever CPU's refill): the union of
+ *       those frames over all threads, cut into maximal ranges of adjacent
+ *       frames, each range into the largest aligned power-of-two blocks
+ *       (order 10 at most), counted per order: the free blocks the run
+ *       consumed, which the model hands out smallest first as
+ *       __rmqueue_smallest() does; the mean over traces.  A block the run
+ *       consumed only in part counts as the smaller blocks it used.
+ *   memory.contiguous = 1, memory.scattered = 0, memory.contiguous_share = 1
+ *       go with them: the lists decide the frames.  The comment gives the
+ *       trace's own share of one thread's consecutive inserts with adjacent
+ *       frames (pfn == previous pfn + pages) and its runs, to compare with
+ *       the simulated contiguous_frames.  memory.pcp_batch is not
+ *       measurable from inserts alone and stays the base's.
  *   readahead.read_ahead_kb   ra_pages of the page_cache_*_ra lines (the most
  *       frequent value) * 4096: the bdi's read_ahead_kb, doubled when fio's
  *       fadvise hint (POSIX_FADV_SEQUENTIAL) applies.
@@ -70,6 +84,8 @@ typedef struct {
   uint64_t pairs, contiguous;  /* thread-consecutive inserts; with adjacent frames */
   uint64_t insert_pairs;       /* insert pairs in the runs used */
   uint64_t ra_lines, ra_pages; /* readahead lines with ra_pages; the most frequent value */
+  uint64_t descending;         /* pages in descending runs of frames (memory.pcp_freed) */
+  uint64_t blocks[PCS_BUDDY_ORDERS]; /* the other frames as aligned buddy blocks (memory.buddyinfo) */
 } TraceTally;
 
 struct PcsCalibration {
@@ -285,6 +301,69 @@ static void run_done(uint64_t *hist, uint64_t len) {
   if (len) hist[MIN(g_bit_storage(len) - 1, RUN_BUCKETS - 1)]++;
 }
 
+static int cmp_u64(gconstpointer a, gconstpointer b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The frames in PFNS (sorted here) as maximal ranges of adjacent frames,
+ * each cut into the largest aligned blocks: free blocks per order. */
+static void count_blocks(GArray *pfns, uint64_t *blocks) {
+  g_array_sort(pfns, cmp_u64);
+  const uint64_t *f = (const uint64_t *)(void *)pfns->data;
+  for (guint i = 0; i < pfns->len;) {
+    guint j = i + 1;
+    while (j < pfns->len && f[j] <= f[j - 1] + 1) j++; /* a range (a frame seen twice counts once) */
+    uint64_t a = f[i], b = f[j - 1] + 1;
+    while (a < b) {
+      guint o = 0;
+      while (o + 1 < PCS_BUDDY_ORDERS && a % (UINT64_C(2) << o) == 0 && a + (UINT64_C(2) << o) <= b) o++;
+      blocks[o]++;
+      a += UINT64_C(1) << o;
+    }
+    i = j;
+  }
+}
+
+/* The frames of the inserts: descending runs (freed pages on a per-CPU
+ * list) and the buddy blocks the others came from. */
+static void collect_frames(const PcsKtrace *t, TraceTally *tally) {
+  guint ntask = t->event_tasks->len;
+  g_autofree uint64_t *last = g_new0(uint64_t, ntask), *run = g_new0(uint64_t, ntask);
+  g_autofree guint *last_at = g_new0(guint, ntask);
+  g_autoptr(GArray) frames = g_array_new(FALSE, FALSE, sizeof(uint64_t)); /* first frame of each insert */
+  g_autoptr(GArray) down = g_array_new(FALSE, TRUE, sizeof(gboolean));    /* in a descending run */
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind != PCS_KEV_INSERT) continue;
+    guint at = frames->len;
+    gboolean no = FALSE;
+    g_array_append_val(frames, e->pfn);
+    g_array_append_val(down, no);
+    if (e->size == 1 && run[e->task] && e->pfn + 1 == last[e->task]) {
+      tally->descending += run[e->task] == 1 ? 2 : 1; /* the run's first page too */
+      g_array_index(down, gboolean, last_at[e->task]) = TRUE;
+      g_array_index(down, gboolean, at) = TRUE;
+      run[e->task]++;
+    } else {
+      run[e->task] = 1;
+    }
+    last[e->task] = e->pfn, last_at[e->task] = at;
+  }
+  g_autoptr(GArray) up = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+  guint k = 0;
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind != PCS_KEV_INSERT) continue;
+    if (!g_array_index(down, gboolean, k++))
+      for (uint64_t p = 0; p < e->size; p++) {
+        uint64_t f = e->pfn + p;
+        g_array_append_val(up, f);
+      }
+  }
+  count_blocks(up, tally->blocks);
+}
+
 /* Insert spacing (runs of one thread's consecutive pages, nothing between)
  * and frame adjacency of each thread's consecutive inserts. */
 static void collect_inserts(PcsCalibration *c, const PcsKtrace *t, guint trace, TraceTally *tally) {
@@ -382,6 +461,7 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
                            "events to time the device");
   }
   collect_inserts(c, t, trace, &tally);
+  collect_frames(t, &tally);
   collect_bio_gaps(c, t, trace);
   collect_readahead(t, &tally);
   g_array_append_val(c->traces, tally);
@@ -644,16 +724,51 @@ static void memory_estimates(PcsCalibration *c, const char *names) {
                             "thread's consecutive inserts (%d needed); kept from the base", pairs, MIN_PAIRS));
     return;
   }
+  /* the lists: freed pages, then the blocks, each the mean over traces */
+  guint n = c->traces->len;
+  uint64_t freed = 0, blocks[PCS_BUDDY_ORDERS] = {0};
+  g_autoptr(GString) per_freed = g_string_new(NULL), info = g_string_new(NULL), per_info = g_string_new(NULL);
+  for (guint i = 0; i < n; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    freed += t->descending;
+    g_string_append_printf(per_freed, "%s%s %.1f MiB", i ? ", " : "", t->name,
+                           (double)t->descending * PCS_PAGE_SIZE / PCS_MIB);
+    g_string_append_printf(per_info, "%s%s '", i ? "; " : "", t->name);
+    for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) {
+      blocks[o] += t->blocks[o];
+      g_string_append_printf(per_info, "%s%" G_GUINT64_FORMAT, o ? " " : "", t->blocks[o]);
+    }
+    g_string_append_c(per_info, '\'');
+  }
+  guint last = 0;
+  for (guint o = 0; o < PCS_BUDDY_ORDERS; o++)
+    if (blocks[o]) last = o;
+  for (guint o = 0; o <= last; o++)
+    g_string_append_printf(info, "%s%" G_GUINT64_FORMAT, o ? " " : "", (blocks[o] + n / 2) / n);
+  uint64_t freed_pages = (freed + n / 2) / n;
   set_est(c, PCS_CAL_CONTIGUOUS, TRUE, 1,
-          g_strdup_printf("contiguous: 1, frames are drawn by contiguous_share below; from %s", names));
-  set_est(c, PCS_CAL_SCATTERED, TRUE, 0, g_strdup("scattered: 0, replaced by contiguous_share (a distribution, not a "
-                                                  "per-trace byte count)"));
-  set_est(c, PCS_CAL_CONTIGUOUS_SHARE, TRUE, share,
-          g_strdup_printf("contiguous_share: of %" G_GUINT64_FORMAT " pairs of one thread's consecutive inserts "
-                          "(mm_filemap_add_to_page_cache, its allocations in order), the share whose pfn follows the "
-                          "previous one's: %.4f; per trace: %s.  Runs of adjacent frames (pages: share of %"
-                          G_GUINT64_FORMAT " runs): %s; from %s",
-                          pairs, share, per->str, runs, hist->str, names));
+          g_strdup_printf("contiguous: 1, frames come from per-CPU lists (pcp_freed, buddyinfo below); from %s", names));
+  set_est(c, PCS_CAL_SCATTERED, TRUE, 0,
+          g_strdup("scattered: 0, replaced by pcp_freed (the freed pages the trace shows on a per-CPU list)"));
+  set_est(c, PCS_CAL_CONTIGUOUS_SHARE, TRUE, 1,
+          g_strdup_printf("contiguous_share: 1, every page takes its list's next frame.  For comparison with the "
+                          "simulated contiguous_frames: of %" G_GUINT64_FORMAT " pairs of one thread's consecutive "
+                          "inserts, the share whose pfn follows the previous one's is %.4f; per trace: %s.  Runs of "
+                          "adjacent frames (pages: share of %" G_GUINT64_FORMAT " runs): %s",
+                          pairs, share, per->str, runs, hist->str));
+  set_est(c, PCS_CAL_PCP_FREED, TRUE, (double)(freed_pages * PCS_PAGE_SIZE),
+          g_strdup_printf("pcp_freed: pages in one thread's runs of inserts with descending pfns (each pfn the "
+                          "previous one's minus one: a per-CPU list handing out freed pages last freed first), "
+                          "times 4096, the mean over traces: %.1f MiB; per trace: %s; from %s",
+                          (double)freed_pages * PCS_PAGE_SIZE / PCS_MIB, per_freed->str, names));
+  g_free(c->est[PCS_CAL_BUDDYINFO].text);
+  c->est[PCS_CAL_BUDDYINFO].text = g_strdup(info->str);
+  set_est(c, PCS_CAL_BUDDYINFO, TRUE, 0,
+          g_strdup_printf("buddyinfo: the other inserted frames, over all threads, cut into maximal ranges of "
+                          "adjacent frames and each range into the largest aligned power-of-two blocks, counted "
+                          "per order 0, 1, 2, ... (the free blocks the run consumed, smallest first in the model as "
+                          "in __rmqueue_smallest()), the mean over traces; per trace: %s; from %s",
+                          per_info->str, names));
 }
 
 static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
@@ -779,7 +894,9 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
     const PcsCalEstimate *e = &c->est[id];
     g_autofree char *note = e->measured ? g_strdup(e->comment) : g_strdup_printf("NOT MEASURED: %s", e->comment);
     comment(out, note);
-    value = e->measured ? format_value(info->kind, e->value) : format_base(base, info);
+    value = !e->measured ? format_base(base, info)
+            : e->text    ? g_strdup(e->text)
+                         : format_value(info->kind, e->value);
   } else if (base->line[index]) {
     value = format_base(base, info);
   } else {
@@ -833,7 +950,7 @@ void pcs_calibrate_free(PcsCalibration *c) {
   g_array_unref(c->traces);
   GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_unref(a[i]);
-  for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment);
+  for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text);
   g_free(c->machine);
   g_free(c);
 }

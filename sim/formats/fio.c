@@ -14,8 +14,18 @@
  *     unset one, so pcsim refuses it);
  *   - sizes: k/m/g/t/p (with or without b) multiply by kb_base (1024 by
  *     default), kib/mib/... by the other base, case-insensitive.
- * Several job sections are one scenario when they read the same file the
- * same way: their numjobs add up.
+ * Several job sections are one scenario when they read the same way: their
+ * numjobs add up.  A job without filename= gives each clone its own file
+ * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ *
+ * Meaning (eval_option()): every option is looked up in fio's own names
+ * (fio_names.h); one fio does not know is fio's "Bad option" with its
+ * nearest.  A known one is accepted (and listed for provenance) when it
+ * cannot change a buffered sequential read at its value (rules[]), else
+ * noted; all noted options are refused in one message, the kind of I/O
+ * (write, random, direct, engine) first.  Values fio cannot parse
+ * (invalidate=true) get fio's words.  fio reads whole blocks up to the size,
+ * so size is cut to a multiple of bs.
  *
  * fadvise_hint is modelled: fio calls posix_fadvise() on each file it opens
  * (fio's default "1" is POSIX_FADV_SEQUENTIAL for rw=read), which doubles
@@ -62,21 +72,23 @@ static void section_free(FioSection *s) {
 
 gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out) {
   const char *p = text;
+  unsigned radix = 10;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) radix = 16, p += 2; /* strtoll(.., 16) when "0x" */
   uint64_t v = 0;
-  if (!g_ascii_isdigit(*p)) return FALSE;
-  for (; g_ascii_isdigit(*p); p++) {
-    if (v > (UINT64_MAX - 9) / 10) return FALSE;
-    v = v * 10 + (uint64_t)(*p - '0');
+  if (!g_ascii_isxdigit(*p) || (radix == 10 && !g_ascii_isdigit(*p))) return FALSE;
+  for (; radix == 16 ? g_ascii_isxdigit(*p) : g_ascii_isdigit(*p); p++) {
+    if (v > (UINT64_MAX - 15) / radix) return FALSE;
+    v = v * radix + (uint64_t)g_ascii_xdigit_value(*p);
   }
   g_autofree char *suffix = g_ascii_strdown(p, -1);
   static const char units[] = "kmgtp";
   uint64_t mult = 1;
-  if (*suffix) {
+  if (*suffix && strcmp(suffix, "b")) { /* fio reads "b" as bytes */
     const char *u = strchr(units, suffix[0]);
     gboolean iec = suffix[1] == 'i' && suffix[2] == 'b' && !suffix[3];
     gboolean si = !suffix[1] || (suffix[1] == 'b' && !suffix[2]);
     if (!u || (!iec && !si)) return FALSE;
-    uint64_t base = iec ? (kb_base == 1000 ? 1024 : 1000) : kb_base;
+    uint64_t base = iec ? (kb_base == 1000 ? 1024 : 1000) : kb_base; /* parse.c: "opposite units" */
     for (long i = 0; i <= u - units; i++) mult *= base;
   }
   if (mult > 1 && v > UINT64_MAX / mult) return FALSE;
@@ -190,19 +202,162 @@ static gboolean parse_text(const char *path, const char *text, gboolean nested, 
 
 /* ---- meaning ---- */
 
-/* Options that cannot change what pcsim simulates: kept for provenance. */
-static const char *const harmless[] = {
-  "name", "description", "directory", "filename", "group_reporting", "thread", "per_job_logs",
-  "write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "disable_lat", "disable_clat",
-  "disable_slat", "disable_bw_measurement", "clat_percentiles", "lat_percentiles", "percentile_list",
-  "significant_figures", "unified_rw_reporting", "stats", "kb_base", "unit_base", NULL,
+#include "fio_names.h"
+
+/* fio's own word for an option, through its aliases (options.c .alias). */
+static const char *const aliases[][2] = {
+  {"readwrite", "rw"}, {"blocksize", "bs"}, {"timeout", "runtime"}, {"fileoffset", "offset"},
+  {"io_limit", "io_size"}, {"wait_for_previous", "stonewall"}, {"nr_files", "nrfiles"},
+  {"disable_bw", "disable_bw_measurement"}, {"ioscheduler", "ioscheduler"},
 };
 
+static const char *canonical(const char *key) {
+  for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+    if (!strcmp(key, aliases[i][0])) return aliases[i][1];
+  return key;
+}
+
+static gboolean in_list(const char *const *names, const char *key) {
+  for (const char *const *n = names; *n; n++)
+    if (!strcmp(*n, key)) return TRUE;
+  return FALSE;
+}
+
+/* How fio types a value (options.c): what it refuses before pcsim looks. */
+typedef enum {
+  FIO_T_ANY,  /* text, sizes: checked where used */
+  FIO_T_BOOL, /* FIO_OPT_BOOL: an integer 0 or 1, a value required */
+  FIO_T_SET,  /* FIO_OPT_STR_SET: bare (1) or an integer */
+  FIO_T_INT,  /* FIO_OPT_INT */
+} FioType;
+
+/* What a value does to a buffered sequential read:
+ *   neutral: '|'-separated values that cannot change it (NULL: any value);
+ *   why: the reason another value is refused;
+ *   kind: the refusal sorts first (the kind of I/O itself: a write, random
+ *   or direct I/O, an engine other than read()) or after (0). */
 typedef struct {
-  uint64_t numjobs, bs, size;
+  const char *name;
+  FioType type;
+  const char *neutral;
+  const char *why;
+  int kind;
+} FioRule;
+
+#define ANY NULL
+static const FioRule rules[] = {
+  /* handled in eval_option(), listed for their type */
+  {"numjobs", FIO_T_ANY, ANY, NULL, 0}, {"bs", FIO_T_ANY, ANY, NULL, 0}, {"size", FIO_T_ANY, ANY, NULL, 0},
+  {"filesize", FIO_T_ANY, ANY, NULL, 0}, {"io_size", FIO_T_ANY, ANY, NULL, 0},
+  {"fadvise_hint", FIO_T_ANY, ANY, NULL, 0}, {"kb_base", FIO_T_ANY, ANY, NULL, 0}, {"rw", FIO_T_ANY, ANY, NULL, 1},
+  {"ioengine", FIO_T_ANY, ANY, NULL, 1}, {"offset", FIO_T_ANY, ANY, NULL, 0}, {"stonewall", FIO_T_SET, ANY, NULL, 0},
+  {"filename", FIO_T_ANY, ANY, NULL, 0}, {"directory", FIO_T_ANY, ANY, NULL, 0},
+  /* the kind of I/O */
+  {"direct", FIO_T_BOOL, "0", "direct I/O bypasses the page cache it models", 1},
+  {"buffered", FIO_T_BOOL, "1", "unbuffered (direct) I/O bypasses the page cache it models", 1},
+  {"atomic", FIO_T_BOOL, "0", "atomic writes are direct I/O", 1},
+  /* options that change a buffered sequential read */
+  {"invalidate", FIO_T_BOOL, "1", "it starts with an empty page cache: invalidate=1", 0},
+  {"pre_read", FIO_T_BOOL, "0", "pre_read puts the file in the page cache before the job", 0},
+  {"loops", FIO_T_INT, "1", "a loop after the first re-reads a file other clones may still be reading", 0},
+  {"time_based", FIO_T_SET, "0", "fio re-reads the file until runtime; pcsim reads it once", 0},
+  {"runtime", FIO_T_ANY, "0", "fio stops the job at runtime; pcsim reads the file to its end", 0},
+  {"startdelay", FIO_T_ANY, "0", "clones that start later race less", 0},
+  {"ramp_time", FIO_T_ANY, "0", "fio leaves the ramp out of its figures", 0},
+  {"thinktime", FIO_T_ANY, "0", "pauses between reads", 0},
+  {"rate", FIO_T_ANY, "0", "a rate limit", 0}, {"ratemin", FIO_T_ANY, "0", "a rate limit", 0},
+  {"rate_iops", FIO_T_ANY, "0", "a rate limit", 0}, {"rate_iops_min", FIO_T_ANY, "0", "a rate limit", 0},
+  {"number_ios", FIO_T_ANY, "0", "fio stops after number_ios reads", 0},
+  {"nrfiles", FIO_T_INT, "1", "each clone reads one file", 0},
+  {"verify", FIO_T_ANY, "0|none", "verifying costs CPU per block", 0},
+  {"zonemode", FIO_T_ANY, "none", "zones skip parts of the file", 0},
+  {"zonesize", FIO_T_ANY, "0", "zones skip parts of the file", 0},
+  {"zoneskip", FIO_T_ANY, "0", "zones skip parts of the file", 0},
+  {"lockfile", FIO_T_ANY, "none", "file locks serialise the clones", 0},
+  {"bsrange", FIO_T_ANY, ANY, NULL, 0}, {"bssplit", FIO_T_ANY, ANY, NULL, 0},
+  {"random_distribution", FIO_T_ANY, "random", "random I/O", 1},
+  {"percentage_random", FIO_T_ANY, "0", "random I/O", 1},
+  /* cannot change a buffered sequential read (provenance lists them) */
+  {"iodepth", FIO_T_INT, ANY, NULL, 0}, /* a sync engine does one read at a time: fio caps it at 1 */
+  {"iodepth_batch", FIO_T_ANY, ANY, NULL, 0}, {"iodepth_batch_complete", FIO_T_ANY, ANY, NULL, 0},
+  {"iodepth_low", FIO_T_ANY, ANY, NULL, 0},
+  {"name", FIO_T_ANY, ANY, NULL, 0}, {"description", FIO_T_ANY, ANY, NULL, 0},
+  {"group_reporting", FIO_T_SET, ANY, NULL, 0}, {"new_group", FIO_T_SET, ANY, NULL, 0},
+  {"thread", FIO_T_SET, ANY, NULL, 0}, {"gtod_reduce", FIO_T_BOOL, ANY, NULL, 0},
+  {"norandommap", FIO_T_SET, ANY, NULL, 0}, {"randrepeat", FIO_T_BOOL, ANY, NULL, 0},
+  {"allrandrepeat", FIO_T_BOOL, ANY, NULL, 0}, {"random_generator", FIO_T_ANY, ANY, NULL, 0},
+  {"randseed", FIO_T_ANY, ANY, NULL, 0}, {"fsync", FIO_T_INT, ANY, NULL, 0}, /* no writes to sync */
+  {"fdatasync", FIO_T_INT, ANY, NULL, 0}, {"end_fsync", FIO_T_BOOL, ANY, NULL, 0},
+  {"fsync_on_close", FIO_T_BOOL, ANY, NULL, 0}, {"do_verify", FIO_T_BOOL, ANY, NULL, 0},
+  {"create_on_open", FIO_T_BOOL, ANY, NULL, 0}, {"create_serialize", FIO_T_BOOL, ANY, NULL, 0},
+  {"allow_file_create", FIO_T_BOOL, ANY, NULL, 0}, {"unlink", FIO_T_BOOL, ANY, NULL, 0},
+  {"unlink_each_loop", FIO_T_BOOL, ANY, NULL, 0}, {"overwrite", FIO_T_BOOL, ANY, NULL, 0},
+  {"fallocate", FIO_T_ANY, ANY, NULL, 0}, {"file_service_type", FIO_T_ANY, ANY, NULL, 0},
+  {"openfiles", FIO_T_ANY, ANY, NULL, 0}, {"blockalign", FIO_T_ANY, ANY, NULL, 0},
+  {"exitall", FIO_T_SET, ANY, NULL, 0}, {"exit_what", FIO_T_ANY, ANY, NULL, 0},
+  {"continue_on_error", FIO_T_ANY, ANY, NULL, 0}, {"ignore_error", FIO_T_ANY, ANY, NULL, 0},
+  {"error_dump", FIO_T_BOOL, ANY, NULL, 0}, {"per_job_logs", FIO_T_BOOL, ANY, NULL, 0},
+  {"write_bw_log", FIO_T_ANY, ANY, NULL, 0}, {"write_lat_log", FIO_T_ANY, ANY, NULL, 0},
+  {"write_iops_log", FIO_T_ANY, ANY, NULL, 0}, {"write_hist_log", FIO_T_ANY, ANY, NULL, 0},
+  {"log_avg_msec", FIO_T_ANY, ANY, NULL, 0}, {"log_hist_msec", FIO_T_ANY, ANY, NULL, 0},
+  {"log_offset", FIO_T_ANY, ANY, NULL, 0}, {"log_prio", FIO_T_ANY, ANY, NULL, 0},
+  {"log_compression", FIO_T_ANY, ANY, NULL, 0}, {"log_unix_epoch", FIO_T_ANY, ANY, NULL, 0},
+  {"disable_lat", FIO_T_BOOL, ANY, NULL, 0}, {"disable_clat", FIO_T_BOOL, ANY, NULL, 0},
+  {"disable_slat", FIO_T_BOOL, ANY, NULL, 0}, {"disable_bw_measurement", FIO_T_BOOL, ANY, NULL, 0},
+  {"clat_percentiles", FIO_T_BOOL, ANY, NULL, 0}, {"lat_percentiles", FIO_T_BOOL, ANY, NULL, 0},
+  {"slat_percentiles", FIO_T_BOOL, ANY, NULL, 0}, {"percentile_list", FIO_T_ANY, ANY, NULL, 0},
+  {"significant_figures", FIO_T_ANY, ANY, NULL, 0}, {"unified_rw_reporting", FIO_T_ANY, ANY, NULL, 0},
+  {"stats", FIO_T_BOOL, ANY, NULL, 0}, {"unit_base", FIO_T_ANY, ANY, NULL, 0},
+  {"clocksource", FIO_T_ANY, ANY, NULL, 0}, {"mem", FIO_T_ANY, ANY, NULL, 0},
+  {"scramble_buffers", FIO_T_BOOL, ANY, NULL, 0}, {"buffer_pattern", FIO_T_ANY, ANY, NULL, 0},
+  {"buffer_compress_percentage", FIO_T_ANY, ANY, NULL, 0}, {"refill_buffers", FIO_T_SET, ANY, NULL, 0},
+  {"zero_buffers", FIO_T_SET, ANY, NULL, 0}, {"cpus_allowed_policy", FIO_T_ANY, ANY, NULL, 0},
+};
+#undef ANY
+
+/* parse.c string_distance(): Levenshtein, as fio counts it. */
+static guint distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  g_autofree guint *row = g_new(guint, lb + 1);
+  for (size_t j = 0; j <= lb; j++) row[j] = (guint)j;
+  for (size_t i = 1; i <= la; i++) {
+    guint diag = row[0];
+    row[0] = (guint)i;
+    for (size_t j = 1; j <= lb; j++) {
+      guint up = row[j], best = MIN(row[j] + 1, row[j - 1] + 1);
+      row[j] = MIN(best, diag + (a[i - 1] != b[j - 1]));
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+static const FioRule *rule_of(const char *key) {
+  for (size_t i = 0; i < G_N_ELEMENTS(rules); i++)
+    if (!strcmp(rules[i].name, key)) return &rules[i];
+  return NULL;
+}
+
+/* The engines that read a file through read()/pread()/readv()/preadv(): the
+ * same buffered path as sync (filemap_read()). */
+static const char *const sync_engines[] = {"sync", "psync", "vsync", "pvsync", "pvsync2", NULL};
+static const char *const async_engines[] = {"libaio", "io_uring", "io_uring_cmd", "posixaio", "solarisaio",
+                                            "windowsaio", "libblkio", "xnvme", "spdk", NULL};
+
+/* One option pcsim refuses, once per FILE:LINE. */
+typedef struct {
+  const FioOpt *opt;
+  const char *why;
+  int kind;
+  guint more; /* other lines that set the same key */
+} Refusal;
+
+typedef struct {
+  uint64_t numjobs, bs, size, filesize, io_size;
   PcsFadvise fadvise;
   guint numjobs_line, bs_line, size_line, fadvise_line;
-  gboolean has_size;
+  gboolean has_size, has_filesize, has_io_size;
+  gboolean named; /* the job names its file (filename=) */
   char *file;
 } Eval;
 
@@ -214,28 +369,122 @@ static guint own_line(const FioOpt *o, const char *path) {
 static const FioOpt *last_opt(GPtrArray *opts, const char *key) {
   for (guint i = opts->len; i-- > 0;) {
     FioOpt *o = g_ptr_array_index(opts, i);
-    if (!strcmp(o->key, key)) return o;
+    if (!strcmp(canonical(o->key), key)) return o;
   }
   return NULL;
 }
 
-static gboolean not_modelled(const FioOpt *o, GError **error, const char *why) {
-  if (o->value)
-    return pcs_input_error(error, o->file, o->line, "fio option '%s=%s' is not modelled by pcsim%s", o->key, o->value,
-                           why);
-  return pcs_input_error(error, o->file, o->line, "fio option '%s' is not modelled by pcsim%s", o->key, why);
+/* Notes O as not modelled; several are reported at once (report_refusals()). */
+static void refuse(GArray *refused, const FioOpt *o, int kind, const char *why) {
+  for (guint i = 0; i < refused->len; i++) {
+    Refusal *r = &g_array_index(refused, Refusal, i);
+    if (r->opt == o) return; /* a [global] option seen again by a later job */
+    if (!strcmp(canonical(r->opt->key), canonical(o->key))) {
+      r->more++;
+      return;
+    }
+  }
+  Refusal r = {o, why, kind, 0};
+  g_array_append_val(refused, r);
 }
 
-static gboolean size_value(const FioOpt *o, unsigned kb_base, uint64_t *out, GError **error) {
-  g_autofree char *first = g_strndup(o->value ? o->value : "", strcspn(o->value ? o->value : "", ","));
-  if (pcs_fio_size(first, kb_base, out)) return TRUE;
-  return pcs_input_error(error, o->file, o->line, "fio option %s = '%s': expected a size such as 32k, 2000M or 1GiB",
-                         o->key, o->value ? o->value : "");
+static void append_refusal(GString *s, const Refusal *r, const FioOpt *first) {
+  const FioOpt *o = r->opt;
+  g_string_append_printf(s, o->value ? "'%s=%s'" : "'%s'", o->key, o->value);
+  GString *at = g_string_new(NULL);
+  if (o != first) {
+    if (strcmp(o->file, first->file)) g_string_append_printf(at, "%s:%u", o->file, o->line);
+    else g_string_append_printf(at, "line %u", o->line);
+  }
+  if (r->more) g_string_append_printf(at, "%sand %u more line%s", at->len ? ", " : "", r->more, r->more > 1 ? "s" : "");
+  if (r->why && *r->why) g_string_append_printf(at, "%s%s", at->len ? ": " : "", r->why);
+  if (at->len) g_string_append_printf(s, " (%s)", at->str);
+  g_string_free(at, TRUE);
+}
+
+/* All refused options at once, the kind of I/O (write, random, direct,
+ * engine) first: one run tells the user everything to change. */
+static gboolean report_refusals(GArray *refused, GError **error) {
+  if (!refused->len) return TRUE;
+  g_autoptr(GArray) order = g_array_new(FALSE, FALSE, sizeof(Refusal));
+  for (int kind = 1; kind >= 0; kind--)
+    for (guint i = 0; i < refused->len; i++)
+      if (g_array_index(refused, Refusal, i).kind == kind) g_array_append_val(order, g_array_index(refused, Refusal, i));
+  const Refusal *first = &g_array_index(order, Refusal, 0);
+  GString *s = g_string_new(NULL);
+  if (order->len == 1) {
+    const FioOpt *o = first->opt;
+    g_string_append_printf(s, o->value ? "fio option '%s=%s' is not modelled by pcsim" : "fio option '%s' is not modelled by pcsim",
+                           o->key, o->value);
+    if (first->more) g_string_append_printf(s, " (and %u more line%s)", first->more, first->more > 1 ? "s" : "");
+    if (first->why && *first->why) g_string_append_printf(s, " (%s)", first->why);
+  } else {
+    g_string_append(s, "fio options not modelled by pcsim: ");
+    for (guint i = 0; i < order->len; i++) {
+      if (i) g_string_append(s, i + 1 == order->len ? " and " : ", ");
+      append_refusal(s, &g_array_index(order, Refusal, i), first->opt);
+    }
+  }
+  pcs_input_error(error, first->opt->file, first->opt->line, "%s", s->str);
+  g_string_free(s, TRUE);
+  return FALSE;
+}
+
+/* ---- values, as fio's parse.c reads them ---- */
+
+/* check_int() and the FIO_OPT_BOOL range: fio's own words on failure. */
+static gboolean int_value(const FioOpt *o, FioType type, uint64_t *out, GError **error) {
+  if (!o->value) {
+    if (type == FIO_T_SET) return *out = 1, TRUE;
+    return pcs_input_error(error, o->file, o->line, "fio option %s: expected %s=0 or %s=1 (fio: Option %s requires an argument)",
+                           o->key, o->key, o->key, o->key);
+  }
+  const char *v = o->value;
+  g_autofree char *digits = g_strndup(v, strspn(v, "0123456789")); /* sscanf("%u") reads the digits */
+  if (!*digits || !pcs_parse_u64(digits, out))
+    return pcs_input_error(error, o->file, o->line, "fio option %s = '%s': expected %s (fio: failed parsing %s=%s)",
+                           o->key, v, type == FIO_T_BOOL ? "0 or 1" : "an integer", o->key, v);
+  if (type == FIO_T_BOOL && *out > 1)
+    return pcs_input_error(error, o->file, o->line,
+                           "fio option %s = '%s': expected 0 or 1 (fio: max value out of range: %s (1 max); failed parsing %s=%s)",
+                           o->key, v, v, o->key, v);
+  return TRUE;
+}
+
+/* A value in NEUTRAL ('|'-separated), as fio reads it. */
+static gboolean is_neutral(const FioRule *r, const FioOpt *o, uint64_t n) {
+  if (!r->neutral) return TRUE;
+  if (r->type != FIO_T_ANY) return n == g_ascii_strtoull(r->neutral, NULL, 10);
+  g_auto(GStrv) vals = g_strsplit(r->neutral, "|", -1);
+  for (char **v = vals; *v; v++)
+    if (!g_strcmp0(o->value, *v)) return TRUE;
+  uint64_t zero = 1; /* "0s", "0k", "0%": fio reads 0 */
+  if (!strcmp(r->neutral, "0") && o->value && g_ascii_isdigit(*o->value) &&
+      g_ascii_strtoull(o->value, NULL, 10) == 0) zero = 0;
+  return zero == 0;
+}
+
+/* A size; one fio reads but pcsim cannot (a share of the device or file,
+ * zones, arithmetic) is noted as not modelled and *GOT stays FALSE. */
+static gboolean size_value(const FioOpt *o, unsigned kb_base, uint64_t *out, gboolean *got, GArray *refused,
+                           GError **error) {
+  const char *v = o->value ? o->value : "";
+  g_autofree char *first = g_strndup(v, strcspn(v, ","));
+  if (pcs_fio_size(first, kb_base, out)) return *got = TRUE;
+  *got = FALSE;
+  if (strchr(first, '%')) return refuse(refused, o, 0, "a share of the device or file: give the size, such as 2000M"), TRUE;
+  if (*first == '(' || strchr(first, '$') || strchr(first, '*'))
+    return refuse(refused, o, 0, "an expression: give the size, such as 2000M"), TRUE;
+  if (g_ascii_isdigit(*first) && g_ascii_tolower(first[strspn(first, "0123456789")]) == 'z')
+    return refuse(refused, o, 0, "a number of zones: give the size, such as 2000M"), TRUE;
+  return pcs_input_error(error, o->file, o->line,
+                         "fio option %s = '%s': expected a size such as 32k, 2000M or 1GiB (fio reads the digits and "
+                         "ignores a suffix it does not know)", o->key, v);
 }
 
 /* fadvise_hint as fio's parser takes it; "random" turns readahead off
  * (FMODE_RANDOM), which pcsim does not model. */
-static gboolean fadvise_value(const FioOpt *o, Eval *e, PcsFioJob *job, GError **error) {
+static gboolean fadvise_value(const FioOpt *o, Eval *e, PcsFioJob *job, GArray *refused, GError **error) {
   e->fadvise_line = own_line(o, job->path);
   if (!o->value || !pcs_params_fadvise_parse(o->value, &e->fadvise)) {
     g_autofree char *names = pcs_params_fadvise_names();
@@ -244,14 +493,68 @@ static gboolean fadvise_value(const FioOpt *o, Eval *e, PcsFioJob *job, GError *
                            o->value ? o->value : "", names, o->value ? "=" : "", o->value ? o->value : "");
   }
   if (e->fadvise == PCS_FADVISE_RANDOM)
-    return not_modelled(o, error, " (POSIX_FADV_RANDOM turns readahead off; it models readahead of a sequential read)");
+    refuse(refused, o, 0, "POSIX_FADV_RANDOM turns readahead off; it models readahead of a sequential read");
   return TRUE;
 }
 
-static gboolean eval_option(const FioOpt *o, unsigned kb_base, Eval *e, PcsFioJob *job, GError **error) {
-  const char *k = o->key, *v = o->value ? o->value : "";
+/* rw=read (fio's default) is the one pattern modelled; "read:-8k" skips. */
+static void rw_value(const FioOpt *o, GArray *refused) {
+  const char *v = o->value ? o->value : "";
+  if (!strcmp(v, "read") || !strcmp(v, "read:0")) return;
+  if (g_str_has_prefix(v, "read:"))
+    return refuse(refused, o, 1, "reads that skip are not sequential: it models rw=read");
+  if (strstr(v, "write") || strstr(v, "trim") || !strcmp(v, "rw") || !strcmp(v, "randrw") || g_str_has_prefix(v, "rw:"))
+    return refuse(refused, o, 1, "a write: it models reads, rw=read");
+  if (strstr(v, "rand")) return refuse(refused, o, 1, "random I/O: it models sequential reads, rw=read");
+  refuse(refused, o, 1, "it models sequential reads, rw=read");
+}
+
+static void engine_value(const FioOpt *o, GArray *refused) {
+  const char *v = o->value ? o->value : "";
+  if (in_list(sync_engines, v)) return;
+  if (in_list(async_engines, v))
+    return refuse(refused, o, 1, "an async engine: it models read(), ioengine=sync, psync, vsync, pvsync or pvsync2");
+  refuse(refused, o, 1, "an engine other than read(): it models ioengine=sync, psync, vsync, pvsync or pvsync2");
+}
+
+/* fio's "Bad option": not one of its options; its nearest, by its own
+ * rule (options.c show_closest_option(), parse.c string_distance_ok()). */
+static gboolean bad_option(const FioOpt *o, GError **error) {
+  const char *best = NULL;
+  guint best_d = G_MAXUINT;
+  for (const char *const *n = fio_core_names; *n; n++) {
+    guint d = distance(o->key, *n);
+    if (d < best_d) best_d = d, best = *n;
+  }
+  g_autofree char *given = o->value ? g_strdup_printf("%s=%s", o->key, o->value) : g_strdup(o->key);
+  if (best && best_d <= (strlen(o->key) + 1) / 2)
+    return pcs_input_error(error, o->file, o->line, "%s: not a fio option (fio: Bad option <%s>; did you mean %s?)",
+                           o->key, given, best);
+  return pcs_input_error(error, o->file, o->line, "%s: not a fio option (fio: Bad option <%s>)", o->key, given);
+}
+
+static void accept(PcsFioJob *job, const FioOpt *o) {
+  g_autofree char *s = o->value ? g_strdup_printf("%s=%s", o->key, o->value) : g_strdup(o->key);
+  for (guint i = 0; i < job->accepted->len; i++)
+    if (!strcmp(g_ptr_array_index(job->accepted, i), s)) return;
+  g_ptr_array_add(job->accepted, g_steal_pointer(&s));
+}
+
+static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval *e, PcsFioJob *job, GArray *refused,
+                            GError **error) {
+  const char *k = canonical(o->key), *v = o->value ? o->value : "";
+  const FioRule *rule = rule_of(k);
+  if (!rule) {
+    if (!in_list(fio_core_names, k) && !in_list(fio_engine_names, k)) return bad_option(o, error);
+    refuse(refused, o, 0, "");
+    return TRUE;
+  }
+  uint64_t n = 0;
+  if (rule->type != FIO_T_ANY && !int_value(o, rule->type, &n, error)) return FALSE;
   if (!strcmp(k, "numjobs")) {
     e->numjobs_line = own_line(o, job->path);
+    if (strchr(v, '$') || *v == '(') /* fio's $ncpus, arithmetic: depend on the machine */
+      return refuse(refused, o, 0, "an expression: give the number of clones"), TRUE;
     const PcsParamInfo *threads = pcs_params_find("workload", "threads"); /* numjobs is workload.threads */
     if (!pcs_parse_u64(v, &e->numjobs) || e->numjobs < threads->lo || e->numjobs > threads->hi)
       return pcs_input_error(error, o->file, o->line,
@@ -259,42 +562,52 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, Eval *e, PcsFioJo
                              " to %" G_GUINT64_FORMAT, v, threads->lo, threads->hi);
     return TRUE;
   }
-  if (!strcmp(k, "bs") || !strcmp(k, "blocksize")) {
+  if (!strcmp(k, "bs")) {
     e->bs_line = own_line(o, job->path);
-    return size_value(o, kb_base, &e->bs, error);
+    gboolean got;
+    return size_value(o, kb_base, &e->bs, &got, refused, error);
   }
   if (!strcmp(k, "size")) {
-    e->has_size = TRUE;
     e->size_line = own_line(o, job->path);
-    return size_value(o, kb_base, &e->size, error);
+    return size_value(o, kb_base, &e->size, &e->has_size, refused, error);
   }
-  if (!strcmp(k, "fadvise_hint")) return fadvise_value(o, e, job, error);
-  if (!strcmp(k, "rw") || !strcmp(k, "readwrite"))
-    return !strcmp(v, "read") ? TRUE : not_modelled(o, error, " (it models sequential buffered reads: rw=read)");
-  if (!strcmp(k, "ioengine"))
-    return !strcmp(v, "sync") || !strcmp(v, "psync") ? TRUE
-                                                     : not_modelled(o, error, " (it models read(): ioengine=sync)");
-  if (!strcmp(k, "invalidate"))
-    return !strcmp(v, "1") ? TRUE : not_modelled(o, error, " (it starts with an empty page cache: invalidate=1)");
-  if (!strcmp(k, "offset"))
-    return !strcmp(v, "0") ? TRUE : not_modelled(o, error, " (threads read the file from offset 0)");
-  if (!strcmp(k, "direct"))
-    return !strcmp(v, "0") ? TRUE : not_modelled(o, error, " (it models the page cache: direct=0)");
+  if (!strcmp(k, "filesize")) {
+    if (strchr(v, '-')) return refuse(refused, o, 0, "files of random sizes"), TRUE;
+    return size_value(o, kb_base, &e->filesize, &e->has_filesize, refused, error);
+  }
+  if (!strcmp(k, "io_size")) {
+    return size_value(o, kb_base, &e->io_size, &e->has_io_size, refused, error);
+  }
+  if (!strcmp(k, "fadvise_hint")) return fadvise_value(o, e, job, refused, error);
+  if (!strcmp(k, "kb_base")) return accept(job, o), TRUE;
+  if (!strcmp(k, "rw")) return rw_value(o, refused), TRUE;
+  if (!strcmp(k, "ioengine")) return engine_value(o, refused), TRUE;
+  if (!strcmp(k, "bsrange") || !strcmp(k, "bssplit")) return refuse(refused, o, 0, "reads of mixed sizes"), TRUE;
+  if (!strcmp(k, "offset")) {
+    uint64_t off = 1;
+    if (!strcmp(v, "0%") || (pcs_fio_size(v, kb_base, &off) && off == 0)) return accept(job, o), TRUE;
+    return refuse(refused, o, 0, "threads read the file from offset 0"), TRUE;
+  }
+  if (!strcmp(k, "stonewall")) { /* waits for the jobs before it: harmless only for the first */
+    if (njob == 0 || !n) return accept(job, o), TRUE;
+    return refuse(refused, o, 0, "the jobs run one after another, not at once"), TRUE;
+  }
   if (!strcmp(k, "group_reporting")) job->group_reporting = TRUE;
   if (!strcmp(k, "filename") || !strcmp(k, "directory")) {
+    if (!strcmp(k, "filename") && strchr(v, ':'))
+      return refuse(refused, o, 0, "each clone reads one file"), TRUE;
     g_autofree char *old = e->file;
     e->file = !strcmp(k, "directory") && old ? g_build_filename(v, old, NULL) : g_strdup(v);
+    if (!strcmp(k, "filename")) e->named = TRUE;
   }
-  for (const char *const *h = harmless; *h; h++)
-    if (!strcmp(k, *h)) {
-      g_ptr_array_add(job->accepted, o->value ? g_strdup_printf("%s=%s", k, v) : g_strdup(k));
-      return TRUE;
-    }
-  return not_modelled(o, error, "");
+  if (!is_neutral(rule, o, n)) return refuse(refused, o, rule->kind, rule->why), TRUE;
+  accept(job, o);
+  return TRUE;
 }
 
 /* One job: the globals before it, then its own options; later ones win. */
-static gboolean eval_job(GPtrArray *globals, FioSection *s, Eval *e, PcsFioJob *job, GError **error) {
+static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e, PcsFioJob *job, GArray *refused,
+                         GError **error) {
   g_autoptr(GPtrArray) all = g_ptr_array_new();
   for (guint i = 0; i < globals->len; i++) g_ptr_array_add(all, g_ptr_array_index(globals, i));
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
@@ -308,48 +621,64 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, Eval *e, PcsFioJob *
     kb_base = (unsigned)atoi(kb->value);
   }
   for (guint i = 0; i < all->len; i++)
-    if (!eval_option(g_ptr_array_index(all, i), kb_base, e, job, error)) return FALSE;
-  if (!e->has_size)
-    return pcs_input_error(error, s->file, s->line, "job '%s' has no size= (pcsim needs the file size)", s->name);
+    if (!eval_option(g_ptr_array_index(all, i), kb_base, njob, e, job, refused, error)) return FALSE;
+  /* fio: size is the I/O per clone, filesize the file's; io_size caps it */
+  if (!e->has_size && e->has_filesize) e->size = e->filesize, e->has_size = TRUE;
+  if (e->has_io_size && e->has_size && e->io_size != e->size)
+    refuse(refused, last_opt(all, "io_size"), 0, "io_size other than the file's size");
+  if (!e->has_size && e->has_io_size) e->size = e->io_size, e->has_size = TRUE;
+  if (e->has_filesize && e->filesize != e->size)
+    refuse(refused, last_opt(all, "filesize"), 0, "a file larger than the I/O");
+  if (!e->has_size && !refused->len) /* else the refusals say more */
+    return pcs_input_error(error, s->file, s->line,
+                           "job '%s' has no size= (fio takes an existing file's size; pcsim needs size=)", s->name);
+  if (!e->named) { /* fio names a clone's own file jobname.N.0 */
+    g_free(e->file);
+    e->file = NULL;
+  }
+  if (e->size >= e->bs) e->size = e->size / e->bs * e->bs; /* fio reads whole blocks up to the size */
   return TRUE;
 }
 
 static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   g_autoptr(GPtrArray) globals = g_ptr_array_new();
+  g_autoptr(GArray) refused = g_array_new(FALSE, FALSE, sizeof(Refusal));
   Eval first = {0};
   guint jobs = 0;
-  for (guint i = 0; i < sections->len; i++) {
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && i < sections->len; i++) {
     FioSection *s = g_ptr_array_index(sections, i);
     if (s->global) {
       for (guint j = 0; j < s->opts->len; j++) g_ptr_array_add(globals, g_ptr_array_index(s->opts, j));
       continue;
     }
     Eval e = {0};
-    gboolean ok = eval_job(globals, s, &e, job, error);
-    if (ok && jobs &&
-        (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise || g_strcmp0(e.file, first.file)))
-      ok = pcs_input_error(error, s->file, s->line, "job '%s' reads differently from job '%s' (bs, size, fadvise_hint or file): "
-                           "pcsim models threads reading one file the same way", s->name, job->name);
-    if (!ok) {
-      g_free(e.file);
-      g_free(first.file);
-      return FALSE;
-    }
-    if (!jobs++) {
+    ok = eval_job(globals, s, jobs, &e, job, refused, error);
+    /* without filename= each clone reads its own file; with it, all share it */
+    gboolean differs = jobs && (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise ||
+                                (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
+    if (ok && differs && !refused->len)
+      ok = pcs_input_error(error, s->file, s->line,
+                           "job '%s' reads differently from job '%s' (bs, size, fadvise_hint or file: pcsim models "
+                           "threads reading one file, or each its own, the same way)", s->name, job->name);
+    if (ok && !jobs) {
       first = e;
+      e.file = NULL;
       job->name = g_strdup(s->name);
       job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
       job->fadvise_line = e.fadvise_line;
-    } else {
-      g_free(e.file);
     }
-    job->numjobs += e.numjobs;
+    g_free(e.file);
+    if (ok) job->numjobs += e.numjobs, jobs++;
   }
+  gboolean shared = first.file != NULL;
   g_free(first.file);
+  if (!ok || !report_refusals(refused, error)) return FALSE;
   if (!jobs) return pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
   job->bs = first.bs;
   job->size = first.size;
   job->fadvise = first.fadvise;
+  job->per_thread_files = !shared;
   return TRUE;
 }
 
@@ -393,6 +722,8 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
       !pcs_params_set(p, pcs_params_find("workload", "file_size"), size, at_sz, error) ||
       !pcs_params_set(p, pcs_params_find("readahead", "fadvise_hint"), pcs_params_fadvise_name(job->fadvise), at_fa,
                       error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "files"), job->per_thread_files ? "per-thread" : "shared",
+                      job->path, error) ||
       !pcs_params_set(p, pcs_params_find("scenario", "name"), job->name, job->path, error))
     return FALSE;
   g_free(p->source);

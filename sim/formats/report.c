@@ -158,6 +158,7 @@ void pcs_report_csv_row(GString *out, const PcsResult *r) {
 void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
   g_string_append_printf(out, "# pcsim %s\n", pcs_version());
   g_string_append_printf(out, "# source %s\n", p->source ? p->source : "(defaults)");
+  if (p->fio_model) g_string_append_printf(out, "# fio model %s\n", p->fio_model);
   if (p->fio_accepted && *p->fio_accepted) {
     g_autofree char *list = g_strjoinv(" ", p->fio_accepted);
     g_string_append_printf(out, "# fio accepted %s\n", list);
@@ -209,6 +210,7 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   pcs_json_string(w, "pcsim_version", pcs_version());
   pcs_json_uint(w, "seed", p->scenario_seed);
   pcs_json_string(w, "source", p->source ? p->source : "");
+  if (p->fio_model) pcs_json_string(w, "fio_model", p->fio_model);
   if (p->fio_accepted && *p->fio_accepted) {
     pcs_json_begin_array(w, "fio_accepted", PCS_JSON_INLINE);
     for (char **a = p->fio_accepted; *a; a++) pcs_json_string(w, NULL, *a);

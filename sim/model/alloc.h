@@ -12,12 +12,27 @@
 
 /* Where the simulated frames start: pfns look like a real machine's. */
 #define PCS_ALLOC_FIRST_PFN UINT64_C(0x100000)
+/* Scattered frames (memory.scattered, memory.contiguous_share misses) lie
+ * far above every block, two apart. */
+#define PCS_ALLOC_STRAY_PFN (UINT64_C(1) << 52)
 
-/* One allocating task's stream of frames. */
+/* memory.contiguous = 0: one allocating task's stream of frames. */
 typedef struct {
   uint64_t next_pfn;  /* the frame directly after its last one */
   uint64_t last_page; /* file page on its last frame, UINT64_MAX: none, or its run ended */
 } PcsFrameStream;
+
+/* memory.contiguous = 1: one CPU's per-CPU page list (struct per_cpu_pages).
+ * Its pages are the freed ones first (CPU 0 only), then its share
+ * [seq, seq_end) of the buddy allocator's sequence of pages. */
+typedef struct {
+  uint64_t freed_left;          /* pages of memory.pcp_freed not yet handed out */
+  uint64_t freed_pfn;           /* the next of them: they come out descending */
+  uint64_t seq, seq_end;        /* what is left of its last refill */
+  uint32_t order;               /* the order of the block SEQ lies in */
+  uint32_t alloc_factor;        /* pcp->alloc_factor: refills since a free, at most pcp_batch_scale_max */
+  uint64_t last_pfn, last_page; /* its last frame handed out and the file page on it; UINT64_MAX: none */
+} PcsPcpList;
 
 typedef struct {
   gboolean enabled;        /* memory.contiguous: else no two frames are adjacent */
@@ -25,8 +40,18 @@ typedef struct {
   uint32_t follow_below;   /* memory.contiguous_share as a threshold on a 32-bit draw */
   gboolean always_follow;  /* memory.contiguous_share = 1: no draw */
   PcsRng *rng;             /* the draws, when 0 <= share < 1 (PCS_RNG_STREAM_FRAMES) */
-  PcsFrameStream *streams; /* per task */
+  PcsFrameStream *streams; /* memory.contiguous = 0: per task */
   uint32_t ntasks;
+  /* memory.contiguous = 1 */
+  PcsPcpList *pcp;         /* per CPU */
+  uint32_t ncpus;
+  uint64_t batch;          /* memory.pcp_batch */
+  uint32_t scale_max;      /* memory.pcp_batch_scale_max */
+  uint64_t seq;            /* the buddy allocator: pages handed to lists so far */
+  uint32_t order;          /* the order of the block SEQ lies in */
+  uint64_t seq_start[PCS_BUDDY_ORDERS + 1]; /* where each order's blocks start in the sequence */
+  uint64_t region[PCS_BUDDY_ORDERS];        /* each order's first frame */
+  uint64_t stray_pfn;      /* the next scattered frame */
 } PcsFrameAlloc;
 
 /* Called once per run, for NTASKS allocating tasks (the readers) and a file
@@ -34,20 +59,17 @@ typedef struct {
 void pcs_alloc_init(PcsFrameAlloc *fa, const PcsParams *p, uint32_t ntasks, uint64_t npages);
 /* Frees what pcs_alloc_init() allocated. */
 void pcs_alloc_clear(PcsFrameAlloc *fa);
-/* The frame for PAGE, just inserted by TASK, in *PFN: TRUE when it directly
- * follows the frame of PAGE-1 (*PFN == pfn(PAGE-1) + 1), which happens only
- * when TASK's previous frame held PAGE-1 and this one follows it.  No two
- * frames are ever adjacent otherwise. */
-static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint64_t page, uint64_t *pfn);
-/* pcs_alloc_page() when memory.contiguous = 1 (out of line: it may draw). */
-gboolean pcs_alloc_page_contiguous(PcsFrameAlloc *fa, PcsFrameStream *st, uint64_t page, uint64_t *pfn);
-/* TASK's private page lost its insert (-EEXIST) and went back: its run of
- * adjacent frames ends. */
-void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task);
+/* The frame for PAGE, just inserted by TASK running on CPU, in *PFN: TRUE
+ * when it directly follows the frame of PAGE-1 (*PFN == pfn(PAGE-1) + 1). */
+static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn);
+/* pcs_alloc_page() when memory.contiguous = 1 (out of line: it may draw or refill). */
+gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn);
+/* TASK, running on CPU, lost its insert (-EEXIST) and freed its page. */
+void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu);
 
-static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint64_t page, uint64_t *pfn) {
+static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn) {
+  if (fa->enabled) return pcs_alloc_page_pcp(fa, cpu, page, pfn);
   PcsFrameStream *st = &fa->streams[task];
-  if (fa->enabled) return pcs_alloc_page_contiguous(fa, st, page, pfn);
   *pfn = st->next_pfn + 1; /* memory.contiguous = 0: no frame follows another */
   st->next_pfn = *pfn + 1;
   return FALSE;

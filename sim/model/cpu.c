@@ -8,7 +8,12 @@
  * a round-robin scheduler with a fixed slice, coarser than CFS but with the
  * property that matters here: more runnable threads than CPUs stretch every
  * step.  Spinning on tree_lock is CPU time (pagecache.c returns it, reader.c
- * charges it with the insert).
+ * charges it with the insert).  Each task records the id of the CPU it got
+ * (pcs_cpu_of(): alloc.c takes its pages from that CPU's list): a waking
+ * task takes the CPU it last ran on when that one is free (as
+ * select_task_rq_fair() prefers an idle prev_cpu), else the free CPU freed
+ * last; a CPU handed to a queued task keeps its id.  Task t starts "on"
+ * CPU t % cpu.count.
  */
 #include "internal.h"
 
@@ -16,6 +21,10 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter};
   c->tasks = g_new0(PcsTask, ntasks);
   c->runq = g_new(uint32_t, ntasks);
+  c->free_ids = g_new(uint32_t, c->cpus_free);
+  c->free_pos = g_new(uint32_t, c->cpus_free);
+  for (uint32_t i = 0; i < c->cpus_free; i++) c->free_ids[i] = c->cpus_free - 1 - i, c->free_pos[c->cpus_free - 1 - i] = i;
+  for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].cpu = t % (uint32_t)p->cpu_count; /* spread, like fio's threads */
   for (uint32_t t = 0; c->jitter > 0 && t < ntasks; t++) {
     c->tasks[t].rng = g_new(PcsRng, 1); /* one stream per task */
     pcs_rng_init_stream(c->tasks[t].rng, p->scenario_seed, PCS_RNG_STREAM_JITTER(t));
@@ -26,6 +35,22 @@ void pcs_cpu_clear(PcsCpus *c) {
   for (uint32_t t = 0; t < c->ntasks; t++) g_free(c->tasks[t].rng);
   g_clear_pointer(&c->tasks, g_free);
   g_clear_pointer(&c->runq, g_free);
+  g_clear_pointer(&c->free_ids, g_free);
+  g_clear_pointer(&c->free_pos, g_free);
+}
+
+/* A free CPU for a task that last ran on PREV: PREV if free, else the last freed. */
+static uint32_t take_cpu(PcsCpus *c, uint32_t prev) {
+  uint32_t at = c->free_pos[prev] != UINT32_MAX ? c->free_pos[prev] : c->cpus_free - 1;
+  uint32_t id = c->free_ids[at], top = c->free_ids[--c->cpus_free];
+  c->free_ids[at] = top, c->free_pos[top] = at; /* swap-remove */
+  c->free_pos[id] = UINT32_MAX;
+  return id;
+}
+
+static void give_cpu(PcsCpus *c, uint32_t id) {
+  c->free_pos[id] = c->cpus_free;
+  c->free_ids[c->cpus_free++] = id;
 }
 
 PcsTime pcs_cpu_cost(PcsSim *s, uint32_t task, uint64_t base) {
@@ -62,6 +87,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
     if (s->cpu.runq_len && s->evq.now - task->slice_start >= s->p->cpu_slice) {
       task->on_cpu = FALSE; /* slice used up: hand the CPU over */
       uint32_t next = runq_pop(s);
+      s->cpu.tasks[next].cpu = task->cpu;
       runq_push(s, t);
       cpu_start(s, next);
       return;
@@ -70,7 +96,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
     return;
   }
   if (s->cpu.cpus_free) {
-    s->cpu.cpus_free--;
+    task->cpu = take_cpu(&s->cpu, task->cpu);
     cpu_start(s, t);
   } else {
     runq_push(s, t);
@@ -81,8 +107,11 @@ void pcs_cpu_release(PcsSim *s, uint32_t t) {
   PcsTask *task = &s->cpu.tasks[t];
   if (!task->on_cpu) return;
   task->on_cpu = FALSE;
-  if (s->cpu.runq_len)
-    cpu_start(s, runq_pop(s));
-  else
-    s->cpu.cpus_free++;
+  if (s->cpu.runq_len) {
+    uint32_t next = runq_pop(s);
+    s->cpu.tasks[next].cpu = task->cpu;
+    cpu_start(s, next);
+  } else {
+    give_cpu(&s->cpu, task->cpu);
+  }
 }

@@ -15,6 +15,7 @@ typedef struct {
   PcsTime cost;        /* CPU time of the step being run or waited for */
   PcsTime slice_start; /* when it last got a CPU */
   gboolean on_cpu;
+  uint32_t cpu;        /* the CPU it runs on (or last ran on): 0..cpu.count-1 */
   PcsRng *rng;         /* cost jitter stream, NULL without jitter */
 } PcsTask;
 
@@ -23,6 +24,8 @@ typedef struct {
   PcsTask *tasks;
   uint32_t ntasks;
   uint32_t cpus_free;
+  uint32_t *free_ids; /* the free CPUs' ids, [0, cpus_free) */
+  uint32_t *free_pos; /* per CPU id: its index in free_ids, UINT32_MAX when busy */
   uint32_t *runq; /* ring of task ids waiting for a CPU */
   uint32_t runq_head, runq_len;
   double jitter; /* cost.jitter */
@@ -34,6 +37,8 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks);
 void pcs_cpu_clear(PcsCpus *c);
 /* BASE ns of work for TASK with cost.jitter applied (draws from TASK's stream). */
 PcsTime pcs_cpu_cost(PcsSim *s, uint32_t task, uint64_t base);
+/* The CPU TASK runs on (or last ran on): whose per-CPU page list it allocates from (alloc.c). */
+static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->tasks[task].cpu; }
 /* TASK runs for COST ns: schedules its PCS_EV_TASK_STEP, or queues it for a
  * CPU; a task past cpu.slice with others waiting goes to the back. */
 void pcs_cpu_run(PcsSim *s, uint32_t task, PcsTime cost);

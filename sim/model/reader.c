@@ -54,7 +54,7 @@
 /* The longest list one readahead can hand over: a window with the next
  * one appended (ra_submit()), or a read() call's worth without a window. */
 static uint32_t list_cap(const PcsParams *p) {
-  return (uint32_t)(2 * (pcs_params_window_bytes(p) / PCS_PAGE_SIZE) + p->workload_block_size / PCS_PAGE_SIZE);
+  return (uint32_t)(2 * (pcs_params_window_bytes(p) / PCS_PAGE_SIZE) + p->workload_block_size / PCS_PAGE_SIZE + 1);
 }
 
 /* A pool never holds more than the policy pools, nor more than a list. */
@@ -122,7 +122,10 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     pcs_cpu_release(s, r->id);
     return FALSE;
   }
-  r->call_end = MIN(page + s->block_pages, r->file_end);
+  /* call k = (page - file_first) * PAGE / bs covers bytes [k bs, (k+1) bs) of the file and ends in the
+   * page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
+  uint64_t bs = s->p->workload_block_size, end = ((page - r->file_first) * PCS_PAGE_SIZE / bs + 1) * bs;
+  r->call_end = MIN(r->file_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
 }
@@ -162,7 +165,8 @@ static gboolean copied(PcsSim *s, PcsReader *r) {
   r->ra.prev_index = r->pos;
   r->ra.prev_valid = TRUE;
   r->pos++;
-  s->res->thread_bytes[r->id] += PCS_PAGE_SIZE;
+  s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
+                                                      : s->p->workload_file_size - (r->pos - 1 - r->file_first) * PCS_PAGE_SIZE;
   return find_page(s, r, FALSE);
 }
 
@@ -193,14 +197,14 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
   r->rp.page = page;
   if (pcs_pc_insert(&s->pc, page, s->evq.now, &cpu) == -EEXIST) {
     s->res->eexist++;
-    pcs_alloc_free(&s->alloc, r->id); /* its private page goes back */
+    pcs_alloc_free(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id)); /* its private page goes back */
     pcs_trace(s, r->id + 1, PCS_TRACE_EEXIST, page, 0);
     return run_cpu(s, r, cpu + s->p->cost_insert_lost, PCS_RD_RP_LOST);
   }
   if (page == r->list.marker) pcs_pc_set_readahead(&s->pc, page);
   pcs_pc_set_owner(&s->pc, page, r->id);
   uint64_t pfn;
-  if (pcs_alloc_page(&s->alloc, r->id, page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+  if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
   inserted(s->res, r->id);
   pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
   return run_cpu(s, r, cpu + s->p->cost_insert_won, PCS_RD_RP_WON);

@@ -39,7 +39,7 @@ static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
 }
 
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
-  uint64_t npages = p->workload_file_size / PCS_PAGE_SIZE;
+  uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
   /* per-thread files: every thread's file is read from the device */
   uint64_t cached = npages * (pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1);
@@ -94,7 +94,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->res = res;
   s->kernel = pcs_params_kernel(p);
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
-  s->file_pages = p->workload_file_size / PCS_PAGE_SIZE;
+  s->file_pages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
   s->npages = s->file_pages * (s->per_thread_files ? p->workload_threads : 1);
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;

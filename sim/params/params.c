@@ -283,13 +283,13 @@ static const char *const *choices_of(const PcsParamInfo *info, size_t *n) {
     *n = G_N_ELEMENTS(kernel_names);
     return kernel_names;
   }
-  if (info->offset == offsetof(PcsParams, readahead_fadvise_hint)) {
-    *n = G_N_ELEMENTS(fadvise_names);
-    return fadvise_names;
-  }
   if (info->offset == offsetof(PcsParams, workload_files)) {
     *n = G_N_ELEMENTS(files_names);
     return files_names;
+  }
+  if (info->offset == offsetof(PcsParams, readahead_fadvise_hint)) {
+    *n = G_N_ELEMENTS(fadvise_names);
+    return fadvise_names;
   }
   return NULL;
 }
@@ -414,6 +414,7 @@ void pcs_params_clear(PcsParams *p) {
     if (param_table[i].kind == PCS_KIND_TEXT) g_clear_pointer((char **)((char *)p + param_table[i].offset), g_free);
   g_clear_pointer(&p->source, g_free);
   g_clear_pointer(&p->fio_accepted, g_strfreev);
+  g_clear_pointer(&p->fio_model, g_free);
 }
 
 void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
@@ -425,6 +426,7 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
     }
   dst->source = g_strdup(src->source);
   dst->fio_accepted = g_strdupv(src->fio_accepted);
+  dst->fio_model = g_strdup(src->fio_model);
 }
 
 static gboolean unknown_key_error(GError **error, const char *where, guint line, const char *section,
@@ -515,6 +517,22 @@ static guint keyfile_error_line(const char *text, const char *message) {
   return 1;
 }
 
+/* The first line that only a fio job file has: a fio option no scenario
+ * section knows (rw=, bs=, ...) or a bare fio flag (thread), or 0. */
+static guint fio_syntax_line(const char *text) {
+  static const char *const fio_only[] = {"rw", "readwrite", "bs", "blocksize", "size", "numjobs", "ioengine",
+                                         "iodepth", "direct", "filename", "directory", "thread", "group_reporting",
+                                         "invalidate", "runtime", "time_based", NULL};
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    char *l = g_strstrip(lines[i]);
+    g_autofree char *key = g_strstrip(g_strndup(l, strcspn(l, "=")));
+    if (!*key || *key == '#' || *key == ';' || *key == '[') continue;
+    if (g_strv_contains(fio_only, key)) return i + 1;
+  }
+  return 0;
+}
+
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
   g_autofree char *text = NULL;
   if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
@@ -526,6 +544,11 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
   g_autofree char *text = g_strndup(data, len);
   g_autofree char *trimmed = g_strstrip(g_strdup(text));
   if (!*trimmed) return pcs_input_error(error, path, 1, "empty scenario: expected sections such as [workload] with keys");
+  guint fio_line = fio_syntax_line(text);
+  if (fio_line)
+    return pcs_input_error(error, path, fio_line,
+                           "this looks like a fio job file, not a scenario: run it with `pcsim run --fio %s` "
+                           "(or name it .fio), with --model SCENARIO.ini for the rest", path);
   g_autoptr(GKeyFile) kf = g_key_file_new();
   GError *e = NULL;
   if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &e)) {
@@ -552,16 +575,18 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
     }                                                                         \
   } while (0)
 
+/* A check between two keys blames the one a --set gave, else the first. */
+static const char *blame(const PcsParams *p, const char *first, const char *second) {
+  return p->line[pcs_params_find_dotted(second) - param_table] == PCS_LINE_CLI &&
+                 p->line[pcs_params_find_dotted(first) - param_table] != PCS_LINE_CLI
+             ? second
+             : first;
+}
+
 /* Ranges (lo, hi) are checked by pcs_params_set() from the table; these are
  * the checks between keys and of page alignment. */
 
 gboolean pcs_params_validate(const PcsParams *p, GError **error) {
-  CHECK("workload.file_size", p->workload_file_size % PCS_PAGE_SIZE == 0,
-        "workload.file_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
-        p->workload_file_size, PCS_PAGE_SIZE);
-  CHECK("workload.block_size", p->workload_block_size % PCS_PAGE_SIZE == 0,
-        "workload.block_size = %" G_GUINT64_FORMAT ": expected a multiple of the %u-byte page",
-        p->workload_block_size, PCS_PAGE_SIZE);
   CHECK("readahead.read_ahead_kb", p->readahead_read_ahead_kb % (PCS_PAGE_SIZE / PCS_KIB) == 0,
         "readahead.read_ahead_kb = %" G_GUINT64_FORMAT ": expected a multiple of %u, as sysfs shows it "
         "(the bdi keeps whole %u KiB pages: writing %" G_GUINT64_FORMAT " shows %" G_GUINT64_FORMAT ")",
@@ -570,14 +595,7 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK("readahead.fadvise_hint", pcs_params_fadvise(p) != PCS_FADVISE_RANDOM,
         "readahead.fadvise_hint = random is not modelled: POSIX_FADV_RANDOM turns readahead off for the file "
         "(FMODE_RANDOM) and pcsim models readahead of a sequential read; use 0, 1, sequential or noreuse");
-  uint64_t window = pcs_params_window_bytes(p);
-  const char *rw = p->line[pcs_params_find("readahead", "read_ahead_kb") - param_table] ? "readahead.read_ahead_kb"
-                                                                                          : "workload.file_size";
-  CHECK(rw, window <= p->workload_file_size,
-        "the readahead window (%" G_GUINT64_FORMAT " bytes: read_ahead_kb = %" G_GUINT64_FORMAT
-        ", fadvise_hint = %s) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
-        window, p->readahead_read_ahead_kb, p->readahead_fadvise_hint, p->workload_file_size);
-  CHECK("workload.block_size", p->workload_block_size <= p->workload_file_size,
+  CHECK(blame(p, "workload.block_size", "workload.file_size"), p->workload_block_size <= p->workload_file_size,
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);
   CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
@@ -586,9 +604,33 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "bio.stripe_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("block.max_segment_size", p->block_max_segment_size % PCS_PAGE_SIZE == 0,
         "block.max_segment_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
-  CHECK("memory.scattered", p->memory_scattered == 0 || p->memory_contiguous,
+  CHECK(blame(p, "memory.scattered", "memory.contiguous"), p->memory_scattered == 0 || p->memory_contiguous,
         "memory.scattered is set but memory.contiguous = 0: every page is already scattered; "
         "set memory.contiguous = 1");
+  g_autofree char *why = NULL;
+  uint64_t blocks[PCS_BUDDY_ORDERS];
+  CHECK("memory.buddyinfo", pcs_params_parse_buddyinfo(p->memory_buddyinfo, blocks, &why),
+        "memory.buddyinfo = '%s': %s", p->memory_buddyinfo, why);
+  return TRUE;
+}
+
+gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_ORDERS], char **why) {
+  memset(blocks, 0, PCS_BUDDY_ORDERS * sizeof *blocks);
+  g_auto(GStrv) words = g_strsplit_set(text ? text : "", " \t,", -1);
+  guint order = 0;
+  for (guint i = 0; words[i]; i++) {
+    if (!*words[i]) continue;
+    if (order == PCS_BUDDY_ORDERS) {
+      *why = g_strdup_printf("expected at most %d counts (orders 0 to %d, as /proc/buddyinfo lists them)",
+                             PCS_BUDDY_ORDERS, PCS_BUDDY_ORDERS - 1);
+      return FALSE;
+    }
+    if (!pcs_parse_u64(words[i], &blocks[order]) || blocks[order] > (UINT64_C(1) << 40)) {
+      *why = g_strdup_printf("'%s' (order %u) is not a count of free blocks", words[i], order);
+      return FALSE;
+    }
+    order++;
+  }
   return TRUE;
 }
 

@@ -2,7 +2,8 @@
  *
  * Not a kernel model: this is the edge where user files enter.  A file is
  * read whole (inputs are scenario files, job files and traces of at most a
- * few hundred MB), optionally gunzipped, and refused unless it is text.
+ * few hundred MB), optionally gunzipped, and refused unless it is text;
+ * a UTF-8 byte-order mark is skipped.  Error messages cut a long value.
  */
 #include "pcsim/text.h"
 
@@ -11,11 +12,41 @@
 #include <gio/gio.h>
 #include <string.h>
 
+/* A bad value can be a whole file's worth of bytes: a run of more than
+ * PCS_ECHO_MAX bytes without a blank is cut to its start and its length,
+ * and the message to PCS_ECHO_MAX * 8 bytes, for every input. */
+#define PCS_ECHO_MAX 120
+
+static char *cut_long(const char *msg) {
+  GString *out = g_string_new(NULL);
+  for (const char *p = msg; *p;) {
+    size_t run = strcspn(p, " \t\n");
+    if (run > PCS_ECHO_MAX) {
+      const char *end = g_utf8_find_prev_char(p, p + PCS_ECHO_MAX / 2 + 1);
+      g_string_append_len(out, p, end - p);
+      g_string_append_printf(out, "...[%zu bytes in all]", run);
+    } else {
+      g_string_append_len(out, p, (gssize)run);
+    }
+    p += run;
+    size_t blank = strspn(p, " \t\n");
+    g_string_append_len(out, p, (gssize)blank);
+    p += blank;
+  }
+  if (out->len > 8 * PCS_ECHO_MAX) {
+    const char *end = g_utf8_find_prev_char(out->str, out->str + 8 * PCS_ECHO_MAX);
+    g_string_truncate(out, (gsize)(end - out->str));
+    g_string_append(out, "...");
+  }
+  return g_string_free(out, FALSE);
+}
+
 gboolean pcs_input_error(GError **error, const char *path, guint line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+  g_autofree char *full = g_strdup_vprintf(fmt, ap);
   va_end(ap);
+  g_autofree char *msg = cut_long(full);
   if (line)
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s", path, line, msg);
   else
@@ -61,6 +92,10 @@ gboolean pcs_text_read(const char *path, PcsTextFlags flags, char **text, gsize 
   if ((gz && !gunzip(path, text, &n, error)) || !pcs_text_check(path, *text, n, error)) {
     g_clear_pointer(text, g_free);
     return FALSE;
+  }
+  if (n >= 3 && !memcmp(*text, "\xef\xbb\xbf", 3)) { /* a UTF-8 byte-order mark (Windows editors) */
+    memmove(*text, *text + 3, n - 2);
+    n -= 3;
   }
   if (len) *len = n;
   return TRUE;
