@@ -98,6 +98,8 @@ typedef enum {
     "requests in service at once (NCQ depth)")                                        \
   X(device, channels, COUNT, "1", 1, 65536,                                           \
     "requests whose transfers run in parallel, each at device.bandwidth (a loop device on a host file: the host serves several direct I/Os at once); 1: one shared data channel") \
+  X(device, jitter, FRAC, "0", 0, 0,                                                  \
+    "spread of each request's service time: latency and transfer scaled by a lognormal factor of mean 1 and this sigma, from a seeded stream; 0 = none") \
   X(cpu, count, COUNT, "4", 1, 4096,                                                  \
     "CPUs shared by reader threads and end-io workers")                               \
   X(cpu, slice, TIME, "1ms", 1, (UINT64_C(1) << 50),                                 \

@@ -4,6 +4,7 @@
 
 #include "pcsim/evq.h"
 #include "pcsim/params.h"
+#include "rng.h"
 
 #include <stdint.h>
 
@@ -14,6 +15,7 @@ typedef struct {
   PcsTime channel_free; /* when the data channel finishes its last transfer (device.channels = 1) */
   PcsTime *channels;    /* device.channels > 1: when each channel finishes its last transfer */
   uint32_t nchannels;
+  PcsRng *rng;          /* device.jitter > 0: the service-time draws (PCS_RNG_STREAM_DEVICE) */
 } PcsDevice;
 
 /* Called once per run: device.channels data channels. */

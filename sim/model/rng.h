@@ -8,6 +8,7 @@
  * id per purpose, so adding a stream never moves another. */
 #define PCS_RNG_STREAM_JITTER(task) ((uint32_t)(task) + 1u) /* cpu.c: task's cost jitter */
 #define PCS_RNG_STREAM_FRAMES 0x80000000u                   /* alloc.c: memory.contiguous_share */
+#define PCS_RNG_STREAM_DEVICE 0x80000001u                   /* device.c: device.jitter */
 
 typedef struct {
   uint32_t mt[624];
