@@ -103,34 +103,47 @@ static double compare_ratio(const char *out, const char *metric) {
   return g_ascii_strtod(strrchr(line, ',') + 1, NULL);
 }
 
-/* workloads/linux-6.18-btrfs.ini against both captures: within 25% on data
- * bios and requests per MiB, each with the scattered memory its own trace
- * shows in place of the scenario's freed pages (memory.pcp_freed, fitted to
- * another capture).  Both ran four threads. */
-static void linux_618_scenario_matches_both_captures(void **state) {
-  struct {
-    const char *trace, *set;
-  } cases[] = {
-    {"tests/data/kernel-6.18-btrfs/ra4096-jobs4.ftrace.txt.gz", "memory.scattered=90432k"},
-    {"tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz", "memory.scattered=1664k"},
-  };
-  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    g_autofree char *out = NULL, *err = NULL;
-    int rc = test_pcsim(&out, &err, "compare", cases[i].trace, "workloads/linux-6.18-btrfs.ini", "--set",
-                        "memory.pcp_freed=0", "--set", cases[i].set, "--format", "csv", NULL);
-    assert_int_equal(rc, 0);
-    const char *metrics[] = {"bios_per_mib", "requests_per_mib", "threads"};
-    for (size_t m = 0; m < G_N_ELEMENTS(metrics); m++) {
-      double ratio = compare_ratio(out, metrics[m]);
-      if (ratio < 0.75 || ratio > 1.25) fail_msg("%s: %s ratio %.3f outside 0.75..1.25", cases[i].trace, metrics[m], ratio);
-    }
-    /* the simulation's scattered phase is the trace's (the 4-job capture's
-     * 88 MiB; the 1-job capture's 1.6 MiB is three bios the v6.18 model
-     * reaches in two) */
-    if (i > 0) continue;
-    double ratio = compare_ratio(out, "mib_before_large_bio");
-    if (ratio < 0.9 || ratio > 1.2) fail_msg("%s: mib_before_large_bio ratio %.3f", cases[i].trace, ratio);
+/* The column COL (0 = metric) of METRIC in a multi-trace `compare --format
+ * csv` output: metric,real,real_min,real_max,simulated,... */
+static double compare_cell(const char *out, const char *metric, int col) {
+  g_autofree char *key = g_strdup_printf("\n%s,", metric);
+  const char *row = strstr(out, key);
+  if (!row) fail_msg("no row %s in:\n%s", metric, out);
+  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
+  g_auto(GStrv) cells = g_strsplit(line, ",", -1);
+  assert_true(g_strv_length(cells) > (guint)col);
+  return g_ascii_strtod(cells[col], NULL);
+}
+
+/* workloads/linux-6.18-btrfs.ini, unchanged, against every 4-thread capture
+ * at 4096 KiB (the two older ones and the thread captures' three repeats):
+ * data bios and requests per MiB inside the real min..max, which is wide
+ * (0.135..1.159 bios/MiB: how scattered the free memory was).  With an
+ * older capture's own scattered memory in place of the scenario's freed
+ * pages, the simulation reads as much before its first bio over 1 MiB. */
+static void linux_618_scenario_inside_the_real_spread(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  const char *b = "tests/data/kernel-6.18-btrfs-threads/blocks/";
+  g_autofree char *r1 = g_strconcat(b, "ra4096-j4-rep1.ftrace.txt.gz", NULL);
+  g_autofree char *r2 = g_strconcat(b, "ra4096-j4-rep2.ftrace.txt.gz", NULL);
+  g_autofree char *r3 = g_strconcat(b, "ra4096-j4-rep3.ftrace.txt.gz", NULL);
+  int rc = test_pcsim(&out, &err, "compare", "tests/data/kernel-6.18-btrfs/ra4096-jobs4.ftrace.txt.gz",
+                      "tests/data/kernel-6.18-btrfs/ra4096-jobs1.ftrace.txt.gz", r1, r2, r3,
+                      "workloads/linux-6.18-btrfs.ini", "--set", "readahead.read_ahead_kb=4096", "--format", "csv", NULL);
+  if (rc) fail_msg("compare: exit %d: %s", rc, err);
+  const char *metrics[] = {"bios_per_mib", "requests_per_mib"};
+  for (size_t m = 0; m < G_N_ELEMENTS(metrics); m++) {
+    double lo = compare_cell(out, metrics[m], 2), hi = compare_cell(out, metrics[m], 3);
+    double sim = compare_cell(out, metrics[m], 4);
+    if (sim < lo || sim > hi) fail_msg("%s: simulated %.3f outside the real %.3f..%.3f", metrics[m], sim, lo, hi);
   }
+  g_free(out), g_free(err);
+  rc = test_pcsim(&out, &err, "compare", "tests/data/kernel-6.18-btrfs/ra4096-jobs4.ftrace.txt.gz",
+                  "workloads/linux-6.18-btrfs.ini", "--set", "memory.pcp_freed=0", "--set", "memory.scattered=90432k",
+                  "--format", "csv", NULL);
+  assert_int_equal(rc, 0);
+  double ratio = compare_ratio(out, "mib_before_large_bio");
+  if (ratio < 0.9 || ratio > 1.2) fail_msg("mib_before_large_bio ratio %.3f", ratio);
 }
 
 /* What sets the two captures apart: both have four fio threads; the 4-job
@@ -272,7 +285,7 @@ int main(void) {
     cmocka_unit_test(bad_traces_are_refused),
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
     cmocka_unit_test(mechanism_metrics_in_trace_stats_compare_and_run),
-    cmocka_unit_test(linux_618_scenario_matches_both_captures),
+    cmocka_unit_test(linux_618_scenario_inside_the_real_spread),
     cmocka_unit_test(traces_show_threads_and_scattered_memory),
     cmocka_unit_test(capture_script_refuses_without_tracefs),
     cmocka_unit_test(capture_script_takes_numjobs_out_of_the_job_file),
