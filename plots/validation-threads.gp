@@ -16,7 +16,7 @@ set key top left Left reverse samplen 2
 set grid ytics
 set multiplot layout 1,2 title 'Linux 6.18 against pcsim (workloads/linux-6.18-btrfs.ini): bios per MiB against threads'
 do for [b = 0:1] {
-  set yrange [0:(b == 0 ? 7.5 : 1.3)]
+  set yrange [0:(b == 0 ? 8.5 : 1.3)]
   set title (b == 0 ? 'bdi read_ahead_kb 128 (window 256 KiB)' : 'bdi read_ahead_kb 4096 (window 8 MiB)')
   plot 'plots/data/validation-threads.dat' index b using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#202020' title 'real (this capture, median, min..max)', \
        '' index b using ($1*1.06):8:9:10 with yerrorbars pt 6 ps 1.3 lc rgb '#808080' title 'real (shared captures)', \
