@@ -150,6 +150,34 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   pcs_params_clear(&p);
 }
 
+/* A simulation's own ftrace (`pcsim run --ftrace`) calibrated back: the
+ * costs and the free memory the scenario ran with come back.  The device
+ * does not: calibrate fits latency + size / bandwidth to requests issued
+ * alone, and the simulated loop device (device.channels, a window split
+ * into requests issued together) has few of those, so its device figures
+ * are not asserted (docs/kernel-traces.md). */
+static void a_simulated_trace_calibrates_back_to_its_scenario(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *trace = g_build_filename(dir, "sim.ftrace.txt", NULL);
+  g_autofree char *base = test_path("workloads/linux-6.18-btrfs.ini");
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "run", "workloads/linux-6.18-btrfs.ini", "--set", "workload.threads=1", "--set",
+                      "workload.file_size=200M", "--set", "cost.jitter=0", "--set", "device.jitter=0", "--ftrace", trace,
+                      NULL);
+  if (rc) fail_msg("pcsim run --ftrace: exit %d: %s", rc, err);
+  PcsParams want, got;
+  test_load(&want, "workloads/linux-6.18-btrfs.ini");
+  calibrate_to(&got, NULL, (const char *const[]){trace, "--model", base, NULL});
+  assert_near((double)(got.cost_insert_won + got.cost_tree_lock_hold),
+              (double)(want.cost_insert_won + want.cost_tree_lock_hold), 0.05, "insert_won + tree_lock_hold");
+  assert_near((double)got.cost_read_setup, (double)want.cost_read_setup, 0.10, "read_setup");
+  assert_near((double)got.cost_bio_submit, (double)want.cost_bio_submit, 0.10, "bio_submit");
+  assert_int_equal(got.memory_pcp_freed, want.memory_pcp_freed); /* the freed pages, all read first */
+  assert_int_equal(got.memory_contiguous, 1);
+  pcs_params_clear(&want);
+  pcs_params_clear(&got);
+}
+
 /* ---- the real captures ---- */
 
 static void capture_estimates_are_plausible(void **state) {
@@ -312,6 +340,7 @@ static void unidentifiable_costs_keep_the_base_marked(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(synthetic_costs_come_back_within_10_percent),
+    cmocka_unit_test(a_simulated_trace_calibrates_back_to_its_scenario),
     cmocka_unit_test(capture_estimates_are_plausible),
     cmocka_unit_test(fitted_frames_give_the_real_contiguous_share),
     cmocka_unit_test(one_and_four_threads_see_the_same_device),
