@@ -141,18 +141,20 @@ static void table_title(GString *out, const PcsParams *p) {
 
 /* The table's numbers of one row: a run, or a median, min or max. */
 typedef struct {
-  double aggr, device, bios, bios_per_mib, avg_kib, requests, eexist;
+  double aggr, device, bios, bios_per_mib, avg_kib, requests, eexist, lat_p50, lat_p99;
 } TableRow;
 
 static TableRow table_row_of(const PcsResult *r) {
   return (TableRow){pcs_report_get(r, PCS_COLUMN_aggregate_mib_s), pcs_report_get(r, PCS_COLUMN_device_mib_s),
                     (double)r->bios, pcs_report_get(r, PCS_COLUMN_bios_per_mib),
-                    pcs_report_get(r, PCS_COLUMN_avg_bio_kib), (double)r->requests, (double)r->eexist};
+                    pcs_report_get(r, PCS_COLUMN_avg_bio_kib), (double)r->requests, (double)r->eexist,
+                    pcs_report_get(r, PCS_COLUMN_read_lat_us_p50), pcs_report_get(r, PCS_COLUMN_read_lat_us_p99)};
 }
 
 static void table_header(GString *out, const char *seed) {
-  g_string_append_printf(out, "%-16s%s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", seed, "aggr MiB/s",
-                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist", "change");
+  g_string_append_printf(out, "%-16s%s %12s %12s %9s %9s %9s %10s %9s %10s %10s %8s\n", "policy", seed, "aggr MiB/s",
+                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist", "read p50us",
+                         "read p99us", "change");
 }
 
 /* One line; SEED is "" or the seed column's cell; BASE_AGGR <= 0: no change. */
@@ -162,8 +164,9 @@ static void table_line(GString *out, const char *policy, const char *seed, const
   g_autofree char *bios = pcs_report_number(v->bios, TRUE);
   g_autofree char *requests = pcs_report_number(v->requests, TRUE);
   g_autofree char *eexist = pcs_report_number(v->eexist, TRUE);
-  g_string_append_printf(out, "%-16s%s %12.1f %12.1f %9s %9.2f %9.2f %10s %9s %8s\n", policy, seed, v->aggr,
-                         v->device, bios, v->bios_per_mib, v->avg_kib, requests, eexist, change);
+  g_string_append_printf(out, "%-16s%s %12.1f %12.1f %9s %9.2f %9.2f %10s %9s %10.1f %10.1f %8s\n", policy, seed,
+                         v->aggr, v->device, bios, v->bios_per_mib, v->avg_kib, requests, eexist, v->lat_p50,
+                         v->lat_p99, change);
 }
 
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
@@ -319,13 +322,13 @@ static const PcsResult *seed_result(const PcsSeedResults *s, size_t k, size_t j)
 static TableRow table_spread_row(const PcsSeedResults *s, size_t j, int which) {
   static const PcsColumn cols[] = {PCS_COLUMN_aggregate_mib_s, PCS_COLUMN_device_mib_s, PCS_COLUMN_bios,
                                    PCS_COLUMN_bios_per_mib, PCS_COLUMN_avg_bio_kib, PCS_COLUMN_requests,
-                                   PCS_COLUMN_eexist};
+                                   PCS_COLUMN_eexist, PCS_COLUMN_read_lat_us_p50, PCS_COLUMN_read_lat_us_p99};
   double v[G_N_ELEMENTS(cols)];
   for (size_t i = 0; i < G_N_ELEMENTS(cols); i++) {
     PcsSpread sp = pcs_report_seed_spread(s, j, cols[i]);
     v[i] = which == 0 ? sp.median : which == 1 ? sp.min : sp.max;
   }
-  return (TableRow){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+  return (TableRow){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
 }
 
 static const char *const spread_names[] = {"median", "min", "max"};
