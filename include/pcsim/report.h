@@ -141,11 +141,6 @@ void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout
  * source, fio_accepted (when set) and every resolved parameter. */
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p);
 void pcs_report_csv_provenance(GString *out, const PcsParams *p);
-/* fio's --output-format=json layout: one jobs[] entry per policy when the
- * scenario reports as a group (group_reporting, or an INI scenario), else one
- * per thread; read.io_bytes, bw (KiB/s), iops, runtime (ms); pcsim's own
- * provenance under "pcsim". */
-void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 

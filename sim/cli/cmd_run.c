@@ -11,6 +11,7 @@
 
 #include "pcsim/blktrace.h"
 #include "pcsim/fio.h"
+#include "pcsim/fiojson.h"
 #include "pcsim/ftrace.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
@@ -153,6 +154,8 @@ typedef struct {
   PcsCliOutput ftrace_out; /* --ftrace FILE, streamed under its temporary name */
   PcsFtrace ftrace;
   PcsRunOptions ropt;
+  char *fio_jobname;                 /* a fio job: its first job section's name */
+  char **fio_global, **fio_options;  /* its options as written (fio.h), for --format fio-json */
 } RunJob;
 
 /* Every model action goes to each output that asked for it. */
@@ -218,6 +221,7 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
 /* Every policy in turn, results into RESULTS and timelines into TIMELINES. */
 static gboolean run_policies(RunJob *j, GArray *results, GString *timelines, uint64_t *events, GError **error) {
   j->ropt.cancel = &pcs_cli_signal;
+  j->ropt.thread_latency = j->format == PCS_FORMAT_FIO_JSON; /* per-thread clat for jobs without group_reporting */
   for (guint i = 0; i < j->policies->len; i++) {
     PcsResult r;
     j->sink.policy = g_array_index(j->policies, PcsPolicy, i).name;
@@ -243,7 +247,11 @@ static void run_report(GString *s, const RunJob *j, const GArray *results) {
   case PCS_FORMAT_TABLE: pcs_report_table(s, &j->p, res, results->len); break;
   case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
-  case PCS_FORMAT_FIO_JSON: pcs_report_fio_json(s, &j->p, res, results->len); break;
+  case PCS_FORMAT_FIO_JSON: {
+    PcsFioJsonJob job = {j->fio_jobname, j->fio_global, j->fio_options};
+    pcs_fio_json(s, &j->p, &job, res, results->len);
+    break;
+  }
   }
 }
 
@@ -377,6 +385,11 @@ static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GErr
   PcsFioJob job;
   g_autofree char *model_name = g_strdup(j->p.scenario_name);
   gboolean ok = pcs_fio_load(&job, path, error) && pcs_fio_apply(&job, &j->p, error);
+  if (ok) {
+    j->fio_jobname = g_strdup(job.name);
+    j->fio_global = g_strdupv(job.global_options);
+    j->fio_options = g_strdupv(job.job_options);
+  }
   pcs_fio_clear(&job);
   if (ok) { /* the model names the scenario, not fio's job section */
     g_free(j->p.scenario_name);
@@ -486,6 +499,9 @@ int pcs_cmd_run(int argc, char **argv) {
   if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
   blktraces_free(j.blktraces);
   pcs_ftrace_clear(&j.ftrace);
+  g_free(j.fio_jobname);
+  g_strfreev(j.fio_global);
+  g_strfreev(j.fio_options);
   g_array_free(j.policies, TRUE);
   pcs_params_clear(&j.p);
   run_opts_clear(&o);
