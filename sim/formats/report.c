@@ -247,6 +247,26 @@ void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout
   pcs_json_end(w);
 }
 
+/* A scenario value for JSON: TEXT as it is; a time as its count of ns; a
+ * fraction in the fewest digits that read back to the same double (0.2,
+ * not 0.20000000000000001); other kinds their integer. */
+static char *scenario_value(const PcsParams *p, const PcsParamInfo *info) {
+  const void *field = (const char *)p + info->offset;
+  if (info->kind == PCS_KIND_TIME) return g_strdup_printf("%" G_GUINT64_FORMAT, *(const uint64_t *)field);
+  if (info->kind == PCS_KIND_FRAC) {
+    double d = *(const double *)field;
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    for (int digits = 1; digits <= 17; digits++) {
+      char fmt[8];
+      g_snprintf(fmt, sizeof fmt, "%%.%dg", digits);
+      g_ascii_formatd(buf, sizeof buf, fmt, d);
+      if (g_ascii_strtod(buf, NULL) == d) break;
+    }
+    return g_strdup(buf);
+  }
+  return pcs_params_format(p, info);
+}
+
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   pcs_json_string(w, "pcsim_version", pcs_version());
   pcs_json_uint(w, "seed", p->scenario_seed);
@@ -262,8 +282,11 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
     g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
-    g_autofree char *v = pcs_params_format(p, &t[i]);
-    pcs_json_string(w, key, v);
+    g_autofree char *v = scenario_value(p, &t[i]);
+    if (t[i].kind == PCS_KIND_TEXT)
+      pcs_json_string(w, key, v);
+    else
+      pcs_json_raw(w, key, v); /* a number: counts and sizes in bytes, times in ns, fractions as written */
   }
   pcs_json_end(w);
   const PcsDerivedInfo *d = pcs_params_derived_table(&n);
