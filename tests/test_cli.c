@@ -355,6 +355,7 @@ static const OptionCase option_cases[] = {
   {"run", "--timeline", {"run", SEEDS_S, "--timeline"}, {"run", SEEDS_S}},
   {"run", "--pages", {"run", SEEDS_S, "--timeline", "--pages", "0-3"}, {"run", SEEDS_S, "--timeline"}},
   {"run", "--stats", {"run", SEEDS_S, "--stats"}, {"run", SEEDS_S}},
+  {"run", "--progress", {"run", SEEDS_S, "--progress"}, {"run", SEEDS_S}},
   {"run", "--seeds", {"run", SEEDS_S, "--seeds", "2"}, {"run", SEEDS_S}},
   {"run", "--jobs", {"run", SEEDS_S, "--seeds", "3", "--jobs", "2"}, {"run", SEEDS_S, "--seeds", "3", "--jobs", "1"},
    NULL, TRUE, {"run", SEEDS_S, "--seeds", "3", "--jobs", "5000"}},

@@ -28,6 +28,11 @@ typedef struct {
   gboolean group_reporting;
   gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */
   GPtrArray *accepted;     /* "option=value" accepted without effect, for provenance */
+  /* Options with a value as the job file wrote them ("bs", "32k"), key and
+   * value alternating, NULL-terminated: of the [global] sections before the
+   * first job, and of the first job section (fio's JSON "global options",
+   * "job options"); bare flags are left out, as fio leaves them out. */
+  char **global_options, **job_options;
 } PcsFioJob;
 
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);

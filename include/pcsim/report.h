@@ -34,6 +34,13 @@ static inline double pcs_result_inserted_mib(const PcsResult *r, uint32_t k) {
   return (double)r->thread_inserts[r->insert_order[k]] * PCS_PAGE_SIZE / PCS_MIB;
 }
 
+/* The P-th percentile of the run's read() call latencies in us: fio's
+ * bucket value (include/pcsim/lathist.h), so it matches fio's clat_ns
+ * percentile / 1000. */
+static inline double pcs_result_read_lat_us(const PcsResult *r, double p) {
+  return (double)pcs_lathist_percentile(&r->read_lat, p) / PCS_NS_PER_US;
+}
+
 /* X(name, kind, doc, label, get): one output column.  kind is U (an
  * integer count), F (a derived decimal, printed with 4 decimals) or S
  * (text); label (with unit) names it on plot axes; get is its value, an
@@ -78,7 +85,15 @@ static inline double pcs_result_inserted_mib(const PcsResult *r, uint32_t k) {
   X(device_mean_us, F, "mean request time from dispatch to complete in us", "mean device time (us)", \
     pcs_per((double)r->device_ns / PCS_NS_PER_US, (double)r->requests))                              \
   X(max_in_flight, U, "most requests dispatched and not completed at once", "requests in flight",    \
-    r->max_in_flight)
+    r->max_in_flight)                                                                                \
+  X(read_lat_us_p50, F, "median read() call latency in us (fio's clat percentile method)",            \
+    "read() latency p50 (us)", pcs_result_read_lat_us(r, 50.0))                                      \
+  X(read_lat_us_p90, F, "90th percentile read() call latency in us", "read() latency p90 (us)",      \
+    pcs_result_read_lat_us(r, 90.0))                                                                 \
+  X(read_lat_us_p99, F, "99th percentile read() call latency in us", "read() latency p99 (us)",      \
+    pcs_result_read_lat_us(r, 99.0))                                                                 \
+  X(read_lat_us_p999, F, "99.9th percentile read() call latency in us", "read() latency p99.9 (us)", \
+    pcs_result_read_lat_us(r, 99.9))
 
 typedef enum {
 #define X(name, kind, doc, label, get) PCS_COLUMN_##name,
@@ -126,11 +141,6 @@ void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout
  * source, fio_accepted (when set) and every resolved parameter. */
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p);
 void pcs_report_csv_provenance(GString *out, const PcsParams *p);
-/* fio's --output-format=json layout: one jobs[] entry per policy when the
- * scenario reports as a group (group_reporting, or an INI scenario), else one
- * per thread; read.io_bytes, bw (KiB/s), iops, runtime (ms); pcsim's own
- * provenance under "pcsim". */
-void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *results, size_t n);
 

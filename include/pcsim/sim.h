@@ -36,6 +36,7 @@
 #define PCSIM_SIM_H
 
 #include "pcsim/evq.h"
+#include "pcsim/lathist.h"
 #include "pcsim/params.h"
 #include "pcsim/policy.h"
 
@@ -131,12 +132,32 @@ typedef struct {
   uint32_t *insert_order;   /* threads in the order of their first insert */
   uint32_t insert_threads;  /* entries of insert_order: threads that inserted */
   uint64_t latency_us_hist[PCS_LATENCY_BUCKETS]; /* requests by dispatch -> complete time */
+  /* Every read() call's latency, from its start (trace "syscall") to the
+   * end of its last page copy, over all readers (fio's clat with
+   * group_reporting); thread_read_lat[] per reader, only when
+   * PcsRunOptions.thread_latency asked for it (else NULL). */
+  PcsLatHist read_lat;
+  PcsLatHist *thread_read_lat;
+  uint64_t *thread_cpu_ns; /* CPU time each reader ran (cpu.c steps, jitter and lock spinning included) */
+  uint64_t reader_cpu_ns;  /* the sum of thread_cpu_ns */
+  uint64_t device_busy_ns; /* time with at least one request dispatched and not completed (diskstats io_ticks) */
 } PcsResult;
+
+/* Files one read() call of THREAD (0-based) that took NS. */
+static inline void pcs_result_read_done(PcsResult *r, uint32_t thread, uint64_t ns) {
+  pcs_lathist_add(&r->read_lat, ns);
+  if (r->thread_read_lat) pcs_lathist_add(&r->thread_read_lat[thread], ns);
+}
 
 typedef struct {
   PcsTraceFn trace;
   void *trace_user;
   gboolean count_page_reads; /* fill PcsResult.page_reads */
+  gboolean thread_latency;   /* fill PcsResult.thread_read_lat */
+  /* Called every few thousand events with the events so far (progress
+   * lines); may be NULL. */
+  void (*progress)(void *user, uint64_t events, PcsTime now);
+  void *progress_user;
   /* Polled every few thousand events; when it becomes non-zero the run stops
    * and pcs_sim_run() fails with PCS_ERROR_CANCELLED (SIGINT, SIGTERM). */
   const volatile int *cancel;

@@ -11,6 +11,7 @@
 
 #include "pcsim/blktrace.h"
 #include "pcsim/fio.h"
+#include "pcsim/fiojson.h"
 #include "pcsim/ftrace.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
@@ -19,6 +20,7 @@
 #include "pcsim/sim.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <string.h>
 
 typedef struct {
@@ -38,6 +40,7 @@ typedef struct {
   char *ftrace;
   gint seeds; /* 0: not given */
   gint jobs;  /* 0: not given */
+  gboolean progress;
 } RunOpts;
 
 static void run_opts_clear(RunOpts *o) {
@@ -153,7 +156,56 @@ typedef struct {
   PcsCliOutput ftrace_out; /* --ftrace FILE, streamed under its temporary name */
   PcsFtrace ftrace;
   PcsRunOptions ropt;
+  char *fio_jobname;                 /* a fio job: its first job section's name */
+  char **fio_global, **fio_options;  /* its options as written (fio.h), for --format fio-json */
+  /* progress of a long run (see run_estimate()) */
+  gboolean show_progress, progress_lines; /* lines (not \r) when stderr is no terminal */
+  gint64 progress_start, progress_last, progress_every_us;
+  uint64_t progress_estimate;             /* events estimated for all policies */
+  uint64_t progress_before;               /* events of the policies already run */
+  const char *progress_policy;
 } RunJob;
+
+/* The rate a run's estimate is turned into minutes with: events per second
+ * measured on the development machine (2 shared cores, RelWithDebInfo:
+ * `pcsim run workloads/liubo-2011.ini --stats` gives 20.3 M events/s).
+ * A documented constant, not a calibration: the estimate of events itself
+ * is an overestimate by design (pcs_sim_estimate()). */
+#define RUN_EVENTS_PER_S 20e6
+#define RUN_ANNOUNCE_S 10.0 /* estimate above this: say so, and show progress on a terminal */
+
+/* Called by the event loop every 4096 events: a line every few seconds. */
+static void run_progress(void *user, uint64_t events, PcsTime now) {
+  RunJob *j = user;
+  gint64 t = g_get_monotonic_time();
+  if (t - j->progress_last < j->progress_every_us) return;
+  j->progress_last = t;
+  uint64_t done = j->progress_before + events;
+  double secs = (double)(t - j->progress_start) / G_USEC_PER_SEC;
+  double pct = j->progress_estimate ? 100.0 * (double)done / (double)j->progress_estimate : 0;
+  fprintf(stderr, "%sprogress: policy %s: %" G_GUINT64_FORMAT " events (%.1f%% of the estimate), simulated %.3f s, "
+          "wall %.0f s%s", j->progress_lines ? "" : "\r", j->progress_policy, done, MIN(pct, 100.0),
+          (double)now / PCS_NS_PER_S, secs, j->progress_lines ? "\n" : " ");
+}
+
+/* Before the run: the estimated work on stderr when it will take more than
+ * ~10 s (or with --progress), and progress from then on. */
+static void run_estimate(RunJob *j, const RunOpts *o) {
+  uint64_t events = 0;
+  for (guint i = 0; i < j->policies->len; i++) events += pcs_sim_estimate(&j->p, &g_array_index(j->policies, PcsPolicy, i)).events;
+  double secs = (double)events / RUN_EVENTS_PER_S;
+  gboolean tty = isatty(STDERR_FILENO);
+  if (secs < RUN_ANNOUNCE_S && !o->progress) return;
+  fprintf(stderr, "%s: estimated work: %u polic%s, at most %.3g events, about %.1f min at %.0f M events/s (a "
+          "documented rate, not measured on this machine)\n", g_get_prgname(), j->policies->len,
+          j->policies->len == 1 ? "y" : "ies", (double)events, secs / 60, RUN_EVENTS_PER_S / 1e6);
+  j->show_progress = o->progress || tty;
+  j->progress_lines = !tty;
+  j->progress_estimate = events;
+  j->progress_start = j->progress_last = g_get_monotonic_time();
+  const char *ms = g_getenv("PCSIM_PROGRESS_MS"); /* tests: a tiny interval */
+  j->progress_every_us = ms ? g_ascii_strtoll(ms, NULL, 10) * 1000 : tty ? 1000000 : 5000000;
+}
 
 /* Every model action goes to each output that asked for it. */
 static void run_trace(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
@@ -218,6 +270,7 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
 /* Every policy in turn, results into RESULTS and timelines into TIMELINES. */
 static gboolean run_policies(RunJob *j, GArray *results, GString *timelines, uint64_t *events, GError **error) {
   j->ropt.cancel = &pcs_cli_signal;
+  j->ropt.thread_latency = j->format == PCS_FORMAT_FIO_JSON; /* per-thread clat for jobs without group_reporting */
   for (guint i = 0; i < j->policies->len; i++) {
     PcsResult r;
     j->sink.policy = g_array_index(j->policies, PcsPolicy, i).name;
@@ -226,8 +279,11 @@ static gboolean run_policies(RunJob *j, GArray *results, GString *timelines, uin
       pcs_blktrace_init(&g_array_index(j->blktraces, PcsBlktrace, j->blktraces->len - 1), (uint32_t)j->p.cpu_count,
                         (uint32_t)j->p.workload_threads);
     }
+    j->progress_policy = g_array_index(j->policies, PcsPolicy, i).name;
+    if (j->show_progress) j->ropt.progress = run_progress, j->ropt.progress_user = j;
     if (!pcs_sim_run(&j->p, &g_array_index(j->policies, PcsPolicy, i), &j->ropt, &r, error)) return FALSE;
     *events += r.events;
+    j->progress_before = *events;
     g_array_append_val(results, r);
     if (j->tl.rows) {
       timeline_print(timelines, &j->tl, j->sink.policy, r.threads);
@@ -243,7 +299,11 @@ static void run_report(GString *s, const RunJob *j, const GArray *results) {
   case PCS_FORMAT_TABLE: pcs_report_table(s, &j->p, res, results->len); break;
   case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
-  case PCS_FORMAT_FIO_JSON: pcs_report_fio_json(s, &j->p, res, results->len); break;
+  case PCS_FORMAT_FIO_JSON: {
+    PcsFioJsonJob job = {j->fio_jobname, j->fio_global, j->fio_options};
+    pcs_fio_json(s, &j->p, &job, res, results->len);
+    break;
+  }
   }
 }
 
@@ -266,7 +326,9 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   g_autoptr(GString) report = g_string_new(NULL);
   gint64 t0 = g_get_monotonic_time();
   uint64_t events = 0;
+  run_estimate(j, o);
   gboolean ok = run_policies(j, results, timelines, &events, error);
+  if (j->show_progress && !j->progress_lines) fputc('\n', stderr);
   double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
   if (ok) {
     run_report(report, j, results);
@@ -377,6 +439,11 @@ static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GErr
   PcsFioJob job;
   g_autofree char *model_name = g_strdup(j->p.scenario_name);
   gboolean ok = pcs_fio_load(&job, path, error) && pcs_fio_apply(&job, &j->p, error);
+  if (ok) {
+    j->fio_jobname = g_strdup(job.name);
+    j->fio_global = g_strdupv(job.global_options);
+    j->fio_options = g_strdupv(job.job_options);
+  }
   pcs_fio_clear(&job);
   if (ok) { /* the model names the scenario, not fio's job section */
     g_free(j->p.scenario_name);
@@ -463,6 +530,9 @@ int pcs_cmd_run(int argc, char **argv) {
      "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
     {"seeds", 0, 0, G_OPTION_ARG_INT, &o.seeds,
      "Run N seeds (1..N, or from --seed) and add each metric's median and min..max", "N"},
+    {"progress", 0, 0, G_OPTION_ARG_NONE, &o.progress,
+     "Print the estimated work and a progress line every few seconds on stderr, also when it is not a terminal "
+     "(logs, CI); without it, only runs estimated over ~10 s do, and progress only on a terminal", NULL},
     {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "With --seeds: runs in parallel (default: the number of cores)", "N"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - simulate one scenario under each policy",
@@ -486,6 +556,9 @@ int pcs_cmd_run(int argc, char **argv) {
   if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
   blktraces_free(j.blktraces);
   pcs_ftrace_clear(&j.ftrace);
+  g_free(j.fio_jobname);
+  g_strfreev(j.fio_global);
+  g_strfreev(j.fio_options);
   g_array_free(j.policies, TRUE);
   pcs_params_clear(&j.p);
   run_opts_clear(&o);

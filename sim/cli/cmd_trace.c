@@ -232,8 +232,11 @@ static void stats_print(GString *out, const PcsKtrace *t, PcsFormat fmt) {
                          "avg bio KiB", trace_metric(t, METRIC_avg_bio_kib), "avg request KiB",
                          trace_metric(t, METRIC_avg_request_kib));
   g_string_append_printf(out, "%-18s %12" G_GUINT64_FORMAT "\n", "threads", t->c.threads);
-  g_string_append_printf(out, "%-18s %12.1f   (MiB before the first bio over 1 MiB)\n", "scattered MiB",
-                         trace_metric(t, METRIC_mib_before_large_bio));
+  if (t->large.seen)
+    g_string_append_printf(out, "%-18s %12.1f   (MiB before the first bio over 1 MiB)\n", "scattered MiB",
+                           trace_metric(t, METRIC_mib_before_large_bio));
+  else /* every byte came before a bio that never was: not a measure of scattered memory */
+    g_string_append_printf(out, "%-18s %12s   (no bio over 1 MiB)\n", "scattered MiB", "none");
   g_string_append(out, "\ndata bio sizes (KiB: bios):");
   for (guint k = 0; k < t->bio_pages_hist->len; k++)
     if (g_array_index(t->bio_pages_hist, guint64, k))

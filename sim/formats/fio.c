@@ -640,6 +640,21 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   return TRUE;
 }
 
+/* OPTS (FioOpt *) with a value as key, value, ... NULL; a repeated key keeps its place and takes the last value. */
+static char **options_text(GPtrArray *opts) {
+  g_autoptr(GPtrArray) kv = g_ptr_array_new();
+  for (guint i = 0; i < opts->len; i++) {
+    const FioOpt *o = g_ptr_array_index(opts, i);
+    if (!o->value) continue;
+    guint k = 0;
+    while (k < kv->len && strcmp(g_ptr_array_index(kv, k), o->key)) k += 2;
+    if (k == kv->len) g_ptr_array_add(kv, o->key), g_ptr_array_add(kv, o->value);
+    else kv->pdata[k + 1] = o->value;
+  }
+  g_ptr_array_add(kv, NULL);
+  return g_strdupv((char **)kv->pdata);
+}
+
 static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   g_autoptr(GPtrArray) globals = g_ptr_array_new();
   g_autoptr(GArray) refused = g_array_new(FALSE, FALSE, sizeof(Refusal));
@@ -665,6 +680,8 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       first = e;
       e.file = NULL;
       job->name = g_strdup(s->name);
+      job->global_options = options_text(globals);
+      job->job_options = options_text(s->opts);
       job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
       job->fadvise_line = e.fadvise_line;
     }
@@ -706,6 +723,8 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->path, g_free);
   g_clear_pointer(&job->name, g_free);
   g_clear_pointer(&job->accepted, g_ptr_array_unref);
+  g_clear_pointer(&job->global_options, g_strfreev);
+  g_clear_pointer(&job->job_options, g_strfreev);
 }
 
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {

@@ -141,18 +141,20 @@ static void table_title(GString *out, const PcsParams *p) {
 
 /* The table's numbers of one row: a run, or a median, min or max. */
 typedef struct {
-  double aggr, device, bios, bios_per_mib, avg_kib, requests, eexist;
+  double aggr, device, bios, bios_per_mib, avg_kib, requests, eexist, lat_p50, lat_p99;
 } TableRow;
 
 static TableRow table_row_of(const PcsResult *r) {
   return (TableRow){pcs_report_get(r, PCS_COLUMN_aggregate_mib_s), pcs_report_get(r, PCS_COLUMN_device_mib_s),
                     (double)r->bios, pcs_report_get(r, PCS_COLUMN_bios_per_mib),
-                    pcs_report_get(r, PCS_COLUMN_avg_bio_kib), (double)r->requests, (double)r->eexist};
+                    pcs_report_get(r, PCS_COLUMN_avg_bio_kib), (double)r->requests, (double)r->eexist,
+                    pcs_report_get(r, PCS_COLUMN_read_lat_us_p50), pcs_report_get(r, PCS_COLUMN_read_lat_us_p99)};
 }
 
 static void table_header(GString *out, const char *seed) {
-  g_string_append_printf(out, "%-16s%s %12s %12s %9s %9s %9s %10s %9s %8s\n", "policy", seed, "aggr MiB/s",
-                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist", "change");
+  g_string_append_printf(out, "%-16s%s %12s %12s %9s %9s %9s %10s %9s %10s %10s %8s\n", "policy", seed, "aggr MiB/s",
+                         "device MiB/s", "bios", "bios/MiB", "avg KiB", "requests", "eexist", "read p50us",
+                         "read p99us", "change");
 }
 
 /* One line; SEED is "" or the seed column's cell; BASE_AGGR <= 0: no change. */
@@ -162,8 +164,9 @@ static void table_line(GString *out, const char *policy, const char *seed, const
   g_autofree char *bios = pcs_report_number(v->bios, TRUE);
   g_autofree char *requests = pcs_report_number(v->requests, TRUE);
   g_autofree char *eexist = pcs_report_number(v->eexist, TRUE);
-  g_string_append_printf(out, "%-16s%s %12.1f %12.1f %9s %9.2f %9.2f %10s %9s %8s\n", policy, seed, v->aggr,
-                         v->device, bios, v->bios_per_mib, v->avg_kib, requests, eexist, change);
+  g_string_append_printf(out, "%-16s%s %12.1f %12.1f %9s %9.2f %9.2f %10s %9s %10.1f %10.1f %8s\n", policy, seed,
+                         v->aggr, v->device, bios, v->bios_per_mib, v->avg_kib, requests, eexist, v->lat_p50,
+                         v->lat_p99, change);
 }
 
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
@@ -244,6 +247,26 @@ void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout
   pcs_json_end(w);
 }
 
+/* A scenario value for JSON: TEXT as it is; a time as its count of ns; a
+ * fraction in the fewest digits that read back to the same double (0.2,
+ * not 0.20000000000000001); other kinds their integer. */
+static char *scenario_value(const PcsParams *p, const PcsParamInfo *info) {
+  const void *field = (const char *)p + info->offset;
+  if (info->kind == PCS_KIND_TIME) return g_strdup_printf("%" G_GUINT64_FORMAT, *(const uint64_t *)field);
+  if (info->kind == PCS_KIND_FRAC) {
+    double d = *(const double *)field;
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    for (int digits = 1; digits <= 17; digits++) {
+      char fmt[8];
+      g_snprintf(fmt, sizeof fmt, "%%.%dg", digits);
+      g_ascii_formatd(buf, sizeof buf, fmt, d);
+      if (g_ascii_strtod(buf, NULL) == d) break;
+    }
+    return g_strdup(buf);
+  }
+  return pcs_params_format(p, info);
+}
+
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   pcs_json_string(w, "pcsim_version", pcs_version());
   pcs_json_uint(w, "seed", p->scenario_seed);
@@ -259,8 +282,11 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
     g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
-    g_autofree char *v = pcs_params_format(p, &t[i]);
-    pcs_json_string(w, key, v);
+    g_autofree char *v = scenario_value(p, &t[i]);
+    if (t[i].kind == PCS_KIND_TEXT)
+      pcs_json_string(w, key, v);
+    else
+      pcs_json_raw(w, key, v); /* a number: counts and sizes in bytes, times in ns, fractions as written */
   }
   pcs_json_end(w);
   const PcsDerivedInfo *d = pcs_params_derived_table(&n);
@@ -319,13 +345,13 @@ static const PcsResult *seed_result(const PcsSeedResults *s, size_t k, size_t j)
 static TableRow table_spread_row(const PcsSeedResults *s, size_t j, int which) {
   static const PcsColumn cols[] = {PCS_COLUMN_aggregate_mib_s, PCS_COLUMN_device_mib_s, PCS_COLUMN_bios,
                                    PCS_COLUMN_bios_per_mib, PCS_COLUMN_avg_bio_kib, PCS_COLUMN_requests,
-                                   PCS_COLUMN_eexist};
+                                   PCS_COLUMN_eexist, PCS_COLUMN_read_lat_us_p50, PCS_COLUMN_read_lat_us_p99};
   double v[G_N_ELEMENTS(cols)];
   for (size_t i = 0; i < G_N_ELEMENTS(cols); i++) {
     PcsSpread sp = pcs_report_seed_spread(s, j, cols[i]);
     v[i] = which == 0 ? sp.median : which == 1 ? sp.min : sp.max;
   }
-  return (TableRow){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+  return (TableRow){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
 }
 
 static const char *const spread_names[] = {"median", "min", "max"};
@@ -421,89 +447,6 @@ void pcs_report_seeds_json(GString *out, const PcsParams *p, const PcsSeedResult
     }
     pcs_json_end(&w);
   }
-  pcs_json_end(&w);
-  pcs_json_end_document(&w);
-}
-
-/* ---- fio JSON ---- */
-
-static gboolean group_reporting(const PcsParams *p) {
-  if (!p->fio_accepted) return TRUE; /* INI scenarios report like the seed's job */
-  for (char **a = p->fio_accepted; *a; a++)
-    if (!strcmp(*a, "group_reporting")) return TRUE;
-  return FALSE;
-}
-
-/* fio's own JSON puts " : " between a key and its value. */
-#define FIO_COLON " : "
-
-static void fio_dir(PcsJson *w, const char *name, uint64_t bytes, uint64_t ns, uint64_t bs) {
-  uint64_t ios = bs ? bytes / bs : 0;
-  uint64_t bw_bytes = ns ? (uint64_t)((double)bytes * 1e9 / (double)ns) : 0;
-  pcs_json_begin_object(w, name, PCS_JSON_LINES);
-  pcs_json_uint(w, "io_bytes", bytes);
-  pcs_json_uint(w, "io_kbytes", bytes / PCS_KIB);
-  pcs_json_uint(w, "bw_bytes", bw_bytes);
-  pcs_json_uint(w, "bw", bw_bytes / PCS_KIB);
-  pcs_json_double(w, "iops", "%.6f", ns ? (double)ios * 1e9 / (double)ns : 0.0);
-  pcs_json_uint(w, "runtime", bytes ? (ns + 500000) / 1000000 : 0);
-  pcs_json_uint(w, "total_ios", ios);
-  pcs_json_uint(w, "short_ios", 0);
-  pcs_json_uint(w, "drop_ios", 0);
-  pcs_json_end(w);
-}
-
-static void fio_text_uint(PcsJson *w, const char *key, uint64_t v) {
-  char buf[24];
-  g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, v);
-  pcs_json_string(w, key, buf);
-}
-
-static void fio_job(PcsJson *w, const PcsParams *p, const PcsResult *r, guint group, uint64_t bytes, uint64_t ns,
-                    uint64_t numjobs) {
-  pcs_json_begin_object(w, NULL, PCS_JSON_LINES);
-  pcs_json_string(w, "jobname", p->scenario_name);
-  pcs_json_uint(w, "groupid", group);
-  pcs_json_uint(w, "error", 0);
-  pcs_json_begin_object(w, "job options", PCS_JSON_LINES);
-  pcs_json_string(w, "rw", "read");
-  pcs_json_string(w, "ioengine", "sync");
-  fio_text_uint(w, "bs", p->workload_block_size);
-  fio_text_uint(w, "size", p->workload_file_size);
-  fio_text_uint(w, "numjobs", numjobs);
-  pcs_json_string(w, "pcsim_policy", r->policy.name);
-  pcs_json_end(w);
-  fio_dir(w, "read", bytes, ns, p->workload_block_size);
-  fio_dir(w, "write", 0, 0, p->workload_block_size);
-  fio_dir(w, "trim", 0, 0, p->workload_block_size);
-  pcs_json_uint(w, "job_runtime", (ns + 500000) / 1000000);
-  pcs_json_end(w);
-}
-
-void pcs_report_fio_json(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
-  PcsJson w;
-  pcs_json_init(&w, out);
-  pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
-  pcs_json_set_colon(&w, FIO_COLON);
-  g_autofree char *version = g_strdup_printf("pcsim-%s", pcs_version());
-  pcs_json_string(&w, "fio version", version);
-  pcs_json_uint(&w, "timestamp", 0);
-  pcs_json_uint(&w, "timestamp_ms", 0);
-  pcs_json_string(&w, "time", "simulated");
-  pcs_json_begin_array(&w, "jobs", PCS_JSON_LINES);
-  gboolean grouped = group_reporting(p);
-  for (size_t i = 0; i < n; i++) {
-    const PcsResult *r = &res[i];
-    if (grouped) {
-      fio_job(&w, p, r, (guint)i, r->bytes_returned, r->sim_time_ns, r->threads);
-      continue;
-    }
-    for (uint32_t t = 0; t < r->threads; t++) fio_job(&w, p, r, (guint)i, r->thread_bytes[t], r->thread_done_ns[t], 1);
-  }
-  pcs_json_end(&w);
-  pcs_json_begin_object(&w, "pcsim", PCS_JSON_LINES);
-  pcs_json_set_colon(&w, ": "); /* pcsim's provenance, as in every other output */
-  pcs_report_json_provenance(&w, p);
   pcs_json_end(&w);
   pcs_json_end_document(&w);
 }

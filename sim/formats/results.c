@@ -163,8 +163,14 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
   if (sc && JSON_NODE_HOLDS_OBJECT(sc)) {
     g_autoptr(GList) keys = json_object_get_members(json_node_get_object(sc));
     for (GList *k = keys; k; k = k->next) {
-      g_autofree char *v = json_cell(json_object_get_member(json_node_get_object(sc), k->data));
-      g_autofree char *a = g_strdup_printf("%s=%s", (char *)k->data, v ? v : "");
+      JsonNode *n = json_object_get_member(json_node_get_object(sc), k->data);
+      g_autofree char *v = json_cell(n);
+      /* files since issue 16 write numbers: a time is its count of ns (older files: "100000ns") */
+      g_auto(GStrv) sk = g_strsplit(k->data, ".", 2);
+      const PcsParamInfo *info = sk[0] && sk[1] ? pcs_params_find(sk[0], sk[1]) : NULL;
+      gboolean ns = info && info->kind == PCS_KIND_TIME && JSON_NODE_HOLDS_VALUE(n) &&
+                    json_node_get_value_type(n) != G_TYPE_STRING;
+      g_autofree char *a = g_strdup_printf("%s=%s%s", (char *)k->data, v ? v : "", ns ? "ns" : "");
       add_scenario(r, a, 0);
     }
   }

@@ -83,6 +83,7 @@ static uint32_t runq_pop(PcsSim *s) {
 void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   PcsTask *task = &s->cpu.tasks[t];
   task->cost = cost;
+  if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost; /* readers' CPU time (fio's sys_cpu) */
   if (task->on_cpu) {
     if (s->cpu.runq_len && s->evq.now - task->slice_start >= s->p->cpu_slice) {
       task->on_cpu = FALSE; /* slice used up: hand the CPU over */

@@ -85,7 +85,7 @@ void pcs_dev_dispatch(PcsSim *s) {
     } else {
       done = s->dev.channel_free = MAX(ready, s->dev.channel_free) + xfer;
     }
-    s->dev.in_service++;
+    if (s->dev.in_service++ == 0) s->dev.busy_since = s->evq.now; /* diskstats io_ticks */
     s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service);
     rq->dispatched = s->evq.now;
     s->res->requests++;
@@ -100,7 +100,7 @@ void pcs_dev_dispatch(PcsSim *s) {
 void pcs_dev_complete(PcsSim *s, uint32_t id) {
   PcsRequest *rq = pcs_rq_at(&s->blk, id);
   pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_COMPLETE, rq->sector, rq->nsect);
-  s->dev.in_service--;
+  if (--s->dev.in_service == 0) s->res->device_busy_ns += s->evq.now - s->dev.busy_since;
   s->res->pages_read += rq->nsect / PCS_SECTORS_PER_PAGE;
   PcsTime service = s->evq.now - rq->dispatched; /* block_rq_issue -> block_rq_complete */
   s->res->device_ns += service;

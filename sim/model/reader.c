@@ -110,6 +110,7 @@ static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy
 /* The read() call ended at pos: enter the next one, or finish the file. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
+  if (page > r->file_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
   if (s->kernel == PCS_KERNEL_V6_18 && page > r->file_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
@@ -126,6 +127,7 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
    * page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
   uint64_t bs = s->p->workload_block_size, end = ((page - r->file_first) * PCS_PAGE_SIZE / bs + 1) * bs;
   r->call_end = MIN(r->file_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
+  r->call_start = s->evq.now;
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
 }

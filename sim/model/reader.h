@@ -63,6 +63,7 @@ typedef struct {
   PcsRaList list; /* what readahead handed to ->readpages */
   PcsReadpages rp;
   PcsTime done_at;
+  PcsTime call_start; /* when the current read() call started (its latency: to the end of its last copy) */
 } PcsReader;
 
 /* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */

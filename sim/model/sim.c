@@ -125,6 +125,8 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   res->thread_inserts = g_new0(uint64_t, s->nreaders);
   res->insert_order = g_new0(uint32_t, s->nreaders);
   if (s->opt.count_page_reads) res->page_reads = g_new0(uint64_t, s->npages);
+  if (s->opt.thread_latency) res->thread_read_lat = g_new0(PcsLatHist, s->nreaders);
+  res->thread_cpu_ns = g_new0(uint64_t, s->nreaders);
 }
 
 /* Teardown checks: nothing may be left behind. */
@@ -156,7 +158,10 @@ static gboolean sim_loop(PcsSim *s) {
   PcsEvent ev;
   const volatile int *cancel = s->opt.cancel;
   while (pcs_evq_pop(&s->evq, &ev)) {
-    if (G_UNLIKELY(cancel && (s->evq.popped & 0xfff) == 0 && g_atomic_int_get(cancel))) return FALSE;
+    if (G_UNLIKELY((s->evq.popped & 0xfff) == 0)) { /* every 4096 events: off the hot path */
+      if (cancel && g_atomic_int_get(cancel)) return FALSE;
+      if (s->opt.progress) s->opt.progress(s->opt.progress_user, s->evq.popped, s->evq.now);
+    }
     switch (ev.kind) {
     case PCS_EV_TASK_STEP:
       if (ev.arg < s->nreaders)
@@ -191,6 +196,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
     out->sim_time_ns = MAX(out->sim_time_ns, s.readers[i].done_at);
     out->bytes_returned += out->thread_bytes[i];
     out->thread_done_ns[i] = s.readers[i].done_at;
+    out->reader_cpu_ns += out->thread_cpu_ns[i];
   }
   out->events = s.evq.popped;
   pcs_pc_count_pairs(&s.pc, &out->page_pairs, &out->owner_changes, &out->contiguous_pairs);
@@ -205,6 +211,8 @@ void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->page_reads, g_free);
   g_clear_pointer(&r->thread_inserts, g_free);
   g_clear_pointer(&r->insert_order, g_free);
+  g_clear_pointer(&r->thread_read_lat, g_free);
+  g_clear_pointer(&r->thread_cpu_ns, g_free);
 }
 
 uint64_t pcs_sim_first_window_pages(const PcsParams *p) {
