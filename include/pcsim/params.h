@@ -100,6 +100,8 @@ typedef enum {
     "a task keeps its CPU this long before yielding to a waiting task")               \
   X(cpu, endio_workers, COUNT, "2", 1, 4096,                                          \
     "btrfs endio worker threads that run bio completions")                            \
+  X(cpu, wake_exclusive, COUNT, "0", 0, 1,                                           \
+    "1: v3.x lock_page_killable(): unlock_page() wakes ONE task sleeping on a page, which takes the page lock, finds it up to date and unlocks it, waking the next (a page-by-page hand-off); 0: all sleepers woken at once") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
     "per read() call: entry, exit, fd lookup")                                        \
   X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
@@ -122,6 +124,8 @@ typedef enum {
     "per bio completion in an endio worker: work item, checksum tree walk")           \
   X(cost, page_complete, TIME, "2us", 0, (UINT64_C(1) << 40),                        \
     "per page completion: checksum verify, extent unlock, SetPageUptodate, unlock_page") \
+  X(cost, wakeup, TIME, "0", 0, (UINT64_C(1) << 40),                                \
+    "with cpu.wake_exclusive: CPU time a woken reader spends before it hands the page lock on (context switch in, lock_page_killable() returning, unlock_page())") \
   X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \
     "per page lookup and copy_to_user of 4 KiB")                                      \
   X(cost, jitter, FRAC, "0", 0, 0,                                                    \
