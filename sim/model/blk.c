@@ -43,8 +43,23 @@
  *     32) or when its last request is block.plug_flush_size or larger
  *     (BLK_PLUG_FLUSH_SIZE, 128 KiB).
  *
- * Differs from the kernel: requests leave the elevator in insertion order,
- * not CFQ's per-process time slices (no idling, no cfq_quantum); a full
+ * With block.cfq_quantum > 0 (v3.5) requests leave as CFQ dispatches them
+ * (cfq_dispatch_requests()): each task's requests form its cfq queue; only
+ * the active queue dispatches, quantum/2 requests in service, up to quantum
+ * while its slice is not nearly used (cfq_may_dispatch()), without limit
+ * when it is the only busy queue; its slice (block.cfq_slice_sync, scaled
+ * by low_latency) starts when its first request completes; it expires when
+ * the slice is used or the queue is empty, and the busy queue first on the
+ * service tree follows.  It never idles: on a non-rotational device with
+ * NCQ (hw_tag) cfq_arm_slice_timer() returns at once and
+ * cfq_should_idle() holds only for the last queue of its tree; queues of
+ * cooperating tasks are not merged (cfq_close_cooperator() skips "seeky"
+ * queues, which on such a device means requests under 32 KiB: what racing
+ * readers make).  Within a queue requests leave oldest first (CFQ sorts by
+ * sector; one task's requests are ascending already).
+ *
+ * Differs from the kernel: with block.cfq_quantum = 0 requests leave the
+ * elevator in insertion order; no idling (rotational devices); a full
  * queue makes no "batcher" (ioc_batching() lets the task that filled it
  * allocate up to 3/2 nr_requests); the plug is not sorted by sector at
  * flush (one task's requests are in order already).  Under v6.18, the per-CPU software

@@ -8,6 +8,11 @@
  * locked until its bio completes; readers that find it locked sleep
  * (lock_page_killable(), an exclusive FIFO wait) and are woken by
  * unlock_page() in the end-io path (endio.c), in the order they slept.
+ * With cpu.wake_exclusive (v3.x) the wait is exclusive, as
+ * __lock_page_killable()'s __wait_on_bit_lock() is: unlock_page() wakes
+ * one sleeper per page (pcs_pc_wake_first()), which takes the lock, finds
+ * the page up to date and unlocks it, waking the next (pcs_pc_wake_next(),
+ * called from reader.c once the woken task has run).
  *
  * One byte per page: PRESENT, UPTODATE, READAHEAD bits, CONTIG: the
  * frame the allocator gave it follows page-1's (alloc.c), and in the high
