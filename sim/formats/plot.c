@@ -535,7 +535,9 @@ static gboolean tl_load(const char *path, const PcsPlotSpec *spec, GArray *event
     if (*lines[i] && !tl_line(path, i + 1, lines[i], spec->policy, spec->first_page, spec->last_page, events, policies, error))
       return FALSE;
   if (!spec->policy && policies->len > 1) {
-    g_autofree char *list = g_strjoinv(", ", (char **)g_ptr_array_steal(policies, NULL));
+    g_ptr_array_add(policies, NULL); /* g_strjoinv() needs a NULL-terminated vector */
+    g_auto(GStrv) names = (char **)g_ptr_array_steal(policies, NULL);
+    g_autofree char *list = g_strjoinv(", ", names);
     return pcs_input_error(error, path, 0, "holds several policies (%s): pick one with --policy", list);
   }
   if (!events->len)
