@@ -31,6 +31,7 @@ typedef struct {
 typedef struct {
   PcsEvent *heap;
   size_t len, cap;
+  gboolean hole;    /* heap[0] was popped; the next push replaces it, or the next pop removes it */
   PcsEvent *fifo;   /* ring buffer, times non-decreasing */
   size_t fifo_head, fifo_len, fifo_cap;
   uint64_t next_seq;
@@ -48,6 +49,6 @@ void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
 void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
 /* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
 gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out);
-static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len + q->fifo_len; }
+static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len - (size_t)q->hole + q->fifo_len; }
 
 #endif

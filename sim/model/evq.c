@@ -17,6 +17,7 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->fifo_cap = q->cap;
   q->fifo = g_new(PcsEvent, q->fifo_cap);
   q->fifo_head = q->fifo_len = 0;
+  q->hole = FALSE;
   q->next_seq = 0;
   q->now = 0;
   q->popped = 0;
@@ -26,16 +27,45 @@ void pcs_evq_clear(PcsEvq *q) {
   g_clear_pointer(&q->heap, g_free);
   g_clear_pointer(&q->fifo, g_free);
   q->len = q->cap = 0;
+  q->hole = FALSE;
   q->fifo_len = q->fifo_cap = 0;
+}
+
+/* Places EV in the heap's slot I or below, moving smaller children up:
+ * the heap holds len entries, slot I being free. */
+static inline void sift_down(PcsEvq *q, size_t i, PcsEvent ev) {
+  PcsEvent *h = q->heap;
+  size_t n = q->len;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && ev_before(&h[c + 1], &h[c])) c++;
+    if (!ev_before(&h[c], &ev)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = ev;
+}
+
+/* Removes the popped root for good: the last entry takes its place. */
+static void fill_hole(PcsEvq *q) {
+  q->hole = FALSE;
+  PcsEvent last = q->heap[--q->len];
+  if (q->len) sift_down(q, 0, last);
 }
 
 void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   g_assert(t >= q->now);
+  PcsEvent ev = {t, q->next_seq++, kind, arg};
+  if (q->hole) { /* replace the popped root: one sift-down, no sift-up */
+    q->hole = FALSE;
+    sift_down(q, 0, ev);
+    return;
+  }
   if (G_UNLIKELY(q->len == q->cap)) {
     q->cap *= 2;
     q->heap = g_renew(PcsEvent, q->heap, q->cap);
   }
-  PcsEvent ev = {t, q->next_seq++, kind, arg};
   size_t i = q->len++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
@@ -61,28 +91,15 @@ void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, q->next_seq++, kind, arg};
 }
 
-static void heap_pop(PcsEvq *q, PcsEvent *out) {
-  *out = q->heap[0];
-  PcsEvent last = q->heap[--q->len];
-  size_t i = 0, n = q->len;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && ev_before(&q->heap[c + 1], &q->heap[c])) c++;
-    if (!ev_before(&q->heap[c], &last)) break;
-    q->heap[i] = q->heap[c];
-    i = c;
-  }
-  if (n) q->heap[i] = last;
-}
-
 gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
+  if (q->hole) fill_hole(q);
   if (q->fifo_len && (q->len == 0 || ev_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
     *out = q->fifo[q->fifo_head];
     q->fifo_head = (q->fifo_head + 1) % q->fifo_cap;
     q->fifo_len--;
   } else if (q->len) {
-    heap_pop(q, out);
+    *out = q->heap[0];
+    q->hole = TRUE; /* removed by the next push (replace-top) or pop */
   } else {
     return FALSE;
   }
