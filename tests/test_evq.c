@@ -112,7 +112,7 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
       pcs_evq_push_fifo(&q, fifo_last, 1, i);
       ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
     } else if (ref.n) {
-      PcsEvent want = reference_pop(&ref), got;
+      PcsEvent want = reference_pop(&ref), got = {0};
       assert_true(pcs_evq_pop(&q, &got));
       assert_int_equal(got.time, want.time);
       assert_int_equal(got.seq, want.seq);
@@ -125,7 +125,7 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
     assert_int_equal(pcs_evq_pending(&q), ref.n);
   }
   while (ref.n) {
-    PcsEvent want = reference_pop(&ref), got;
+    PcsEvent want = reference_pop(&ref), got = {0};
     assert_true(pcs_evq_pop(&q, &got));
     assert_int_equal(got.seq, want.seq);
   }

@@ -6,10 +6,6 @@
  */
 #include "pcsim/evq.h"
 
-static inline gboolean ev_before(const PcsEvent *a, const PcsEvent *b) {
-  return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->cap = capacity ? capacity : 16;
   q->heap = g_new(PcsEvent, q->cap);
@@ -31,37 +27,15 @@ void pcs_evq_clear(PcsEvq *q) {
   q->fifo_len = q->fifo_cap = 0;
 }
 
-/* Places EV in the heap's slot I or below, moving smaller children up:
- * the heap holds len entries, slot I being free. */
-static inline void sift_down(PcsEvq *q, size_t i, PcsEvent ev) {
-  PcsEvent *h = q->heap;
-  size_t n = q->len;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && ev_before(&h[c + 1], &h[c])) c++;
-    if (!ev_before(&h[c], &ev)) break;
-    h[i] = h[c];
-    i = c;
-  }
-  h[i] = ev;
-}
-
 /* Removes the popped root for good: the last entry takes its place. */
-static void fill_hole(PcsEvq *q) {
+void pcs_evq_fill_hole(PcsEvq *q) {
   q->hole = FALSE;
   PcsEvent last = q->heap[--q->len];
-  if (q->len) sift_down(q, 0, last);
+  if (q->len) pcs_evq_sift_down(q, 0, last);
 }
 
-void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
-  g_assert(t >= q->now);
-  PcsEvent ev = {t, q->next_seq++, kind, arg};
-  if (q->hole) { /* replace the popped root: one sift-down, no sift-up */
-    q->hole = FALSE;
-    sift_down(q, 0, ev);
-    return;
-  }
+/* A push with no hole to fill: append and sift up. */
+void pcs_evq_push_heap(PcsEvq *q, PcsEvent ev) {
   if (G_UNLIKELY(q->len == q->cap)) {
     q->cap *= 2;
     q->heap = g_renew(PcsEvent, q->heap, q->cap);
@@ -69,7 +43,7 @@ void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   size_t i = q->len++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!ev_before(&ev, &q->heap[parent])) break;
+    if (!pcs_evq_before(&ev, &q->heap[parent])) break;
     q->heap[i] = q->heap[parent];
     i = parent;
   }
@@ -89,22 +63,4 @@ void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   }
   if (q->fifo_len) g_assert(t >= q->fifo[(q->fifo_head + q->fifo_len - 1) % q->fifo_cap].time);
   q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, q->next_seq++, kind, arg};
-}
-
-gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
-  if (q->hole) fill_hole(q);
-  if (q->fifo_len && (q->len == 0 || ev_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
-    *out = q->fifo[q->fifo_head];
-    q->fifo_head = (q->fifo_head + 1) % q->fifo_cap;
-    q->fifo_len--;
-  } else if (q->len) {
-    *out = q->heap[0];
-    q->hole = TRUE; /* removed by the next push (replace-top) or pop */
-  } else {
-    return FALSE;
-  }
-  g_assert(out->time >= q->now);
-  q->now = out->time;
-  q->popped++;
-  return TRUE;
 }
