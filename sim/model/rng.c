@@ -6,10 +6,9 @@
  * scenario and seed could print different results on two machines.  This
  * module carries the same generator, seeded the same way as GLib >= 2.2
  * (init_by_array() of the MT19937 reference code), so every stream is the
- * one GRand gave by default, and no environment can change it.  Each
- * refill of the 624-word state also tempers the 624 outputs into out[], so
- * a draw (pcs_rng_u32(), inline in rng.h) is one load: the same numbers,
- * in the same order, as tempering each at its draw.
+ * one GRand gave by default, and no environment can change it.  A draw
+ * (pcs_rng_u32()) is inline in rng.h; only the refill of the 624-word
+ * state, once every 624 draws, is a call.
  */
 #include "rng.h"
 
@@ -52,14 +51,6 @@ void pcs_rng_refill(PcsRng *r) {
   }
   y = (r->mt[MT_N - 1] & 0x80000000u) | (r->mt[0] & 0x7fffffffu);
   r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1];
-  for (kk = 0; kk < MT_N; kk++) { /* tempering */
-    y = r->mt[kk];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
-    r->out[kk] = y;
-  }
   r->mti = 0;
 }
 
