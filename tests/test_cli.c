@@ -416,12 +416,12 @@ static const OptionCase option_cases[] = {
 
 /* The inputs the cases read: result files, a sweep, fio jobs. */
 static void option_inputs(const char *dir) {
-  g_autofree char *out = NULL, *err = NULL, *sweep = NULL;
+  g_autofree char *out = NULL, *err = NULL, *sweep = NULL, *sweep_err = NULL;
   assert_int_equal(test_pcsim(&out, &err, "run", SEEDS_S, "--set", "workload.threads=2", "--format", "csv", NULL), 0);
   g_autofree char *path = g_build_filename(dir, "threads2.csv", NULL);
   assert_true(g_file_set_contents(path, out, -1, NULL));
   g_autofree char *sweep_path = g_build_filename(dir, "sweep.csv", NULL);
-  assert_int_equal(test_pcsim(&sweep, &err, "sweep", SEEDS_S, "--vary", "workload.threads=1,2", "--policy",
+  assert_int_equal(test_pcsim(&sweep, &sweep_err, "sweep", SEEDS_S, "--vary", "workload.threads=1,2", "--policy",
                               "immediate", "--out", sweep_path, NULL), 0);
   /* for plot: a run's JSON, a one-policy and a two-policy trace; for merge: two shards */
   struct {
@@ -464,7 +464,8 @@ static GPtrArray *documented_options(const char *command) {
   g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
   for (char **l = lines; *l; l++) {
     const char *o = strstr(*l, "--");
-    if (!o || !g_str_has_prefix(g_strchug(g_strdup(*l)), "-")) continue; /* an option line starts with - */
+    g_autofree char *lead = g_strchug(g_strdup(*l));
+    if (!o || !g_str_has_prefix(lead, "-")) continue; /* an option line starts with - */
     size_t n = strcspn(o, "= ");
     g_autofree char *name = g_strndup(o, n);
     if (g_str_has_prefix(name, "--help")) continue;

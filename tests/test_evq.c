@@ -112,7 +112,7 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
       pcs_evq_push_fifo(&q, fifo_last, 1, i);
       ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
     } else if (ref.n) {
-      PcsEvent want = reference_pop(&ref), got;
+      PcsEvent want = reference_pop(&ref), got = {0};
       assert_true(pcs_evq_pop(&q, &got));
       assert_int_equal(got.time, want.time);
       assert_int_equal(got.seq, want.seq);
@@ -125,7 +125,7 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
     assert_int_equal(pcs_evq_pending(&q), ref.n);
   }
   while (ref.n) {
-    PcsEvent want = reference_pop(&ref), got;
+    PcsEvent want = reference_pop(&ref), got = {0};
     assert_true(pcs_evq_pop(&q, &got));
     assert_int_equal(got.seq, want.seq);
   }
@@ -137,12 +137,70 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
   pcs_evq_clear(&q);
 }
 
+/* The event loop's pattern: pop one event, then push none, one (most
+ * often: the task's next step) or two, sometimes a device completion to the
+ * FIFO.  A pop from the heap leaves its root as a hole that the next push
+ * fills with one sift-down (replace-top); a pop right after fills it the
+ * ordinary way.  Every pop must still be exactly the reference's, and the
+ * pending count must hold across holes. */
+static void replace_top_pops_as_one_heap(void **state) {
+  PcsEvq q;
+  pcs_evq_init(&q, 4);
+  static Reference ref;
+  ref.n = 0;
+  GRand *rng = g_rand_new_with_seed(23);
+  uint64_t seq = 0, holds = 0, bare_pops = 0;
+  PcsTime fifo_last = 0;
+  for (uint32_t i = 0; i < 16; i++) { /* 16 pending, as the bench's bare heap */
+    PcsTime t = g_rand_int_range(rng, 0, 100);
+    pcs_evq_push(&q, t, 0, i);
+    ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+  }
+  for (uint32_t i = 16; i < 200000; i++) {
+    PcsEvent want = reference_pop(&ref), got = {0};
+    assert_true(pcs_evq_pop(&q, &got));
+    assert_int_equal(got.time, want.time);
+    assert_int_equal(got.seq, want.seq);
+    assert_int_equal(got.arg, want.arg);
+    assert_int_equal(pcs_evq_pending(&q), ref.n);
+    uint32_t what = g_rand_int_range(rng, 0, 16); /* 0: none, 1: two, 2: FIFO + one, else one */
+    uint32_t pushes = what == 0 ? 0 : what == 1 ? 2 : 1;
+    if (ref.n < 8) pushes = 2; /* keep a few pending */
+    if (ref.n > 64) pushes = 0;
+    if (what == 2) {
+      fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 50);
+      pcs_evq_push_fifo(&q, fifo_last, 1, i);
+      ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
+    }
+    holds += pushes > 0 && got.kind == 0;
+    bare_pops += pushes == 0;
+    for (uint32_t k = 0; k < pushes; k++) {
+      PcsTime t = q.now + g_rand_int_range(rng, 0, 64); /* ties with pending events are common */
+      pcs_evq_push(&q, t, 0, i);
+      ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+    }
+    assert_int_equal(pcs_evq_pending(&q), ref.n);
+  }
+  while (ref.n) {
+    PcsEvent want = reference_pop(&ref), got = {0};
+    assert_true(pcs_evq_pop(&q, &got));
+    assert_int_equal(got.seq, want.seq);
+  }
+  assert_false(pcs_evq_pop(&q, &(PcsEvent){0}));
+  assert_int_equal(pcs_evq_pending(&q), 0);
+  assert_true(holds > 100000);  /* replace-top was the common case, */
+  assert_true(bare_pops > 5000); /* and holes were also filled by a pop */
+  g_rand_free(rng);
+  pcs_evq_clear(&q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(pops_in_time_then_sequence_order),
     cmocka_unit_test(clock_only_moves_forward),
     cmocka_unit_test(fifo_and_heap_tie_break_by_push_order),
     cmocka_unit_test(fifo_lane_interleaves_as_one_heap),
+    cmocka_unit_test(replace_top_pops_as_one_heap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

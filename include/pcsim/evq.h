@@ -31,6 +31,7 @@ typedef struct {
 typedef struct {
   PcsEvent *heap;
   size_t len, cap;
+  gboolean hole;    /* heap[0] was popped; the next push replaces it, or the next pop removes it */
   PcsEvent *fifo;   /* ring buffer, times non-decreasing */
   size_t fifo_head, fifo_len, fifo_cap;
   uint64_t next_seq;
@@ -42,12 +43,66 @@ typedef struct {
 void pcs_evq_init(PcsEvq *q, size_t capacity);
 /* Frees both lanes; pending events are dropped (teardown asserts there are none). */
 void pcs_evq_clear(PcsEvq *q);
-/* Schedule at absolute time T (>= now); never allocates unless the bound was wrong. */
-void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
 /* Schedule at T, which must be >= the time of every event pushed here before. */
 void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
+static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len - (size_t)q->hole + q->fifo_len; }
+
+/* The hot path, inline: one pop and (usually) one push per event.  The
+ * out-of-line parts (evq.c) grow the heap or push below a full heap. */
+void pcs_evq_push_heap(PcsEvq *q, PcsEvent ev);
+void pcs_evq_fill_hole(PcsEvq *q);
+
+/* (time, seq) order: A pops before B. */
+static inline gboolean pcs_evq_before(const PcsEvent *a, const PcsEvent *b) {
+  return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* Places EV in heap slot I or below (slot I free, len entries counting it). */
+static inline void pcs_evq_sift_down(PcsEvq *q, size_t i, PcsEvent ev) {
+  PcsEvent *h = q->heap;
+  size_t n = q->len;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && pcs_evq_before(&h[c + 1], &h[c])) c++;
+    if (!pcs_evq_before(&h[c], &ev)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = ev;
+}
+
+/* Schedule at absolute time T (>= now); never allocates unless the bound was
+ * wrong.  Right after a pop from the heap this is a replace-top ("hold"):
+ * the new event takes the popped root's slot and sifts down. */
+static inline void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
+  g_assert(t >= q->now);
+  PcsEvent ev = {t, q->next_seq++, kind, arg};
+  if (G_LIKELY(q->hole)) {
+    q->hole = FALSE;
+    pcs_evq_sift_down(q, 0, ev);
+  } else {
+    pcs_evq_push_heap(q, ev);
+  }
+}
+
 /* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
-gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out);
-static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len + q->fifo_len; }
+static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
+  if (q->hole) pcs_evq_fill_hole(q);
+  if (q->fifo_len && (q->len == 0 || pcs_evq_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
+    *out = q->fifo[q->fifo_head];
+    q->fifo_head = q->fifo_head + 1 == q->fifo_cap ? 0 : q->fifo_head + 1;
+    q->fifo_len--;
+  } else if (G_LIKELY(q->len)) {
+    *out = q->heap[0];
+    q->hole = TRUE; /* removed by the next push (replace-top) or pop */
+  } else {
+    return FALSE;
+  }
+  g_assert(out->time >= q->now);
+  q->now = out->time;
+  q->popped++;
+  return TRUE;
+}
 
 #endif

@@ -318,7 +318,7 @@ static char *conditions(const PcsResults *r, const PcsPlotSpec *spec) {
   }
   for (char **w = spec->where; w && *w; w++)
     g_string_append_printf(s, "%s%s", w == spec->where ? (s->len ? "; where " : "where ") : ", ", *w);
-  gboolean empty = s->len == 0; /* read before g_steal_pointer() clears s */
+  gboolean empty = s->len == 0; /* read before the steal: argument order is unspecified */
   return g_string_free(g_steal_pointer(&s), empty);
 }
 

@@ -28,11 +28,13 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   for (uint32_t t = 0; c->jitter > 0 && t < ntasks; t++) {
     c->tasks[t].rng = g_new(PcsRng, 1); /* one stream per task */
     pcs_rng_init_stream(c->tasks[t].rng, p->scenario_seed, PCS_RNG_STREAM_JITTER(t));
+    c->tasks[t].factors = g_new(double, PCS_CPU_FACTORS);
+    c->tasks[t].factors_next = PCS_CPU_FACTORS; /* drawn at the first cost */
   }
 }
 
 void pcs_cpu_clear(PcsCpus *c) {
-  for (uint32_t t = 0; t < c->ntasks; t++) g_free(c->tasks[t].rng);
+  for (uint32_t t = 0; t < c->ntasks; t++) g_free(c->tasks[t].rng), g_free(c->tasks[t].factors);
   g_clear_pointer(&c->tasks, g_free);
   g_clear_pointer(&c->runq, g_free);
   g_clear_pointer(&c->free_ids, g_free);
@@ -53,11 +55,23 @@ static void give_cpu(PcsCpus *c, uint32_t id) {
   c->free_ids[c->cpus_free++] = id;
 }
 
+/* The next PCS_CPU_FACTORS factors of TASK's stream, each computed as a
+ * draw's would be at its cost: the draws are the same and in the same
+ * order (the stream has no other reader), and the factors no longer sit
+ * on the chain of dependent floating-point operations of every step. */
+G_GNUC_NO_INLINE static void draw_factors(PcsCpus *c, PcsTask *task) {
+  for (uint32_t i = 0; i < PCS_CPU_FACTORS; i++) {
+    double u = (double)pcs_rng_u32(task->rng) / 4294967296.0; /* [0,1) */
+    task->factors[i] = 1.0 + c->jitter * (2.0 * u - 1.0);
+  }
+  task->factors_next = 0;
+}
+
 PcsTime pcs_cpu_cost(PcsSim *s, uint32_t task, uint64_t base) {
-  PcsRng *rng = s->cpu.tasks[task].rng;
-  if (!rng || base == 0) return base;
-  double u = (double)pcs_rng_u32(rng) / 4294967296.0; /* [0,1) */
-  double scaled = (double)base * (1.0 + s->cpu.jitter * (2.0 * u - 1.0));
+  PcsTask *tk = &s->cpu.tasks[task];
+  if (!tk->rng || base == 0) return base;
+  if (G_UNLIKELY(tk->factors_next == PCS_CPU_FACTORS)) draw_factors(&s->cpu, tk);
+  double scaled = (double)base * tk->factors[tk->factors_next++];
   return scaled < 0.0 ? 0 : (PcsTime)scaled;
 }
 

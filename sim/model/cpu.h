@@ -17,7 +17,11 @@ typedef struct {
   gboolean on_cpu;
   uint32_t cpu;        /* the CPU it runs on (or last ran on): 0..cpu.count-1 */
   PcsRng *rng;         /* cost jitter stream, NULL without jitter */
+  double *factors;     /* the next PCS_CPU_FACTORS jitter factors drawn from rng (pcs_cpu_cost()) */
+  uint32_t factors_next;
 } PcsTask;
+
+#define PCS_CPU_FACTORS 64u
 
 /* The CPUs and their run queue.  Tasks: readers 0..threads-1, then end-io workers. */
 typedef struct {

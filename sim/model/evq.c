@@ -6,10 +6,6 @@
  */
 #include "pcsim/evq.h"
 
-static inline gboolean ev_before(const PcsEvent *a, const PcsEvent *b) {
-  return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->cap = capacity ? capacity : 16;
   q->heap = g_new(PcsEvent, q->cap);
@@ -17,6 +13,7 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->fifo_cap = q->cap;
   q->fifo = g_new(PcsEvent, q->fifo_cap);
   q->fifo_head = q->fifo_len = 0;
+  q->hole = FALSE;
   q->next_seq = 0;
   q->now = 0;
   q->popped = 0;
@@ -26,20 +23,27 @@ void pcs_evq_clear(PcsEvq *q) {
   g_clear_pointer(&q->heap, g_free);
   g_clear_pointer(&q->fifo, g_free);
   q->len = q->cap = 0;
+  q->hole = FALSE;
   q->fifo_len = q->fifo_cap = 0;
 }
 
-void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
-  g_assert(t >= q->now);
+/* Removes the popped root for good: the last entry takes its place. */
+void pcs_evq_fill_hole(PcsEvq *q) {
+  q->hole = FALSE;
+  PcsEvent last = q->heap[--q->len];
+  if (q->len) pcs_evq_sift_down(q, 0, last);
+}
+
+/* A push with no hole to fill: append and sift up. */
+void pcs_evq_push_heap(PcsEvq *q, PcsEvent ev) {
   if (G_UNLIKELY(q->len == q->cap)) {
     q->cap *= 2;
     q->heap = g_renew(PcsEvent, q->heap, q->cap);
   }
-  PcsEvent ev = {t, q->next_seq++, kind, arg};
   size_t i = q->len++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!ev_before(&ev, &q->heap[parent])) break;
+    if (!pcs_evq_before(&ev, &q->heap[parent])) break;
     q->heap[i] = q->heap[parent];
     i = parent;
   }
@@ -59,35 +63,4 @@ void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   }
   if (q->fifo_len) g_assert(t >= q->fifo[(q->fifo_head + q->fifo_len - 1) % q->fifo_cap].time);
   q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, q->next_seq++, kind, arg};
-}
-
-static void heap_pop(PcsEvq *q, PcsEvent *out) {
-  *out = q->heap[0];
-  PcsEvent last = q->heap[--q->len];
-  size_t i = 0, n = q->len;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && ev_before(&q->heap[c + 1], &q->heap[c])) c++;
-    if (!ev_before(&q->heap[c], &last)) break;
-    q->heap[i] = q->heap[c];
-    i = c;
-  }
-  if (n) q->heap[i] = last;
-}
-
-gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
-  if (q->fifo_len && (q->len == 0 || ev_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
-    *out = q->fifo[q->fifo_head];
-    q->fifo_head = (q->fifo_head + 1) % q->fifo_cap;
-    q->fifo_len--;
-  } else if (q->len) {
-    heap_pop(q, out);
-  } else {
-    return FALSE;
-  }
-  g_assert(out->time >= q->now);
-  q->now = out->time;
-  q->popped++;
-  return TRUE;
 }

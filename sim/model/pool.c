@@ -11,14 +11,10 @@
 
 #include <string.h>
 
-static inline uint32_t *next_of(PcsPool *pool, uint32_t id) {
-  return (uint32_t *)(pool->items + (size_t)id * pool->item_size + pool->next_offset);
-}
-
 static void pool_grow(PcsPool *pool, uint32_t new_cap) {
   pool->items = g_realloc(pool->items, (size_t)new_cap * pool->item_size);
   for (uint32_t i = new_cap; i-- > pool->cap;) {
-    *next_of(pool, i) = pool->free_head;
+    *pcs_pool_next_of(pool, i) = pool->free_head;
     pool->free_head = i;
   }
   pool->cap = new_cap;
@@ -34,18 +30,4 @@ void pcs_pool_init(PcsPool *pool, size_t item_size, size_t next_offset, uint32_t
 
 void pcs_pool_clear(PcsPool *pool) { g_clear_pointer(&pool->items, g_free); }
 
-uint32_t pcs_pool_get(PcsPool *pool) {
-  if (G_UNLIKELY(pool->free_head == PCS_NONE)) pool_grow(pool, pool->cap * 2);
-  uint32_t id = pool->free_head;
-  pool->free_head = *next_of(pool, id);
-  *next_of(pool, id) = PCS_NONE;
-  pool->live++;
-  return id;
-}
-
-void pcs_pool_put(PcsPool *pool, uint32_t id) {
-  g_assert(pool->live > 0);
-  *next_of(pool, id) = pool->free_head;
-  pool->free_head = id;
-  pool->live--;
-}
+void pcs_pool_grow(PcsPool *pool) { pool_grow(pool, pool->cap * 2); }

@@ -22,13 +22,35 @@ typedef struct {
 void pcs_pool_init(PcsPool *pool, size_t item_size, size_t next_offset, uint32_t cap);
 /* Frees the items; ids still live are the caller's bug (teardown asserts live == 0). */
 void pcs_pool_clear(PcsPool *pool);
-/* A free id; grows (and may move the items: re-fetch pointers) only past the high-water mark. */
-uint32_t pcs_pool_get(PcsPool *pool);
-/* Returns ID to the free list; never frees memory. */
-void pcs_pool_put(PcsPool *pool, uint32_t id);
 /* The item ID; valid until the next pcs_pool_get(). */
 static inline void *pcs_pool_at(const PcsPool *pool, uint32_t id) {
   return pool->items + (size_t)id * pool->item_size;
+}
+
+/* Doubles the pool (pool.c): the items may move. */
+void pcs_pool_grow(PcsPool *pool);
+
+static inline uint32_t *pcs_pool_next_of(PcsPool *pool, uint32_t id) {
+  return (uint32_t *)(pool->items + (size_t)id * pool->item_size + pool->next_offset);
+}
+
+/* A free id; grows (and may move the items: re-fetch pointers) only past the high-water mark. */
+static inline uint32_t pcs_pool_get(PcsPool *pool) {
+  if (G_UNLIKELY(pool->free_head == PCS_NONE)) pcs_pool_grow(pool);
+  uint32_t id = pool->free_head;
+  uint32_t *next = pcs_pool_next_of(pool, id);
+  pool->free_head = *next;
+  *next = PCS_NONE;
+  pool->live++;
+  return id;
+}
+
+/* Returns ID to the free list; never frees memory. */
+static inline void pcs_pool_put(PcsPool *pool, uint32_t id) {
+  g_assert(pool->live > 0);
+  *pcs_pool_next_of(pool, id) = pool->free_head;
+  pool->free_head = id;
+  pool->live--;
 }
 
 #endif

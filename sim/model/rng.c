@@ -6,13 +6,13 @@
  * scenario and seed could print different results on two machines.  This
  * module carries the same generator, seeded the same way as GLib >= 2.2
  * (init_by_array() of the MT19937 reference code), so every stream is the
- * one GRand gave by default, and no environment can change it.  (It is an
- * ordinary out-of-line function, not inline: what it buys is a stream no
- * environment can change, not speed.)
+ * one GRand gave by default, and no environment can change it.  A draw
+ * (pcs_rng_u32()) is inline in rng.h; only the refill of the 624-word
+ * state, once every 624 draws, is a call.
  */
 #include "rng.h"
 
-#define MT_N 624
+#define MT_N PCS_RNG_N
 #define MT_M 397
 
 static void init_genrand(PcsRng *r, uint32_t s) {
@@ -38,7 +38,7 @@ void pcs_rng_init(PcsRng *r, const uint32_t *key, uint32_t len) {
   r->mt[0] = 0x80000000u; /* MSB is 1, assuring a non-zero initial array */
 }
 
-static void generate(PcsRng *r) {
+void pcs_rng_refill(PcsRng *r) {
   static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
   uint32_t y, kk;
   for (kk = 0; kk < MT_N - MT_M; kk++) {
@@ -52,16 +52,6 @@ static void generate(PcsRng *r) {
   y = (r->mt[MT_N - 1] & 0x80000000u) | (r->mt[0] & 0x7fffffffu);
   r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1];
   r->mti = 0;
-}
-
-uint32_t pcs_rng_u32(PcsRng *r) {
-  if (r->mti >= MT_N) generate(r);
-  uint32_t y = r->mt[r->mti++];
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680u;
-  y ^= (y << 15) & 0xefc60000u;
-  y ^= y >> 18;
-  return y;
 }
 
 void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id) {

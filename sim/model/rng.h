@@ -10,16 +10,28 @@
 #define PCS_RNG_STREAM_FRAMES 0x80000000u                   /* alloc.c: memory.contiguous_share */
 #define PCS_RNG_STREAM_DEVICE 0x80000001u                   /* device.c: device.jitter */
 
+#define PCS_RNG_N 624 /* MT19937's state words */
+
 typedef struct {
-  uint32_t mt[624];
-  uint32_t mti;
+  uint32_t mt[PCS_RNG_N];
+  uint32_t mti; /* the next of mt[] to temper and hand out; PCS_RNG_N: refill first */
 } PcsRng;
 
 /* Seeds R from KEY[0..LEN) exactly as g_rand_new_with_seed_array() (GLib >= 2.2). */
 void pcs_rng_init(PcsRng *r, const uint32_t *key, uint32_t len);
 /* Seeds R for stream ID of SEED (scenario.seed): key {low, high, ID}. */
 void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id);
+/* Advances the state by 624 words (rng.c). */
+void pcs_rng_refill(PcsRng *r);
 /* The next draw, equal to g_rand_int() of the same stream. */
-uint32_t pcs_rng_u32(PcsRng *r);
+static inline uint32_t pcs_rng_u32(PcsRng *r) {
+  if (__builtin_expect(r->mti >= PCS_RNG_N, 0)) pcs_rng_refill(r);
+  uint32_t y = r->mt[r->mti++];
+  y ^= y >> 11; /* tempering */
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
+}
 
 #endif
