@@ -245,6 +245,62 @@ static void a_split_larger_than_the_pools_completes(void **state) {
   pcs_params_clear(&p);
 }
 
+/* CFQ's per-process dispatch (block.cfq_quantum): in a race with a
+ * backlog, only the active task's requests leave the queue, so the device
+ * gets them in another order than insertion order, and still every page
+ * once.  (Without idling a racing task's queue empties within a request or
+ * two, so the runs stay short: CFQ reorders, it does not batch.)  Requests
+ * are told apart by the task that made them (the REQUEST event). */
+typedef struct {
+  GHashTable *owner; /* request sector -> task + 1 */
+  uint32_t last;
+  uint64_t dispatches, changes, sectors, order_hash;
+} Order;
+
+static void watch_order(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Order *o = user;
+  (void)t;
+  if (kind == PCS_TRACE_REQUEST) g_hash_table_insert(o->owner, GSIZE_TO_POINTER(a), GUINT_TO_POINTER(thread));
+  if (kind == PCS_TRACE_DISPATCH) {
+    uint32_t task = GPOINTER_TO_UINT(g_hash_table_lookup(o->owner, GSIZE_TO_POINTER(a)));
+    o->changes += o->dispatches++ > 0 && task != o->last;
+    o->last = task;
+    o->sectors += b;
+    o->order_hash = o->order_hash * 1000003u + a;
+  }
+}
+
+static uint64_t dispatch_order(const char *quantum) {
+  PcsParams p;
+  pcs_params_init(&p);
+  assert_true(pcs_params_set_assignment(&p, "workload.file_size=16M", NULL));
+  assert_true(pcs_params_set_assignment(&p, "device.latency=200us", NULL));
+  assert_true(pcs_params_set_assignment(&p, "device.bandwidth=4G", NULL));
+  assert_true(pcs_params_set_assignment(&p, "cost.read_setup=40us", NULL)); /* a hot race */
+  assert_true(pcs_params_set_assignment(&p, "device.queue_depth=1", NULL)); /* a backlog to order */
+  assert_true(pcs_params_set_assignment(&p, "cost.jitter=0.2", NULL));     /* threads out of lockstep */
+  assert_true(pcs_params_set_assignment(&p, quantum, NULL));
+  Order o = {.owner = g_hash_table_new(g_direct_hash, g_direct_equal)};
+  PcsPolicy pol;
+  assert_true(pcs_policy_parse("immediate", &pol, NULL));
+  PcsRunOptions opt = {.trace = watch_order, .trace_user = &o};
+  PcsResult r;
+  GError *error = NULL;
+  if (!pcs_sim_run(&p, &pol, &opt, &r, &error)) fail_msg("%s", error->message);
+  assert_int_equal(o.dispatches, r.requests);
+  assert_true(r.requests > 500);
+  assert_int_equal(o.sectors, r.pages_read * PCS_SECTORS_PER_PAGE);
+  assert_int_equal(r.pages_read, 16 * PCS_MIB / PCS_PAGE_SIZE);
+  g_hash_table_unref(o.owner);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+  return o.order_hash;
+}
+
+static void cfq_dispatches_one_task_at_a_time(void **state) {
+  assert_true(dispatch_order("block.cfq_quantum=0") != dispatch_order("block.cfq_quantum=8"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(bios_respect_size_and_stripe_limits),
@@ -254,6 +310,7 @@ int main(void) {
     cmocka_unit_test(large_bios_split_into_requests_at_max_sectors),
     cmocka_unit_test(scattered_pages_cap_bios_at_max_vecs_and_requests_at_max_segments),
     cmocka_unit_test(a_split_larger_than_the_pools_completes),
+    cmocka_unit_test(cfq_dispatches_one_task_at_a_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,8 +96,35 @@ static void sleepers_wake_in_sleep_order(void **state) {
   pcs_pc_clear(&pc);
 }
 
+/* v3.x lock_page_killable(): end-io wakes one sleeper per page; each
+ * woken task hands the page on to the next, in sleep order. */
+static void exclusive_wake_hands_each_page_on_one_task_at_a_time(void **state) {
+  PcsPageCache pc;
+  PcsTime cpu;
+  pcs_pc_init(&pc, 8, 4, HOLD);
+  assert_int_equal(pcs_pc_insert(&pc, 2, 0, &cpu), 0);
+  assert_int_equal(pcs_pc_insert(&pc, 3, 0, &cpu), 0);
+  pcs_pc_wait(&pc, 0, 2);
+  pcs_pc_wait(&pc, 1, 3);
+  pcs_pc_wait(&pc, 2, 2);
+  pcs_pc_wait(&pc, 3, 2);
+  pcs_pc_end_read(&pc, 2, 2);
+  assert_int_equal(pcs_pc_wake_first(&pc, 2, 2), 2);
+  assert_int_equal(pc.woken[0], 0);
+  assert_int_equal(pc.woken[1], 1);
+  assert_int_equal(pcs_pc_wake_next(&pc, 3), 0); /* page 3 had one sleeper */
+  assert_int_equal(pcs_pc_wake_next(&pc, 2), 1);
+  assert_int_equal(pc.woken[0], 2);
+  assert_int_equal(pcs_pc_wake_next(&pc, 2), 1);
+  assert_int_equal(pc.woken[0], 3);
+  assert_int_equal(pcs_pc_wake_next(&pc, 2), 0);
+  assert_int_equal(pc.n_sleepers, 0);
+  pcs_pc_clear(&pc);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(exclusive_wake_hands_each_page_on_one_task_at_a_time),
     cmocka_unit_test(the_first_insert_wins_and_the_second_gets_eexist),
     cmocka_unit_test(only_the_first_toucher_clears_the_marker),
     cmocka_unit_test(end_read_makes_exactly_its_pages_uptodate),

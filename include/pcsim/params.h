@@ -72,6 +72,10 @@ typedef enum {
     "plug list is flushed when it holds this many requests (BLK_MAX_REQUEST_COUNT)") \
   X(block, nr_requests, COUNT, "128", 0, 65536,                                       \
     "v3.5: most requests allocated at once (plugged, queued or in service; /sys/block/DEV/queue/nr_requests); a task finding none sleeps in get_request_wait(); the queue is congested above 7/8 of it; 0 = unbounded; not used under v6.18") \
+  X(block, cfq_quantum, COUNT, "0", 0, 65536,                                         \
+    "v3.5: CFQ's per-process dispatch (cfq_quantum, 8): only the active task's cfq queue dispatches, quantum/2 to quantum requests in service, until its time slice ends or it empties (no idling: a non-rotational device with NCQ); 0 = requests leave in insertion order") \
+  X(block, cfq_slice_sync, TIME, "100ms", 1, (UINT64_C(1) << 50),                    \
+    "v3.5 with block.cfq_quantum: a sync queue's time slice (cfq_slice_sync = HZ/10), scaled down by low_latency to 300 ms over the busy queues") \
   X(block, plug_flush_size, SIZE, "0", 0, (UINT64_C(1) << 40),                       \
     "blk-mq: the plug is also flushed before a new request when its last request is this large (BLK_PLUG_FLUSH_SIZE); 0 = never (v3.x)") \
   X(memory, contiguous, COUNT, "0", 0, 1,                                             \
@@ -106,6 +110,8 @@ typedef enum {
     "a task keeps its CPU this long before yielding to a waiting task")               \
   X(cpu, endio_workers, COUNT, "2", 1, 4096,                                          \
     "btrfs endio worker threads that run bio completions")                            \
+  X(cpu, wake_exclusive, COUNT, "0", 0, 1,                                           \
+    "1: v3.x lock_page_killable(): unlock_page() wakes ONE task sleeping on a page, which takes the page lock, finds it up to date and unlocks it, waking the next (a page-by-page hand-off); 0: all sleepers woken at once") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
     "per read() call: entry, exit, fd lookup")                                        \
   X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
@@ -128,6 +134,8 @@ typedef enum {
     "per bio completion in an endio worker: work item, checksum tree walk")           \
   X(cost, page_complete, TIME, "2us", 0, (UINT64_C(1) << 40),                        \
     "per page completion: checksum verify, extent unlock, SetPageUptodate, unlock_page") \
+  X(cost, wakeup, TIME, "0", 0, (UINT64_C(1) << 40),                                \
+    "with cpu.wake_exclusive: CPU time a woken reader spends before it hands the page lock on (context switch in, lock_page_killable() returning, unlock_page())") \
   X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \
     "per page lookup and copy_to_user of 4 KiB")                                      \
   X(cost, jitter, FRAC, "0", 0, 0,                                                    \

@@ -318,7 +318,8 @@ static char *conditions(const PcsResults *r, const PcsPlotSpec *spec) {
   }
   for (char **w = spec->where; w && *w; w++)
     g_string_append_printf(s, "%s%s", w == spec->where ? (s->len ? "; where " : "where ") : ", ", *w);
-  return g_string_free(g_steal_pointer(&s), !s->len);
+  gboolean empty = s->len == 0; /* read before g_steal_pointer() clears s */
+  return g_string_free(g_steal_pointer(&s), empty);
 }
 
 static void series_data(GString *out, const PcsPlotSpec *spec, GPtrArray *names, GPtrArray *series) {

@@ -43,8 +43,23 @@
  *     32) or when its last request is block.plug_flush_size or larger
  *     (BLK_PLUG_FLUSH_SIZE, 128 KiB).
  *
- * Differs from the kernel: requests leave the elevator in insertion order,
- * not CFQ's per-process time slices (no idling, no cfq_quantum); a full
+ * With block.cfq_quantum > 0 (v3.5) requests leave as CFQ dispatches them
+ * (cfq_dispatch_requests()): each task's requests form its cfq queue; only
+ * the active queue dispatches, quantum/2 requests in service, up to quantum
+ * while its slice is not nearly used (cfq_may_dispatch()), without limit
+ * when it is the only busy queue; its slice (block.cfq_slice_sync, scaled
+ * by low_latency) starts when its first request completes; it expires when
+ * the slice is used or the queue is empty, and the busy queue first on the
+ * service tree follows.  It never idles: on a non-rotational device with
+ * NCQ (hw_tag) cfq_arm_slice_timer() returns at once and
+ * cfq_should_idle() holds only for the last queue of its tree; queues of
+ * cooperating tasks are not merged (cfq_close_cooperator() skips "seeky"
+ * queues, which on such a device means requests under 32 KiB: what racing
+ * readers make).  Within a queue requests leave oldest first (CFQ sorts by
+ * sector; one task's requests are ascending already).
+ *
+ * Differs from the kernel: with block.cfq_quantum = 0 requests leave the
+ * elevator in insertion order; no idling (rotational devices); a full
  * queue makes no "batcher" (ioc_batching() lets the task that filled it
  * allocate up to 3/2 nr_requests); the plug is not sorted by sector at
  * flush (one task's requests are in order already).  Under v6.18, the per-CPU software
@@ -72,6 +87,11 @@ void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks) {
     q->congestion_on = MIN(nr - nr / 8 + 1, nr);
     q->congestion_off = nr - nr / 8 - nr / 16 > 1 ? nr - nr / 8 - nr / 16 - 1 : 1;
   }
+  q->active = PCS_NONE;
+  if (!q->mq_none && p->block_cfq_quantum) {
+    q->cfq_quantum = (uint32_t)p->block_cfq_quantum;
+    q->cfqq = g_new0(PcsCfqQueue, MAX(ntasks, 1));
+  }
   q->waiters = g_new(uint32_t, MAX(ntasks, 1));
   q->rq_max_pages = pcs_blk_rq_max_pages(p);
   q->plugs = g_new0(PcsPlug, MAX(ntasks, 1));
@@ -82,6 +102,7 @@ void pcs_blk_clear(PcsBlkQueue *q) {
   for (uint32_t t = 0; t < q->nplugs; t++) g_free(q->plugs[t].rqs);
   g_clear_pointer(&q->plugs, g_free);
   g_clear_pointer(&q->waiters, g_free);
+  g_clear_pointer(&q->cfqq, g_free);
   pcs_pool_clear(&q->requests);
 }
 
@@ -134,6 +155,7 @@ static void elv_unlink(PcsSim *s, uint32_t id) {
   if (rq->next != PCS_NONE) rq_at(s, rq->next)->prev = rq->prev; else s->blk.elv_tail = rq->prev;
   rq->prev = rq->next = PCS_NONE;
   s->blk.elv_len--;
+  if (s->blk.cfqq && --s->blk.cfqq[rq->task].queued == 0) s->blk.cfq_busy--;
 }
 
 static void elv_append(PcsSim *s, uint32_t id) {
@@ -143,12 +165,91 @@ static void elv_append(PcsSim *s, uint32_t id) {
   if (s->blk.elv_tail != PCS_NONE) rq_at(s, s->blk.elv_tail)->next = id; else s->blk.elv_head = id;
   s->blk.elv_tail = id;
   s->blk.elv_len++;
+  if (s->blk.cfqq && s->blk.cfqq[rq->task].queued++ == 0) { /* cfq_add_cfqq_rr(): joins the service tree's end */
+    s->blk.cfq_busy++;
+    if (rq->task != s->blk.active) s->blk.cfqq[rq->task].rr_key = ++s->blk.rr_seq;
+  }
+}
+
+/* ---- CFQ dispatch (v3.5, block.cfq_quantum > 0) ---- */
+
+/* cfq_slice_idle (HZ/125) and cfq_target_latency (300 ms) of v3.5: the
+ * first only enters cfq_slice_used_soon() here (no idling, see the top). */
+#define CFQ_SLICE_IDLE (8000 * (PcsTime)PCS_NS_PER_US)
+#define CFQ_TARGET_LATENCY (300000 * (PcsTime)PCS_NS_PER_US)
+
+/* cfq_scaled_cfqq_slice() with low_latency on: the sync slice, shrunk so
+ * that every busy queue gets its turn within cfq_target_latency. */
+static PcsTime cfq_slice(PcsSim *s) {
+  PcsTime slice = s->p->block_cfq_slice_sync;
+  PcsTime expect = slice * MAX(s->blk.cfq_busy, 1);
+  if (expect > CFQ_TARGET_LATENCY) {
+    PcsTime low = MIN(slice, 2 * CFQ_SLICE_IDLE);
+    slice = MAX(slice * CFQ_TARGET_LATENCY / expect, low);
+  }
+  return slice;
+}
+
+/* cfq_select_queue(): keep the active queue while its slice lasts and it
+ * has requests; an empty one expires at once (a non-rotational device with
+ * NCQ: cfq_arm_slice_timer() does not idle), one with requests left goes
+ * back to the service tree's end; then the busy queue first in line. */
+static uint32_t cfq_select(PcsSim *s) {
+  PcsBlkQueue *q = &s->blk;
+  if (q->active != PCS_NONE) {
+    PcsCfqQueue *a = &q->cfqq[q->active];
+    gboolean used = !q->slice_new && s->evq.now >= q->slice_end; /* cfq_slice_used() */
+    if (!used && a->queued) return q->active;
+    if (a->queued) a->rr_key = ++q->rr_seq; /* cfq_resort_rr_list() */
+    q->active = PCS_NONE;
+  }
+  for (uint32_t t = 0; t < q->nplugs; t++)
+    if (q->cfqq[t].queued && (q->active == PCS_NONE || q->cfqq[t].rr_key < q->cfqq[q->active].rr_key)) q->active = t;
+  q->slice_new = TRUE;
+  return q->active;
+}
+
+/* cfq_may_dispatch() for a sync queue: quantum/2 in service, up to quantum
+ * while the slice is not nearly used, no limit when it is the only busy
+ * queue. */
+static gboolean cfq_may_dispatch(PcsSim *s, const PcsCfqQueue *a) {
+  PcsBlkQueue *q = &s->blk;
+  uint32_t max = MAX(q->cfq_quantum / 2, 1);
+  if (a->dispatched < max) return TRUE;
+  if (q->cfq_busy <= 1) return TRUE;
+  gboolean used_soon = q->slice_new || s->evq.now + CFQ_SLICE_IDLE * a->dispatched > q->slice_end;
+  return !used_soon && a->dispatched < q->cfq_quantum;
+}
+
+/* cfq_dispatch_requests(): the active queue's oldest request, if it may. */
+static uint32_t cfq_next_request(PcsSim *s) {
+  PcsBlkQueue *q = &s->blk;
+  uint32_t task = cfq_select(s);
+  if (task == PCS_NONE || !cfq_may_dispatch(s, &q->cfqq[task])) return PCS_NONE;
+  uint32_t id = q->elv_head;
+  while (rq_at(s, id)->task != task) id = rq_at(s, id)->next;
+  q->cfqq[task].dispatched++;
+  return id;
 }
 
 uint32_t pcs_blk_next_request(PcsSim *s) {
-  uint32_t id = s->blk.elv_head;
-  if (id != PCS_NONE) elv_unlink(s, id);
+  uint32_t id = s->blk.cfqq ? cfq_next_request(s) : s->blk.elv_head;
+  if (id != PCS_NONE) {
+    elv_unlink(s, id);
+    rq_at(s, id)->in_driver = TRUE;
+  }
   return id;
+}
+
+/* cfq_completed_request(): the active queue's slice starts when its first
+ * request completes (cfq_set_prio_slice()). */
+static void cfq_completed(PcsSim *s, const PcsRequest *rq) {
+  PcsBlkQueue *q = &s->blk;
+  q->cfqq[rq->task].dispatched--;
+  if (rq->task == q->active && q->slice_new) {
+    q->slice_new = FALSE;
+    q->slice_end = s->evq.now + cfq_slice(s);
+  }
 }
 
 /* __blk_put_request() -> freed_request(): the request ID goes back; the
@@ -156,6 +257,7 @@ uint32_t pcs_blk_next_request(PcsSim *s) {
  * get_request_wait() is woken (it retries its bio on a CPU). */
 void pcs_blk_put_request(PcsSim *s, uint32_t id) {
   PcsBlkQueue *q = &s->blk;
+  if (q->cfqq && rq_at(s, id)->in_driver) cfq_completed(s, rq_at(s, id));
   pcs_pool_put(&q->requests, id);
   if (!q->nr_requests) return;
   if (q->requests.live < q->congestion_off) q->congested = FALSE;
@@ -300,6 +402,7 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsRequest *rq = rq_at(s, id);
   b = bio_at(s, bio);
   rq->task = task;
+  rq->in_driver = FALSE;
   rq->sector = bio_sector(b);
   rq->nsect = bio_sectors(b);
   rq->nseg = b->nseg;

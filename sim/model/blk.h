@@ -17,6 +17,7 @@ typedef struct {
   uint32_t nsect, nseg;
   uint32_t bio_head, bio_tail;
   uint32_t task;       /* the task that allocated it: its cfq queue (v3.5) */
+  gboolean in_driver;  /* dispatched to the device (CFQ's rq_in_driver) */
   uint32_t prev, next; /* elevator queue links; next also threads the free list */
 } PcsRequest;
 
@@ -26,6 +27,14 @@ typedef struct {
   uint32_t *rqs;
   uint32_t n;
 } PcsPlug;
+
+/* One task's cfq queue (v3.5, block.cfq_quantum > 0): its queued
+ * requests stay in the elevator's list, this counts them. */
+typedef struct {
+  uint32_t queued;     /* requests in the elevator */
+  uint32_t dispatched; /* requests in service (cfqq->dispatched) */
+  uint64_t rr_key;     /* order on the service tree: smaller is served first */
+} PcsCfqQueue;
 
 /* The request queue: requests, the elevator's FIFO and every task's plug. */
 typedef struct {
@@ -40,6 +49,13 @@ typedef struct {
   gboolean congested;                   /* bdi_read_congested() */
   uint32_t *waiters, nwait;             /* tasks in get_request_wait(), FIFO */
   uint32_t rq_max_pages;                /* largest request: block.max_sectors */
+  /* CFQ dispatch (v3.5, block.cfq_quantum > 0) */
+  PcsCfqQueue *cfqq;                    /* one per task, NULL when off */
+  uint32_t cfq_quantum, cfq_busy;       /* cfq_busy: queues with requests queued */
+  uint32_t active;                      /* the active queue's task, PCS_NONE for none */
+  gboolean slice_new;                   /* no request of the active slice completed yet */
+  PcsTime slice_end;
+  uint64_t rr_seq;                      /* stamps rr_key */
 } PcsBlkQueue;
 
 /* The largest request under P, in pages: block.max_sectors. */

@@ -74,6 +74,7 @@ static uint32_t first_free_channel(const PcsDevice *d) {
 void pcs_dev_dispatch(PcsSim *s) {
   while (s->dev.in_service < s->p->device_queue_depth && s->blk.elv_head != PCS_NONE) {
     uint32_t id = pcs_blk_next_request(s);
+    if (id == PCS_NONE) break; /* CFQ holds the rest back (blk.c) */
     PcsRequest *rq = pcs_rq_at(&s->blk, id);
     double f = service_factor(s);
     PcsTime ready = s->evq.now + (PcsTime)((double)s->p->device_latency * f);

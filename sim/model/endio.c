@@ -64,7 +64,7 @@ void pcs_endio_step(PcsSim *s, PcsWorker *w) {
   if (G_UNLIKELY(s->res->page_reads))
     for (uint32_t i = 0; i < n; i++) s->res->page_reads[first + i]++;
   pcs_pc_end_read(&s->pc, first, n);
-  uint32_t nwake = pcs_pc_wake_range(&s->pc, first, n);
+  uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
   for (uint32_t i = 0; i < nwake; i++) pcs_reader_wake(s, &s->readers[s->pc.woken[i]]);
   worker_next(s, w);
 }

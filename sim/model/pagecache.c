@@ -8,6 +8,11 @@
  * locked until its bio completes; readers that find it locked sleep
  * (lock_page_killable(), an exclusive FIFO wait) and are woken by
  * unlock_page() in the end-io path (endio.c), in the order they slept.
+ * With cpu.wake_exclusive (v3.x) the wait is exclusive, as
+ * __lock_page_killable()'s __wait_on_bit_lock() is: unlock_page() wakes
+ * one sleeper per page (pcs_pc_wake_first()), which takes the lock, finds
+ * the page up to date and unlocks it, waking the next (pcs_pc_wake_next(),
+ * called from reader.c once the woken task has run).
  *
  * One byte per page: PRESENT, UPTODATE, READAHEAD bits, CONTIG: the
  * frame the allocator gave it follows page-1's (alloc.c), and in the high
@@ -26,6 +31,8 @@
  * the spin can see the page a few hundred nanoseconds early.
  */
 #include "pagecache.h"
+
+#include <string.h>
 
 void pcs_pc_init(PcsPageCache *pc, uint64_t npages, uint32_t max_sleepers, PcsTime tree_lock_hold) {
   *pc = (PcsPageCache){.npages = npages, .file_pages = npages, .max_sleepers = max_sleepers, .tree_lock_hold = tree_lock_hold};
@@ -101,4 +108,37 @@ uint32_t pcs_pc_wake_range(PcsPageCache *pc, uint64_t first, uint32_t npages) {
   }
   pc->n_sleepers = kept;
   return nwake;
+}
+
+/* __wake_up_bit() with nr_exclusive = 1, for every page of the range: a
+ * page's first sleeper is taken, later sleepers on the same page stay in
+ * order.  A small bitmap would do; ranges are at most a bio long, so a
+ * scan of the woken list is as cheap. */
+uint32_t pcs_pc_wake_first(PcsPageCache *pc, uint64_t first, uint32_t npages) {
+  uint32_t kept = 0, nwake = 0;
+  uint64_t *taken_page = g_newa(uint64_t, MAX(pc->n_sleepers, 1));
+  for (uint32_t i = 0; i < pc->n_sleepers; i++) {
+    PcsPcSleeper sl = pc->sleepers[i];
+    gboolean take = sl.page >= first && sl.page < first + npages;
+    for (uint32_t j = 0; take && j < nwake; j++) take = taken_page[j] != sl.page;
+    if (take) {
+      taken_page[nwake] = sl.page;
+      pc->woken[nwake++] = sl.task;
+    } else {
+      pc->sleepers[kept++] = sl;
+    }
+  }
+  pc->n_sleepers = kept;
+  return nwake;
+}
+
+uint32_t pcs_pc_wake_next(PcsPageCache *pc, uint64_t page) {
+  for (uint32_t i = 0; i < pc->n_sleepers; i++)
+    if (pc->sleepers[i].page == page) {
+      pc->woken[0] = pc->sleepers[i].task;
+      memmove(pc->sleepers + i, pc->sleepers + i + 1, (pc->n_sleepers - i - 1) * sizeof *pc->sleepers);
+      pc->n_sleepers--;
+      return 1;
+    }
+  return 0;
 }

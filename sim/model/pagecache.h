@@ -114,5 +114,13 @@ void pcs_pc_wait(PcsPageCache *pc, uint32_t task, uint64_t page);
  * sleep, into pc->woken; returns how many.  The caller wakes them; the list
  * stays valid until the next call. */
 uint32_t pcs_pc_wake_range(PcsPageCache *pc, uint64_t first, uint32_t npages);
+/* The exclusive variant (v3.x lock_page_killable(), cpu.wake_exclusive):
+ * for each page of [FIRST, FIRST+NPAGES) only its first sleeper (in sleep
+ * order) is taken off the queue into pc->woken; the others stay until
+ * pcs_pc_wake_next().  Returns how many were taken. */
+uint32_t pcs_pc_wake_first(PcsPageCache *pc, uint64_t first, uint32_t npages);
+/* unlock_page() of PAGE by the task it was handed to: takes PAGE's next
+ * sleeper off the queue into pc->woken[0]; returns 1, or 0 if none. */
+uint32_t pcs_pc_wake_next(PcsPageCache *pc, uint64_t page);
 
 #endif

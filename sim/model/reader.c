@@ -307,7 +307,12 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     r->state = PCS_RD_FIND_PAGE_AGAIN;
     return TRUE;
   case PCS_RD_SLEEPING: /* only pcs_reader_wake() runs a sleeper */
+    if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_PAGE_LOCKED);
     r->state = PCS_RD_FIND_PAGE_AGAIN;
+    return TRUE;
+  case PCS_RD_PAGE_LOCKED: /* v3.x: up to date, unlock_page() hands the lock on */
+    r->state = PCS_RD_FIND_PAGE_AGAIN;
+    if (pcs_pc_wake_next(&s->pc, r->pos)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]]);
     return TRUE;
   case PCS_RD_COPIED:
     return copied(s, r);

@@ -24,7 +24,8 @@ typedef struct PcsSim PcsSim;
   X(FIND_PAGE_AGAIN, "as FIND_PAGE after readahead, ->readpage or a wake; a miss: NO_CACHED_PAGE") \
   X(NO_CACHED_PAGE, "no_cached_page: ->readpage() of pos alone, unplugged (RP_NEXT)")            \
   X(ASYNC_RA, "page_cache_async_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN") \
-  X(SLEEPING, "asleep on pos until end-io unlocks it; woken: FIND_PAGE_AGAIN")                   \
+  X(SLEEPING, "asleep on pos until end-io unlocks it; woken: FIND_PAGE_AGAIN (cpu.wake_exclusive: charge cost.wakeup, then PAGE_LOCKED)") \
+  X(PAGE_LOCKED, "cpu.wake_exclusive: holds pos's page lock; unlock_page() wakes the next sleeper, then FIND_PAGE_AGAIN") \
   X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
   X(RP_NEXT, "->readpages: add_to_page_cache_lru() of the next listed page (charge spin + "      \
              "insert, then RP_WON or RP_LOST), or flush the pool, or submit, or RP_END")          \
