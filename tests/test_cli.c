@@ -377,6 +377,7 @@ static const OptionCase option_cases[] = {
   {"sweep", "--format", {SWEEP, "--format", "json"}, {SWEEP}},
   {"sweep", "--out", {SWEEP, "--out", "@/s2.csv"}, {SWEEP}, "@/s2.csv"},
   {"sweep", "--stats", {SWEEP, "--stats"}, {SWEEP}},
+  {"sweep", "--progress", {SWEEP, "--progress"}, {SWEEP}},
 #define PLOT "plot", "@/sweep.csv", "--x", "workload.threads", "--y", "bios_per_mib"
   {"plot", "--x", {"plot", "@/sweep.csv", "--x", "workload.threads", "--y", "bios_per_mib"},
    {"plot", "@/sweep.csv", "--x", "eexist", "--y", "bios_per_mib"}},

@@ -27,6 +27,26 @@ static void progress_lines_when_forced(void **state) {
   assert_null(strstr(err, "progress:"));
 }
 
+/* `sweep --progress` with stderr piped: the estimate (points, policies,
+ * events, minutes), progress lines, the same CSV on stdout as without. */
+static void sweep_progress_lines_when_forced(void **state) {
+  g_auto(GStrv) env = g_environ_setenv(g_get_environ(), "PCSIM_PROGRESS_MS", "1", TRUE);
+  g_autofree char *out = NULL, *err = NULL, *plain = NULL, *perr = NULL;
+  g_autofree char *cwd = g_strdup(PCSIM_SOURCE_DIR);
+  assert_int_equal(test_pcsim_env(&out, &err, env, cwd, "sweep", "workloads/liubo-2011.ini", "--set",
+                                  "workload.file_size=64M", "--vary", "workload.threads=1,2,4", "--policy", "pool:16",
+                                  "--jobs", "1", "--progress", NULL), 0);
+  assert_non_null(strstr(err, "pcsim sweep: estimated work: 3 points x 1 policy, at most "));
+  assert_non_null(strstr(err, "\nprogress:      3/3 points ["));
+  assert_null(strchr(err, '\r'));
+  assert_int_equal(test_pcsim_env(&plain, &perr, env, cwd, "sweep", "workloads/liubo-2011.ini", "--set",
+                                  "workload.file_size=64M", "--vary", "workload.threads=1,2,4", "--policy", "pool:16",
+                                  "--jobs", "1", NULL), 0);
+  assert_string_equal(out, plain);
+  assert_null(strstr(perr, "estimated work")); /* a short sweep says nothing */
+  assert_null(strstr(perr, "progress:"));
+}
+
 /* trace-stats of a run whose bios all stay under 1 MiB: "none", not the whole file. */
 static void scattered_none(void **state) {
   g_autofree char *dir = test_tempdir(), *trace = g_build_filename(dir, "t.txt", NULL);
@@ -42,6 +62,7 @@ static void scattered_none(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(progress_lines_when_forced),
+    cmocka_unit_test(sweep_progress_lines_when_forced),
     cmocka_unit_test(scattered_none),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

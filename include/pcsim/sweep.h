@@ -36,6 +36,10 @@ typedef struct {
 /* Checks every point of the shard (keys, cross-key rules, limits) before
  * running any. */
 gboolean pcs_sweep_check(const PcsSweep *sw, GError **error);
+/* The shard's points (returned) and, in *EVENTS, the events their runs
+ * will take at most (pcs_sim_estimate() summed): for the work estimate a
+ * long sweep prints first. */
+guint pcs_sweep_estimate(const PcsSweep *sw, uint64_t *events);
 /* EVENTS (may be NULL) receives the events of all runs. */
 gboolean pcs_sweep_run(const PcsSweep *sw, GString *out, uint64_t *events, GError **error);
 

@@ -190,6 +190,19 @@ gboolean pcs_sweep_check(const PcsSweep *sw, GError **error) {
   return TRUE;
 }
 
+guint pcs_sweep_estimate(const PcsSweep *sw, uint64_t *events) {
+  g_autoptr(GArray) pts = shard_points(sw);
+  *events = 0;
+  for (guint i = 0; i < pts->len; i++) {
+    PcsParams p;
+    if (point_params(sw, g_array_index(pts, uint64_t, i), &p, NULL))
+      for (guint j = 0; j < sw->grid->policies->len; j++)
+        *events += pcs_sim_estimate(&p, &g_array_index(sw->grid->policies, PcsPolicy, j)).events;
+    pcs_params_clear(&p); /* point_params() copies the base even when it fails */
+  }
+  return pts->len;
+}
+
 /* Longest first: points are handed out in decreasing estimated events, so
  * the last points to finish are short ones and no worker idles at the end.
  * Only the order of work changes; rows are still printed by slot. */

@@ -18,7 +18,7 @@ typedef struct {
   char **vary, **policies, **sets;
   char *seed, *format, *shard, *out;
   gint jobs;
-  gboolean stats;
+  gboolean stats, progress;
 } SweepOpts;
 
 static void sweep_opts_clear(SweepOpts *o) {
@@ -33,22 +33,43 @@ static void sweep_opts_clear(SweepOpts *o) {
 
 /* "  37/100 points [#####.....]  12.3 points/s  0:05 left" on a terminal. */
 typedef struct {
-  gint64 start;
-  gboolean drawn;
+  gint64 start, last, every_us; /* lines: one every EVERY_US */
+  gboolean drawn, lines;        /* LINES: stderr is no terminal (--progress) */
 } Progress;
+
+/* A sweep estimated at more than this says so before it starts. */
+#define SWEEP_EVENTS_PER_S 20e6 /* the documented rate of `pcsim run` (cmd_run.c), not measured here */
+#define SWEEP_ANNOUNCE_S 10.0
 
 static void progress_draw(void *user, uint64_t done, uint64_t total) {
   Progress *pr = user;
-  double secs = (double)(g_get_monotonic_time() - pr->start) / 1e6;
+  gint64 now = g_get_monotonic_time();
+  if (pr->lines && done < total && now - pr->last < pr->every_us) return;
+  pr->last = now;
+  double secs = (double)(now - pr->start) / 1e6;
   double rate = secs > 0 ? (double)done / secs : 0;
   unsigned left = rate > 0 ? (unsigned)((double)(total - done) / rate + 0.5) : 0;
   char bar[31];
   unsigned fill = total ? (unsigned)(30 * done / total) : 30;
   for (unsigned i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
   bar[30] = 0;
-  fprintf(stderr, "\r%6" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " points [%s] %7.1f points/s  %u:%02u left ", done,
-          total, bar, rate, left / 60, left % 60);
-  pr->drawn = TRUE;
+  fprintf(stderr, "%s%6" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " points [%s] %7.1f points/s  %u:%02u left%s",
+          pr->lines ? "progress: " : "\r", done, total, bar, rate, left / 60, left % 60, pr->lines ? "\n" : " ");
+  pr->drawn = !pr->lines;
+}
+
+/* Before a sweep estimated at more than ~10 s (or with --progress): the
+ * points, the events at most, and the minutes at the documented rate. */
+static void sweep_announce(const PcsSweep *sw, gboolean forced) {
+  uint64_t events;
+  guint points = pcs_sweep_estimate(sw, &events);
+  double secs = (double)events / SWEEP_EVENTS_PER_S / MAX(1, MIN(sw->jobs, g_get_num_processors()));
+  if (secs < SWEEP_ANNOUNCE_S && !forced) return;
+  fprintf(stderr, "%s: estimated work: %u points x %u polic%s, at most %.3g events, about %.1f min on %u job%s at "
+          "%.0f M events/s each (a documented rate, not measured on this machine)\n", g_get_prgname(), points,
+          sw->grid->policies->len, sw->grid->policies->len == 1 ? "y" : "ies", (double)events, secs / 60,
+          MIN(sw->jobs, g_get_num_processors()), MIN(sw->jobs, g_get_num_processors()) == 1 ? "" : "s",
+          SWEEP_EVENTS_PER_S / 1e6);
 }
 
 static const char sweep_description[] =
@@ -71,7 +92,8 @@ static const char sweep_description[] =
     "--shard K/N runs points p with p % N == K-1 only; `pcsim merge` joins the N\n"
     "outputs into exactly what the unsharded sweep prints.  Every output records\n"
     "the pcsim version, the seed and every parameter (CSV: '#' lines at the top).\n"
-    "A progress bar is drawn on stderr when it is a terminal.\n"
+    "A progress bar is drawn on stderr when it is a terminal (--progress: lines\n"
+    "every 5 s when it is not); a sweep estimated at over ~10 s says so first.\n"
     "Exit status: 0 ok, 2 bad input, 130/143 interrupted (no output written).";
 
 static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const SweepOpts *o, const char *path,
@@ -112,6 +134,9 @@ int pcs_cmd_sweep(int argc, char **argv) {
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &o.out, "Write to FILE (atomically: FILE.tmp, then rename) instead of stdout", "FILE"},
     {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
      "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr (all points)", NULL},
+    {"progress", 0, 0, G_OPTION_ARG_NONE, &o.progress,
+     "Print the work estimate, and progress on stderr even when it is no terminal: a line every 5 s (logs, CI)",
+     NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - run a scenario over a grid of parameters and policies",
       sweep_description, entries);
@@ -131,7 +156,13 @@ int pcs_cmd_sweep(int argc, char **argv) {
   } else if (!sweep_prepare(&sw, &g, &p, &o, argv[1], &error)) {
     rc = pcs_cli_fail(error);
   } else {
-    if (isatty(STDERR_FILENO)) sw.progress = progress_draw, sw.progress_user = &pr;
+    gboolean tty = isatty(STDERR_FILENO);
+    sweep_announce(&sw, o.progress);
+    const char *ms = g_getenv("PCSIM_PROGRESS_MS"); /* tests: a tiny interval */
+    pr.lines = !tty;
+    pr.every_us = ms ? g_ascii_strtoll(ms, NULL, 10) * 1000 : 5000000;
+    pr.last = pr.start;
+    if (tty || o.progress) sw.progress = progress_draw, sw.progress_user = &pr;
     uint64_t events = 0;
     gint64 t0 = g_get_monotonic_time();
     gboolean ok = pcs_sweep_run(&sw, out, &events, &error);
