@@ -75,15 +75,6 @@ static double column_min(const PcsResults *r, int col) {
   return lo;
 }
 
-/* 131072 -> "128 KiB", 2097152000 -> "2000 MiB": the largest binary unit
- * that divides the size. */
-static char *human_bytes(uint64_t n) {
-  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  size_t u = 0;
-  while (u + 1 < G_N_ELEMENTS(units) && n && n % PCS_KIB == 0) n /= PCS_KIB, u++;
-  return g_strdup_printf("%" G_GUINT64_FORMAT " %s", n, units[u]);
-}
-
 /* "device.latency" -> "device latency", "cost.read_setup" -> "read setup
  * cost": a parameter's key as words, the section last where it names what
  * the key is (a cost, a limit of the block layer). */
@@ -311,7 +302,7 @@ static char *conditions(const PcsResults *r, const PcsPlotSpec *spec) {
       g_string_append_printf(s, "%sread_ahead_kb %s", s->len ? ", " : "", v);
       continue;
     }
-    if (info && info->kind == PCS_KIND_SIZE) val = human_bytes(n);
+    if (info && info->kind == PCS_KIND_SIZE) val = pcs_report_bytes(n);
     else if (info && info->kind == PCS_KIND_TIME) val = n % PCS_NS_PER_US ? g_strdup_printf("%s ns", v) : g_strdup_printf("%" G_GUINT64_FORMAT " us", n / PCS_NS_PER_US);
     else val = g_strdup(v);
     g_string_append_printf(s, "%s%s %s", s->len ? ", " : "", name, val);
