@@ -193,3 +193,15 @@ void test_trace_text(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, 
   g_string_append_printf(user, "%" G_GUINT64_FORMAT " %u %s %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", t, thread,
                          pcs_trace_kind_name(kind), a, b);
 }
+
+double test_csv_cell(const char *csv, const char *first, int col) {
+  g_autofree char *needle = g_strdup_printf("\n%s,", first);
+  const char *row = strstr(csv, needle);
+  if (!row) fail_msg("no row %s in:\n%s", first, csv);
+  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
+  g_auto(GStrv) cells = g_strsplit(line, ",", -1);
+  guint n = g_strv_length(cells);
+  guint k = col < 0 ? n - 1 : (guint)col;
+  if (k >= n) fail_msg("row %s has no cell %d:\n%s", first, col, line);
+  return g_ascii_strtod(cells[k], NULL);
+}

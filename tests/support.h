@@ -35,6 +35,9 @@ int test_pcsim_argv(char **out, char **err, gboolean full, const char *const *ar
 char *test_tempdir(void);
 /* Write TEXT to a fresh temporary file and return its path (removed too). */
 char *test_tempfile(const char *name, const char *text);
+/* Cell COL (0 = the first; -1 = the last) of the CSV row whose first cell
+ * is FIRST, as a double; fails the test when there is no such row or cell. */
+double test_csv_cell(const char *csv, const char *first, int col);
 /* Run an external tool (ARGV, searched in PATH) in DIR, so whatever it
  * writes lands there; fails the test unless it exits 0.  Returns stdout. */
 char *test_tool(const char *dir, char **argv);

@@ -3,17 +3,6 @@
 
 #include <errno.h>
 
-/* CELL-th comma-separated cell of POLICY's row in CSV, as a double. */
-static double csv_cell(const char *csv, const char *policy, guint cell) {
-  g_autofree char *needle = g_strdup_printf("\n%s,", policy);
-  const char *row = strstr(csv, needle);
-  if (!row) fail_msg("no row %s in %s", policy, csv);
-  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
-  g_auto(GStrv) cells = g_strsplit(line, ",", -1);
-  assert_true(cell < g_strv_length(cells));
-  return g_ascii_strtod(cells[cell], NULL);
-}
-
 /* The words of POLICY's row in the table. */
 static GStrv table_row(const char *table, const char *policy) {
   g_autofree char *needle = g_strdup_printf("\n%s ", policy);
@@ -46,12 +35,12 @@ static void run_table_shows_the_change_against_the_first_policy(void **state) {
   assert_int_equal(n, g_strv_length(second));
   assert_string_equal(first[n - 1], "-"); /* the base of the comparison */
   const guint bios = 3, aggregate = 11;   /* CSV columns */
-  double base = csv_cell(csv, "immediate", aggregate), pool = csv_cell(csv, "pool:16", aggregate);
+  double base = test_csv_cell(csv, "immediate", aggregate), pool = test_csv_cell(csv, "pool:16", aggregate);
   g_autofree char *want = g_strdup_printf("%+.1f%%", (pool / base - 1.0) * 100.0);
   assert_string_equal(second[n - 1], want);
   assert_true(pool > base); /* the seed's claim: pooling inserts is faster */
-  assert_int_equal(g_ascii_strtoull(first[3], NULL, 10), (guint64)csv_cell(csv, "immediate", bios));
-  assert_int_equal(g_ascii_strtoull(second[3], NULL, 10), (guint64)csv_cell(csv, "pool:16", bios));
+  assert_int_equal(g_ascii_strtoull(first[3], NULL, 10), (guint64)test_csv_cell(csv, "immediate", bios));
+  assert_int_equal(g_ascii_strtoull(second[3], NULL, 10), (guint64)test_csv_cell(csv, "pool:16", bios));
 }
 
 static void stdout_is_byte_identical_and_stats_go_to_stderr(void **state) {

@@ -94,26 +94,8 @@ static void trace_stats_and_compare_from_the_cli(void **state) {
   assert_non_null(strstr(err, "directory"));
 }
 
-/* The ratio column of METRIC in a `compare --format csv` output. */
-static double compare_ratio(const char *out, const char *metric) {
-  g_autofree char *key = g_strdup_printf("\n%s,", metric);
-  const char *row = strstr(out, key);
-  if (!row) fail_msg("no row %s in:\n%s", metric, out);
-  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
-  return g_ascii_strtod(strrchr(line, ',') + 1, NULL);
-}
-
-/* The column COL (0 = metric) of METRIC in a multi-trace `compare --format
- * csv` output: metric,real,real_min,real_max,simulated,... */
-static double compare_cell(const char *out, const char *metric, int col) {
-  g_autofree char *key = g_strdup_printf("\n%s,", metric);
-  const char *row = strstr(out, key);
-  if (!row) fail_msg("no row %s in:\n%s", metric, out);
-  g_autofree char *line = g_strndup(row + 1, strcspn(row + 1, "\n"));
-  g_auto(GStrv) cells = g_strsplit(line, ",", -1);
-  assert_true(g_strv_length(cells) > (guint)col);
-  return g_ascii_strtod(cells[col], NULL);
-}
+/* The ratio column (the last) of METRIC in a `compare --format csv` output. */
+static double compare_ratio(const char *out, const char *metric) { return test_csv_cell(out, metric, -1); }
 
 /* workloads/linux-6.18-btrfs.ini, unchanged, against every 4-thread capture
  * at 4096 KiB (the two older ones and the thread captures' three repeats):
@@ -133,8 +115,8 @@ static void linux_618_scenario_inside_the_real_spread(void **state) {
   if (rc) fail_msg("compare: exit %d: %s", rc, err);
   const char *metrics[] = {"bios_per_mib", "requests_per_mib"};
   for (size_t m = 0; m < G_N_ELEMENTS(metrics); m++) {
-    double lo = compare_cell(out, metrics[m], 2), hi = compare_cell(out, metrics[m], 3);
-    double sim = compare_cell(out, metrics[m], 4);
+    double lo = test_csv_cell(out, metrics[m], 2), hi = test_csv_cell(out, metrics[m], 3);
+    double sim = test_csv_cell(out, metrics[m], 4);
     if (sim < lo || sim > hi) fail_msg("%s: simulated %.3f outside the real %.3f..%.3f", metrics[m], sim, lo, hi);
   }
   g_free(out), g_free(err);
