@@ -118,6 +118,8 @@ typedef enum {
     "add_to_page_cache_lru() that inserts the page, outside tree_lock")               \
   X(cost, insert_lost, TIME, "200ns", 0, (UINT64_C(1) << 40),                        \
     "add_to_page_cache_lru() that gets -EEXIST, plus freeing the private page")       \
+  X(cost, insert_alloc, TIME, "0", 0, (UINT64_C(1) << 40),                          \
+    "the part of insert_won spent before the page is in the cache: the page is looked up, this time runs (v6.18: the folio allocation and memcg charge before filemap_add_folio()'s xarray store), then the insert wins or gets -EEXIST; 0: an insert takes effect when the page is looked up (v3.x: ->readpages gets pages allocated beforehand)") \
   X(cost, tree_lock_hold, TIME, "100ns", 0, (UINT64_C(1) << 40),                     \
     "time an insert holds mapping->tree_lock; serialises inserts of all threads")     \
   X(cost, read_setup, TIME, "21us", 0, (UINT64_C(1) << 40),                           \

@@ -192,7 +192,10 @@ static inline void inserted(PcsResult *res, uint32_t thread) {
 }
 
 /* add_to_page_cache_lru() of the next listed page: the insert race
- * (pagecache.c), then the frame the page got (alloc.c). */
+ * (pagecache.c), then the frame the page got (alloc.c).  It runs when
+ * cost.insert_alloc has: the kernel stores the page in the tree at the end
+ * of the insert's work, so a page another thread stores meanwhile makes
+ * this one -EEXIST (in 6.18, filemap_add_folio() after ractl_alloc_folio()). */
 static gboolean rp_insert(PcsSim *s, PcsReader *r) {
   uint64_t page = r->list.pages[r->list.next++];
   PcsTime cpu;
@@ -209,7 +212,14 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
   if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
   inserted(s->res, r->id);
   pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
-  return run_cpu(s, r, cpu + s->p->cost_insert_won, PCS_RD_RP_WON);
+  return run_cpu(s, r, cpu + s->p->cost_insert_won - s->p->cost_insert_alloc, PCS_RD_RP_WON);
+}
+
+/* The page was looked up and is not in the cache: allocate (cost.insert_alloc),
+ * then insert it (RP_INSERT); without an allocation cost, insert at once. */
+static gboolean rp_alloc(PcsSim *s, PcsReader *r) {
+  if (s->p->cost_insert_alloc) return run_cpu(s, r, s->p->cost_insert_alloc, PCS_RD_RP_INSERT);
+  return rp_insert(s, r);
 }
 
 /* The next page of the list, or what ends the pool or the call. */
@@ -230,7 +240,7 @@ static gboolean rp_next(PcsSim *s, PcsReader *r) {
       return TRUE;
     }
     gboolean gap = rp->pool_n && page != rp->pool[rp->pool_n - 1] + 1;
-    if (!gap || rp->policy.kind != PCS_POLICY_WINDOW) return rp_insert(s, r);
+    if (!gap || rp->policy.kind != PCS_POLICY_WINDOW) return rp_alloc(s, r);
     r->state = PCS_RD_RP_FLUSH; /* window: a page present at lookup splits the batch */
     return TRUE;
   }
@@ -318,6 +328,8 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return copied(s, r);
   case PCS_RD_RP_NEXT:
     return rp_next(s, r);
+  case PCS_RD_RP_INSERT:
+    return rp_insert(s, r);
   case PCS_RD_RP_WON:
     return rp_won(r);
   case PCS_RD_RP_LOST:

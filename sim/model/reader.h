@@ -27,8 +27,9 @@ typedef struct PcsSim PcsSim;
   X(SLEEPING, "asleep on pos until end-io unlocks it; woken: FIND_PAGE_AGAIN (cpu.wake_exclusive: charge cost.wakeup, then PAGE_LOCKED)") \
   X(PAGE_LOCKED, "cpu.wake_exclusive: holds pos's page lock; unlock_page() wakes the next sleeper, then FIND_PAGE_AGAIN") \
   X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
-  X(RP_NEXT, "->readpages: add_to_page_cache_lru() of the next listed page (charge spin + "      \
-             "insert, then RP_WON or RP_LOST), or flush the pool, or submit, or RP_END")          \
+  X(RP_NEXT, "->readpages: add_to_page_cache_lru() of the next listed page (cost.insert_alloc "   \
+             "first: RP_INSERT), or flush the pool, or submit, or RP_END")                        \
+  X(RP_INSERT, "the insert itself (charge spin + the rest of the insert, then RP_WON or RP_LOST)") \
   X(RP_WON, "the insert won: pool the page; a full pool: RP_FLUSH")                               \
   X(RP_LOST, "-EEXIST: pool-contig and window flush a non-empty pool")                            \
   X(RP_FLUSH, "read the next pooled page (charge cost.read_setup, then RP_READ); empty: RP_NEXT") \

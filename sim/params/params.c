@@ -598,6 +598,10 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "workload.block_size", "workload.file_size"), p->workload_block_size <= p->workload_file_size,
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);
+  CHECK(blame(p, "cost.insert_alloc", "cost.insert_won"), p->cost_insert_alloc <= p->cost_insert_won,
+        "cost.insert_alloc (%" G_GUINT64_FORMAT " ns) is more than cost.insert_won (%" G_GUINT64_FORMAT
+        " ns), the insert's whole CPU time it is a part of",
+        p->cost_insert_alloc, p->cost_insert_won);
   CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
         "bio.max_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
