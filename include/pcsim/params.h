@@ -122,6 +122,8 @@ typedef enum {
     "the part of insert_won spent before the page is in the cache: the page is looked up, this time runs (v6.18: the folio allocation and memcg charge before filemap_add_folio()'s xarray store), then the insert wins or gets -EEXIST; 0: an insert takes effect when the page is looked up (v3.x: ->readpages gets pages allocated beforehand)") \
   X(cost, tree_lock_hold, TIME, "100ns", 0, (UINT64_C(1) << 40),                     \
     "time an insert holds mapping->tree_lock; serialises inserts of all threads")     \
+  X(cost, plug_flush, TIME, "0", 0, (UINT64_C(1) << 40),                            \
+    "v6.18: read_pages() plugs each batch on its own; its blk_finish_plug() (queue_rq of the batch's requests and the wakeup of the driver's worker) costs the submitter this; v3.x holds the plug over the whole ->readpages call") \
   X(cost, read_setup, TIME, "21us", 0, (UINT64_C(1) << 40),                           \
     "per page read setup in __extent_read_full_page(): extent lock, extent map lookup") \
   X(cost, iotree_lock_extent, TIME, "0", 0, (UINT64_C(1) << 40),                    \

@@ -293,6 +293,15 @@ static gboolean rp_read(PcsSim *s, PcsReader *r) {
   return run_cpu(s, r, s->p->cost_bio_submit, PCS_RD_RP_SUBMIT_OPEN);
 }
 
+/* v6.18 read_pages(): each batch runs under its own plug, flushed when its
+ * bio is submitted (blk_finish_plug(): the requests go to the driver, whose
+ * worker is woken; cost.plug_flush), and the next batch plugs anew. */
+static gboolean batch_unplug(PcsSim *s, PcsReader *r) {
+  pcs_blk_finish_plug(s, r->id);
+  pcs_blk_start_plug(s, r->id);
+  return run_cpu(s, r, s->p->cost_plug_flush, PCS_RD_RP_NEXT);
+}
+
 /* ---- the state machine ---------------------------------------------------- */
 
 /* Runs R's state once.  TRUE: R goes on at this instant; FALSE: R waits
@@ -345,6 +354,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return TRUE;
   case PCS_RD_RP_SUBMIT:
     if (!pcs_bio_submit(s, &r->rp.open_bio)) return FALSE; /* v3.5 get_request_wait(): retried when woken */
+    if (s->kernel == PCS_KERNEL_V6_18) return batch_unplug(s, r);
     r->state = PCS_RD_RP_NEXT;
     return TRUE;
   case PCS_RD_RP_END:
