@@ -81,7 +81,7 @@ def main(argv):
                                                                       sp_wall / pc_wall))
     print('%-10s %8s %12.3f %12s %9.2f %12s %12s %7.0fx' % ('all', '', tot_pc, '', tot_sp, '', '', tot_sp / tot_pc))
     print()
-    print('results: %s' % ('agree within 1%% (bios, requests, aggr MiB/s)' if ok else 'DISAGREE (see OVER 1%)'))
+    print('results: %s' % ('agree within 1% (bios, requests, aggr MiB/s)' if ok else 'DISAGREE (see OVER 1%)'))
     return 0 if ok else 1
 
 
