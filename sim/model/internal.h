@@ -48,6 +48,13 @@ struct PcsSim {
 
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;
+  /* how long readers read (reader.c next_call()): workload.loops passes,
+   * or over and over (workload.time_based), no read() started at or after
+   * stop_at (workload.runtime; 0: none) */
+  uint64_t loops;
+  gboolean time_based;
+  PcsTime stop_at;
+  uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (2 per reader) */
 
   PcsPageCache pc;
   PcsFrameAlloc alloc;
