@@ -126,11 +126,11 @@ static void expect_refusal(const char *text, const char *needle) {
 static void what_would_change_the_result_is_refused(void **state) {
   g_unsetenv("PCSIM_FIO_UNSET");
   expect_refusal("[j]\nsize=8m\nrw=randread\n", "job.fio:3: fio option 'rw=randread' is not modelled by pcsim");
-  expect_refusal("[j]\nsize=8m\nloops=2\n", "job.fio:3: fio option 'loops=2' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=8m\nramp_time=2\n", "job.fio:3: fio option 'ramp_time=2' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ndirect=1\n", "job.fio:3: fio option 'direct=1' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ninvalidate=0\n", "job.fio:3: fio option 'invalidate=0'");
   expect_refusal("[j]\nsize=8m\nioengine=libaio\n", "job.fio:3: fio option 'ioengine=libaio'");
-  expect_refusal("[global]\ntime_based\n[j]\nsize=8m\n", "job.fio:2: fio option 'time_based' is not modelled by pcsim");
+  expect_refusal("[global]\nthinktime=10\n[j]\nsize=8m\n", "job.fio:2: fio option 'thinktime=10' is not modelled by pcsim");
   expect_refusal("[j]\nsize=${PCSIM_FIO_UNSET}\n", "job.fio:2: ${PCSIM_FIO_UNSET} is not set");
   expect_refusal("[j]\nrw=read\n", "job 'j' has no size=");
   expect_refusal("bs=4k\n[j]\nsize=8m\n", "job.fio:1:");
@@ -462,11 +462,11 @@ static void fio_words_for_what_fio_refuses(void **state) {
                  "job.fio:3: numjob: not a fio option (fio: Bad option <numjob=4>; did you mean numjobs?)");
   expect_refusal("[j]\nsize=8m\nzzqqxx=1\n", "fio: Bad option <zzqqxx=1>)");
   /* all refused options at once, the kind of I/O first */
-  expect_refusal("[j]\nsize=8m\nruntime=10\nrw=randread\nioengine=libaio\ndirect=1\n",
+  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randread\nioengine=libaio\ndirect=1\n",
                  "job.fio:4: fio options not modelled by pcsim: 'rw=randread' (random I/O: it models sequential "
                  "reads, rw=read), 'ioengine=libaio' (line 5: an async engine");
-  expect_refusal("[j]\nsize=8m\nruntime=10\nrw=randread\nioengine=libaio\ndirect=1\n",
-                 "'direct=1' (line 6: direct I/O bypasses the page cache it models) and 'runtime=10' (line 3");
+  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randread\nioengine=libaio\ndirect=1\n",
+                 "'direct=1' (line 6: direct I/O bypasses the page cache it models) and 'ramp_time=10' (line 3");
 }
 
 /* Options that cannot change a buffered sequential read run, and are listed. */
