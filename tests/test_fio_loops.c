@@ -191,6 +191,51 @@ static void runtime_units_parse_as_fio_does(void **state) {
   pcs_params_clear(&p);
 }
 
+/* offset: each thread reads size bytes from the offset, of a file of
+ * offset + size bytes (fio's filesetup.c); nothing before it is read, and
+ * the first read() there has no readahead history: the kernel reads just
+ * that call's pages, then ramps up as from the start of a file. */
+static void offset_reads_size_bytes_from_the_offset(void **state) {
+  PcsParams p;
+  PcsResult from0, from4m;
+  scenario(&p, "workload.threads=1");
+  test_run(&p, "pool:16", &from0);
+  test_set(&p, "workload.offset=4M", NULL);
+  GArray *ev = test_run_traced(&p, "pool:16", &from4m);
+  assert_int_equal(from4m.pages_read, file_pages());
+  assert_int_equal(from4m.bytes_returned, (uint64_t)FILE_MIB * PCS_MIB);
+  uint64_t first = 4 * PCS_MIB / PCS_PAGE_SIZE;
+  for (uint64_t pg = 0; pg < first; pg++) assert_int_equal(from4m.page_reads[pg], 0);
+  for (uint64_t pg = first; pg < first + file_pages(); pg++) assert_int_equal(from4m.page_reads[pg], 1);
+  const TestEvent *ra = test_find(ev, NULL, 1, PCS_TRACE_RA_SYNC, TEST_ANY);
+  assert_int_equal(ra->a, first);
+  assert_int_equal(ra->b, 32 * PCS_KIB / PCS_PAGE_SIZE); /* one 32k call, no window */
+  assert_true(from4m.bios > from0.bios - 2); /* the ramp starts over: not fewer bios */
+  g_array_unref(ev);
+  pcs_result_clear(&from0), pcs_result_clear(&from4m);
+  pcs_params_clear(&p);
+  /* a fio job's offset */
+  PcsFioJob job;
+  const char *text = "[j]\nsize=8m\noffset=4m\n";
+  GError *error = NULL;
+  assert_true(pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error));
+  assert_int_equal(job.offset, 4 * PCS_MIB);
+  pcs_params_init(&p);
+  assert_true(pcs_fio_apply(&job, &p, &error));
+  assert_int_equal(p.workload_offset, 4 * PCS_MIB);
+  pcs_fio_clear(&job);
+  pcs_params_clear(&p);
+  static const char *const refused[][2] = {{"offset=1000", "'offset=1000' is not modelled by pcsim (an offset inside a page"},
+                                           {"offset=30%", "'offset=30%' is not modelled by pcsim (a share of the device"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(refused); i++) {
+    g_autofree char *t = g_strdup_printf("[j]\nsize=8m\n%s\n", refused[i][0]);
+    assert_false(pcs_fio_load_text(&job, "job.fio", t, strlen(t), &error));
+    if (!strstr(error->message, refused[i][1])) fail_msg("'%s' lacks '%s'", error->message, refused[i][1]);
+    g_clear_error(&error);
+    pcs_fio_clear(&job);
+  }
+}
+
 /* Bad values: exit 2, one line naming the file, line and option. */
 static void bad_values_name_file_line_and_key(void **state) {
   static const struct {
@@ -250,6 +295,7 @@ int main(void) {
     cmocka_unit_test(time_based_wraps_and_reads_more_than_the_file),
     cmocka_unit_test(time_based_runs_are_deterministic),
     cmocka_unit_test(runtime_units_parse_as_fio_does),
+    cmocka_unit_test(offset_reads_size_bytes_from_the_offset),
     cmocka_unit_test(bad_values_name_file_line_and_key),
     cmocka_unit_test(fio_json_reports_the_runtime_run),
   };

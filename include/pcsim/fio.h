@@ -26,6 +26,8 @@ typedef struct {
   uint64_t bs, size;
   PcsFadvise fadvise;      /* fadvise_hint, fio's default 1 when the job names none */
   guint numjobs_line, bs_line, size_line, fadvise_line; /* where the job file set them (0: default or an include) */
+  uint64_t offset;         /* offset: each clone reads size bytes from it (a multiple of the page) */
+  guint offset_line;
   uint64_t loops;          /* loops, 1 when the job names none (loops=0 runs once too) */
   uint64_t runtime_ns;     /* runtime (0: none), read with fio's time units */
   gboolean time_based;     /* time_based with a runtime (fio ignores it without one: see notes) */
@@ -44,7 +46,7 @@ typedef struct {
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);
 gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, size_t len, GError **error);
 void pcs_fio_clear(PcsFioJob *job);
-/* Sets workload.threads, block_size, file_size, loops, runtime, time_based,
+/* Sets workload.threads, block_size, file_size, offset, loops, runtime, time_based,
  * readahead.fadvise_hint (fio's default 1 when the job names none) and
  * scenario.name on P: the job decides how long it runs, whatever the
  * --model scenario says. */

@@ -353,10 +353,11 @@ typedef struct {
 typedef struct {
   uint64_t numjobs, bs, size, filesize, io_size;
   uint64_t loops, runtime_ns; /* loops (0 reads as 1), runtime (0: none) */
+  uint64_t offset;
   gboolean time_based;
   const FioOpt *time_based_opt;
   PcsFadvise fadvise;
-  guint numjobs_line, bs_line, size_line, fadvise_line, loops_line, runtime_line, time_based_line;
+  guint numjobs_line, bs_line, size_line, fadvise_line, loops_line, runtime_line, time_based_line, offset_line;
   gboolean has_size, has_filesize, has_io_size;
   gboolean named; /* the job names its file (filename=) */
   char *file;
@@ -628,10 +629,16 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   if (!strcmp(k, "rw")) return rw_value(o, refused), TRUE;
   if (!strcmp(k, "ioengine")) return engine_value(o, refused), TRUE;
   if (!strcmp(k, "bsrange") || !strcmp(k, "bssplit")) return refuse(refused, o, 0, "reads of mixed sizes"), TRUE;
-  if (!strcmp(k, "offset")) {
-    uint64_t off = 1;
-    if (!strcmp(v, "0%") || (pcs_fio_size(v, kb_base, &off) && off == 0)) return accept(job, o), TRUE;
-    return refuse(refused, o, 0, "threads read the file from offset 0"), TRUE;
+  if (!strcmp(k, "offset")) { /* filesetup.c: each clone reads size bytes from it, of a file of offset + size */
+    e->offset_line = own_line(o, job->path);
+    e->offset = 0;
+    if (!strcmp(v, "0%")) return accept(job, o), TRUE;
+    gboolean got;
+    if (!size_value(o, kb_base, &e->offset, &got, refused, error)) return FALSE;
+    if (got && e->offset % PCS_PAGE_SIZE)
+      refuse(refused, o, 0, "an offset inside a page: give a multiple of 4k");
+    if (got && !e->offset) accept(job, o);
+    return TRUE;
   }
   if (!strcmp(k, "loops")) { /* keep_running(): loops=0 runs once, as loops=1 */
     const PcsParamInfo *loops = pcs_params_find("workload", "loops");
@@ -748,12 +755,12 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     /* without filename= each clone reads its own file; with it, all share it */
     gboolean differs = jobs && (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise ||
                                 e.loops != first.loops || e.runtime_ns != first.runtime_ns ||
-                                e.time_based != first.time_based ||
+                                e.time_based != first.time_based || e.offset != first.offset ||
                                 (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
     if (ok && differs && !refused->len)
       ok = pcs_input_error(error, s->file, s->line,
-                           "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, loops, runtime, "
-                           "time_based or file: pcsim models "
+                           "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, offset, loops, "
+                           "runtime, time_based or file: pcsim models "
                            "threads reading one file, or each its own, the same way)", s->name, job->name);
     if (ok && !jobs) {
       first = e;
@@ -764,6 +771,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
       job->fadvise_line = e.fadvise_line;
       job->loops_line = e.loops_line, job->runtime_line = e.runtime_line, job->time_based_line = e.time_based_line;
+      job->offset_line = e.offset_line;
     }
     g_free(e.file);
     if (ok) job->numjobs += e.numjobs, jobs++;
@@ -776,6 +784,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   job->size = first.size;
   job->fadvise = first.fadvise;
   job->loops = first.loops;
+  job->offset = first.offset;
   job->runtime_ns = first.runtime_ns;
   job->time_based = first.time_based;
   job->per_thread_files = !shared;
@@ -839,6 +848,7 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
       !pcs_params_set(p, pcs_params_find("workload", "files"), job->per_thread_files ? "per-thread" : "shared",
                       job->path, error) ||
       !pcs_params_set(p, pcs_params_find("scenario", "name"), job->name, job->path, error) ||
+      !set_at(p, "workload.offset", job->offset, "", job->path, job->offset_line, error) ||
       !set_at(p, "workload.loops", job->loops, "", job->path, job->loops_line, error) ||
       !set_at(p, "workload.runtime", job->runtime_ns, "ns", job->path, job->runtime_line, error) ||
       !set_at(p, "workload.time_based", (uint64_t)job->time_based, "", job->path, job->time_based_line, error))

@@ -43,6 +43,7 @@ struct PcsSim {
   /* the page cache, in pages: one file of file_pages, or with per-thread
    * files one per reader, each following the one before on disk */
   uint64_t npages, file_pages, block_pages, window_pages;
+  uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
   gboolean per_thread_files; /* workload.files = per-thread */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
 

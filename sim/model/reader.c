@@ -82,7 +82,8 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
   r->file_first = s->per_thread_files ? (uint64_t)id * s->file_pages : 0;
   r->file_end = r->file_first + s->file_pages;
-  r->pos = r->call_end = r->file_first;
+  r->read_first = r->file_first + s->offset_pages;
+  r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(s->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
   r->list.marker = UINT64_MAX;
@@ -132,7 +133,7 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
     if (s->readers[i].state != PCS_RD_DONE) s->keep[n++] = s->readers[i].pos;
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);
-  pcs_pc_invalidate(&s->pc, r->file_first, r->file_end, s->keep, n);
+  pcs_pc_invalidate(&s->pc, r->read_first, r->file_end, s->keep, n); /* [file_offset, +io_size) */
 }
 
 /* R is done: its loops are read, or the runtime passed. */
@@ -159,15 +160,15 @@ static gboolean end_of_file(PcsSim *s, PcsReader *r) {
   if (!s->time_based && ++r->loop >= s->loops) return finish(s, r);
   if (!s->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
   invalidate_file(s, r);
-  r->pos = r->call_end = r->file_first;
+  r->pos = r->call_end = r->read_first;
   return TRUE;
 }
 
 /* The read() call ended at pos: enter the next one, or end the pass. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (page > r->file_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
-  if (s->kernel == PCS_KERNEL_V6_18 && page > r->file_first) {
+  if (page > r->read_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
+  if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
   }
@@ -176,10 +177,10 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     if (!end_of_file(s, r)) return FALSE;
     page = r->pos;
   }
-  /* call k = (page - file_first) * PAGE / bs covers bytes [k bs, (k+1) bs) of the file and ends in the
-   * page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
-  uint64_t bs = s->p->workload_block_size, end = ((page - r->file_first) * PCS_PAGE_SIZE / bs + 1) * bs;
-  r->call_end = MIN(r->file_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
+  /* call k = (page - read_first) * PAGE / bs covers bytes [k bs, (k+1) bs) after the offset and ends in
+   * the page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
+  uint64_t bs = s->p->workload_block_size, end = ((page - r->read_first) * PCS_PAGE_SIZE / bs + 1) * bs;
+  r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   r->call_start = s->evq.now;
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
@@ -221,7 +222,7 @@ static gboolean copied(PcsSim *s, PcsReader *r) {
   r->ra.prev_valid = TRUE;
   r->pos++;
   s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
-                                                      : s->p->workload_file_size - (r->pos - 1 - r->file_first) * PCS_PAGE_SIZE;
+                                                      : s->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;
   return find_page(s, r, FALSE);
 }
 
@@ -406,7 +407,7 @@ static void reader_run(PcsSim *s, PcsReader *r) {
 }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
-  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->file_first);
+  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->read_first);
   reader_run(s, r);
 }
 

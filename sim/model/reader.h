@@ -57,6 +57,7 @@ typedef struct {
 typedef struct {
   uint32_t id; /* 0-based; task id too */
   uint64_t file_first, file_end; /* its file's pages: all readers share one file, or each has its own */
+  uint64_t read_first;           /* where it starts reading: file_first + workload.offset */
   PcsReaderState state;
   uint64_t pos;      /* next page to copy */
   uint64_t call_end; /* end (exclusive) of the current read() call */

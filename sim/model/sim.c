@@ -62,7 +62,8 @@ PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
    * pagecache.h), each reader's list and policy-sized pool, a fixed part
    * for the bio and request pools and the event queue */
   uint64_t page_bytes = p->workload_threads > PCS_PG_OWNER_TASKS ? 3 : 1;
-  e.memory_bytes = cached * page_bytes + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
+  uint64_t files = pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1;
+  e.memory_bytes = (cached + p->workload_offset / PCS_PAGE_SIZE * files) * page_bytes + /* pages before the offset too */ p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
                    (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
    * insert, a read, a completion share, lost inserts by the other threads;
@@ -109,7 +110,9 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->res = res;
   s->kernel = pcs_params_kernel(p);
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
-  s->file_pages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
+  /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
+  s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
+  s->file_pages = s->offset_pages + ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   s->npages = s->file_pages * (s->per_thread_files ? p->workload_threads : 1);
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
@@ -136,7 +139,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
 
   res->policy = *policy;
   res->threads = s->nreaders;
-  res->file_bytes = s->npages * PCS_PAGE_SIZE; /* every file's pages */
+  res->file_bytes = (s->file_pages - s->offset_pages) * PCS_PAGE_SIZE * (s->npages / s->file_pages); /* pages read of every file */
   res->hist_len = (uint32_t)s->bio.max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);

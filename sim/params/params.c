@@ -598,6 +598,8 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "workload.block_size", "workload.file_size"), p->workload_block_size <= p->workload_file_size,
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);
+  CHECK("workload.offset", p->workload_offset % PCS_PAGE_SIZE == 0,
+        "workload.offset: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK(blame(p, "workload.time_based", "workload.runtime"), !p->workload_time_based || p->workload_runtime,
         "workload.time_based = 1 needs workload.runtime, the time to stop at (fio: time_based requires a "
         "runtime/timeout setting)");
@@ -640,7 +642,8 @@ gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
   const void *field = (const char *)p + info->offset;
   if (strcmp(info->section, "workload") ||
-      (strcmp(info->key, "loops") && strcmp(info->key, "runtime") && strcmp(info->key, "time_based")))
+      (strcmp(info->key, "loops") && strcmp(info->key, "runtime") && strcmp(info->key, "time_based") &&
+       strcmp(info->key, "offset")))
     return TRUE;
   uint64_t def = g_ascii_strtoull(info->def, NULL, 10); /* "1" or "0": plain integers */
   return *(const uint64_t *)field != def;
