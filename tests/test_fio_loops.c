@@ -79,6 +79,7 @@ static void runtime_caps_the_simulated_time(void **state) {
   assert_true(fabs(mib_s - want) < 1e-6 * want);
   pcs_result_clear(&capped);
   /* a runtime longer than the run changes nothing */
+  pcs_params_clear(&p);
   scenario(&p, "workload.threads=4");
   test_run(&p, "pool:16", &full);
   PcsResult loose;
