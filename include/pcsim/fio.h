@@ -6,8 +6,9 @@
  * only, relative to the including file), ${VAR} from the environment, and
  * sizes with fio's kb_base rules (parse.c get_mult_bytes()).
  *
- * What pcsim models is mapped onto the scenario (numjobs, bs, size, fadvise_hint, rw=read,
- * ioengine=sync, invalidate=1, offset=0, ...); an option that would change
+ * What pcsim models is mapped onto the scenario (numjobs, bs, size, fadvise_hint, loops,
+ * runtime, time_based, rw=read, ioengine=sync/psync/vsync/pvsync/pvsync2, invalidate=1,
+ * offset=0, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
  * change the result (name, directory, group_reporting, ...) are accepted and
@@ -25,6 +26,13 @@ typedef struct {
   uint64_t bs, size;
   PcsFadvise fadvise;      /* fadvise_hint, fio's default 1 when the job names none */
   guint numjobs_line, bs_line, size_line, fadvise_line; /* where the job file set them (0: default or an include) */
+  uint64_t offset;         /* offset: each clone reads size bytes from it (a multiple of the page) */
+  guint offset_line;
+  uint64_t loops;          /* loops, 1 when the job names none (loops=0 runs once too) */
+  uint64_t runtime_ns;     /* runtime (0: none), read with fio's time units */
+  gboolean time_based;     /* time_based with a runtime (fio ignores it without one: see notes) */
+  guint loops_line, runtime_line, time_based_line;
+  GPtrArray *notes;        /* "FILE:LINE: ..." what fio would say on stderr and run anyway */
   gboolean group_reporting;
   gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */
   GPtrArray *accepted;     /* "option=value" accepted without effect, for provenance */
@@ -38,8 +46,10 @@ typedef struct {
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);
 gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, size_t len, GError **error);
 void pcs_fio_clear(PcsFioJob *job);
-/* Sets workload.threads, block_size, file_size, readahead.fadvise_hint
- * (fio's default 1 when the job names none) and scenario.name on P. */
+/* Sets workload.threads, block_size, file_size, offset, loops, runtime, time_based,
+ * readahead.fadvise_hint (fio's default 1 when the job names none) and
+ * scenario.name on P: the job decides how long it runs, whatever the
+ * --model scenario says. */
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error);
 /* A fio size ("32k", "1KiB", "2000M") under KB_BASE (1024 or 1000). */
 gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out);

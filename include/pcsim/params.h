@@ -50,6 +50,14 @@ typedef enum {
     "shared: every thread reads the same file (one page cache, threads race on inserts); per-thread: each thread reads a file of its own of workload.file_size (fio numjobs without filename=), laid out one after the other on the device") \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
     "size of one read() call (fio bs), at least a page; a call ends in the page that holds its last byte (a page two calls share is looked up once)") \
+  X(workload, offset, SIZE, "0", 0, (UINT64_C(1) << 50),                             \
+    "where each thread starts reading its file (fio offset), a multiple of the page: it reads workload.file_size bytes from there, of a file of offset + file_size bytes, as fio lays it out (filesetup.c: real_file_size = file_offset + io_size). Its first read() has no readahead history there: the kernel reads just that call (ondemand_readahead(), a standalone small read), then ramps up") \
+  X(workload, loops, COUNT, "1", 1, (UINT64_C(1) << 20),                              \
+    "times each thread reads its file (fio loops). Each loop after the first reopens the file as fio does (clear_io_state() closes it, td_io_open_file() opens it again): a fresh readahead state, and fio's invalidate=1 drops the file's cached pages (POSIX_FADV_DONTNEED; pages still under I/O or in use by a thread stay), so every loop reads the file from the device again, also pages a slower thread was about to read") \
+  X(workload, runtime, TIME, "0", 0, (UINT64_C(1) << 50),                            \
+    "cap on simulated time (fio runtime): no thread starts a read() call at or after it; the call under way completes (fio checks runtime_exceeded() before each I/O in do_io()). 0: no cap") \
+  X(workload, time_based, COUNT, "0", 0, 1,                                          \
+    "1: each thread reads its file over and over until workload.runtime (fio time_based): at the end of the file it goes on at the start, and the file's cached pages are dropped there (fio get_next_seq_offset(), loop_cache_invalidate()); needs workload.runtime") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
@@ -256,6 +264,11 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error);
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 /* Nearest key to a misspelt one, or NULL. */
 const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
+
+/* FALSE for a key provenance leaves out: the keys fio's loops, runtime,
+ * time_based and offset brought (workload.*) at their defaults, so the output of
+ * a scenario that does not set them is what it was before they existed. */
+gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 
 /* workload.files as its mode. */
 PcsFilesMode pcs_params_files(const PcsParams *p);

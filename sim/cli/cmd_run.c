@@ -440,6 +440,8 @@ static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GErr
   g_autofree char *model_name = g_strdup(j->p.scenario_name);
   gboolean ok = pcs_fio_load(&job, path, error) && pcs_fio_apply(&job, &j->p, error);
   if (ok) {
+    for (guint i = 0; i < job.notes->len; i++) /* what fio says and runs on */
+      fprintf(stderr, "%s: note: %s\n", g_get_prgname(), (const char *)g_ptr_array_index(job.notes, i));
     j->fio_jobname = g_strdup(job.name);
     j->fio_global = g_strdupv(job.global_options);
     j->fio_options = g_strdupv(job.job_options);
@@ -485,7 +487,8 @@ static const char run_description[] =
     "--scenario-from RESULTS reruns the scenario recorded in a CSV or JSON result\n"
     "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row).\n"
     "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
-    "block_size (bs) and file_size (size); --model SCENARIO.ini supplies the rest\n"
+    "block_size (bs), file_size (size), loops, runtime and time_based;\n"
+    "--model SCENARIO.ini supplies the rest\n"
     "(default: workloads/linux-6.18-btrfs.ini, named on stderr).\n"
     "Options that would change the result but are not modelled are refused.\n"
     "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"

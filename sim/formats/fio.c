@@ -252,6 +252,7 @@ static const FioRule rules[] = {
   {"fadvise_hint", FIO_T_ANY, ANY, NULL, 0}, {"kb_base", FIO_T_ANY, ANY, NULL, 0}, {"rw", FIO_T_ANY, ANY, NULL, 1},
   {"ioengine", FIO_T_ANY, ANY, NULL, 1}, {"offset", FIO_T_ANY, ANY, NULL, 0}, {"stonewall", FIO_T_SET, ANY, NULL, 0},
   {"filename", FIO_T_ANY, ANY, NULL, 0}, {"directory", FIO_T_ANY, ANY, NULL, 0},
+  {"loops", FIO_T_INT, ANY, NULL, 0}, {"time_based", FIO_T_SET, ANY, NULL, 0}, {"runtime", FIO_T_ANY, ANY, NULL, 0},
   /* the kind of I/O */
   {"direct", FIO_T_BOOL, "0", "direct I/O bypasses the page cache it models", 1},
   {"buffered", FIO_T_BOOL, "1", "unbuffered (direct) I/O bypasses the page cache it models", 1},
@@ -259,9 +260,6 @@ static const FioRule rules[] = {
   /* options that change a buffered sequential read */
   {"invalidate", FIO_T_BOOL, "1", "it starts with an empty page cache: invalidate=1", 0},
   {"pre_read", FIO_T_BOOL, "0", "pre_read puts the file in the page cache before the job", 0},
-  {"loops", FIO_T_INT, "1", "a loop after the first re-reads a file other clones may still be reading", 0},
-  {"time_based", FIO_T_SET, "0", "fio re-reads the file until runtime; pcsim reads it once", 0},
-  {"runtime", FIO_T_ANY, "0", "fio stops the job at runtime; pcsim reads the file to its end", 0},
   {"startdelay", FIO_T_ANY, "0", "clones that start later race less", 0},
   {"ramp_time", FIO_T_ANY, "0", "fio leaves the ramp out of its figures", 0},
   {"thinktime", FIO_T_ANY, "0", "pauses between reads", 0},
@@ -354,8 +352,12 @@ typedef struct {
 
 typedef struct {
   uint64_t numjobs, bs, size, filesize, io_size;
+  uint64_t loops, runtime_ns; /* loops (0 reads as 1), runtime (0: none) */
+  uint64_t offset;
+  gboolean time_based;
+  const FioOpt *time_based_opt;
   PcsFadvise fadvise;
-  guint numjobs_line, bs_line, size_line, fadvise_line;
+  guint numjobs_line, bs_line, size_line, fadvise_line, loops_line, runtime_line, time_based_line, offset_line;
   gboolean has_size, has_filesize, has_io_size;
   gboolean named; /* the job names its file (filename=) */
   char *file;
@@ -517,6 +519,50 @@ static void engine_value(const FioOpt *o, GArray *refused) {
   refuse(refused, o, 1, "an engine other than read(): it models ioengine=sync, psync, vsync, pvsync or pvsync2");
 }
 
+/* runtime as fio's parse.c reads a FIO_OPT_STR_VAL_TIME with is_seconds
+ * (check_str_time(), str_to_decimal(), get_mult_time()): the value up to a
+ * ',', strtoll() (base 16 when it holds "0x"), then the suffix after the
+ * digits: none (or no letter) seconds, "us"/"usec" microseconds, "ms"/"msec"
+ * milliseconds, exactly "s", "m", "h" or "d"; any other letters count as
+ * microseconds, as fio counts them ("10sec" is 10 us in fio too).  Into
+ * *NS; FALSE with an error naming the option when fio would fail to parse
+ * it, or for a negative time (fio keeps it as a huge unsigned runtime). */
+static gboolean runtime_value(const FioOpt *o, uint64_t *ns, GArray *refused, gboolean *got, GError **error) {
+  *got = FALSE;
+  if (!o->value)
+    return pcs_input_error(error, o->file, o->line, "fio option %s: expected a time such as 10, 10s or 500ms (fio: "
+                           "Option %s requires an argument)", o->key, o->key);
+  g_autofree char *v = g_strndup(o->value, strcspn(o->value, ","));
+  if (*v == '(') return refuse(refused, o, 0, "an expression: give the time, such as 10s"), TRUE;
+  char *end;
+  gint64 n = g_ascii_strtoll(v, &end, strstr(v, "0x") || strstr(v, "0X") ? 16 : 10);
+  if (end == v || n < 0) {
+    g_autofree char *fio = end == v ? g_strdup_printf(" (fio: failed parsing %s=%s)", o->key, o->value) : g_strdup("");
+    return pcs_input_error(error, o->file, o->line, "fio option %s = '%s': expected a time such as 10 (seconds), 10s, "
+                           "500ms or 2m%s", o->key, o->value, fio);
+  }
+  const char *p = v;
+  while (g_ascii_isdigit(*p) || *p == '+' || *p == '-') p++;
+  uint64_t mult = 1; /* microseconds per unit */
+  if (!g_ascii_isalpha(*p)) mult = 1000000;
+  else {
+    g_autofree char *u = g_ascii_strdown(p, -1);
+    if (g_str_has_prefix(u, "us")) mult = 1;
+    else if (g_str_has_prefix(u, "ms")) mult = 1000;
+    else if (!strcmp(u, "s")) mult = 1000000;
+    else if (!strcmp(u, "m")) mult = UINT64_C(60) * 1000000;
+    else if (!strcmp(u, "h")) mult = UINT64_C(3600) * 1000000;
+    else if (!strcmp(u, "d")) mult = UINT64_C(86400) * 1000000;
+  }
+  const PcsParamInfo *rt = pcs_params_find("workload", "runtime");
+  if ((uint64_t)n > rt->hi / PCS_NS_PER_US / mult)
+    return pcs_input_error(error, o->file, o->line, "fio option %s = '%s': longer than pcsim simulates (at most %" G_GUINT64_FORMAT " s)",
+                           o->key, o->value, rt->hi / (uint64_t)PCS_NS_PER_S);
+  *ns = (uint64_t)n * mult * PCS_NS_PER_US;
+  *got = TRUE;
+  return TRUE;
+}
+
 /* fio's "Bad option": not one of its options; its nearest, by its own
  * rule (options.c show_closest_option(), parse.c string_distance_ok()). */
 static gboolean bad_option(const FioOpt *o, GError **error) {
@@ -583,10 +629,40 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   if (!strcmp(k, "rw")) return rw_value(o, refused), TRUE;
   if (!strcmp(k, "ioengine")) return engine_value(o, refused), TRUE;
   if (!strcmp(k, "bsrange") || !strcmp(k, "bssplit")) return refuse(refused, o, 0, "reads of mixed sizes"), TRUE;
-  if (!strcmp(k, "offset")) {
-    uint64_t off = 1;
-    if (!strcmp(v, "0%") || (pcs_fio_size(v, kb_base, &off) && off == 0)) return accept(job, o), TRUE;
-    return refuse(refused, o, 0, "threads read the file from offset 0"), TRUE;
+  if (!strcmp(k, "offset")) { /* filesetup.c: each clone reads size bytes from it, of a file of offset + size */
+    e->offset_line = own_line(o, job->path);
+    e->offset = 0;
+    if (!strcmp(v, "0%")) return accept(job, o), TRUE;
+    gboolean got;
+    if (!size_value(o, kb_base, &e->offset, &got, refused, error)) return FALSE;
+    if (got && e->offset % PCS_PAGE_SIZE)
+      refuse(refused, o, 0, "an offset inside a page: give a multiple of 4k");
+    if (got && !e->offset) accept(job, o);
+    return TRUE;
+  }
+  if (!strcmp(k, "loops")) { /* keep_running(): loops=0 runs once, as loops=1 */
+    const PcsParamInfo *loops = pcs_params_find("workload", "loops");
+    if (n > loops->hi)
+      return pcs_input_error(error, o->file, o->line, "fio option loops = '%s': pcsim runs at most %" G_GUINT64_FORMAT
+                             " loops", v, loops->hi);
+    e->loops = MAX(n, 1);
+    e->loops_line = own_line(o, job->path);
+    if (e->loops == 1) accept(job, o);
+    return TRUE;
+  }
+  if (!strcmp(k, "time_based")) {
+    e->time_based = n != 0;
+    e->time_based_opt = o;
+    e->time_based_line = own_line(o, job->path);
+    if (!n) accept(job, o);
+    return TRUE;
+  }
+  if (!strcmp(k, "runtime")) {
+    gboolean got;
+    if (!runtime_value(o, &e->runtime_ns, refused, &got, error)) return FALSE;
+    e->runtime_line = own_line(o, job->path);
+    if (got && !e->runtime_ns) accept(job, o);
+    return TRUE;
   }
   if (!strcmp(k, "stonewall")) { /* waits for the jobs before it: harmless only for the first */
     if (njob == 0 || !n) return accept(job, o), TRUE;
@@ -612,7 +688,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   for (guint i = 0; i < globals->len; i++) g_ptr_array_add(all, g_ptr_array_index(globals, i));
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
-  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE};
+  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE, .loops = 1};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
@@ -632,6 +708,13 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   if (!e->has_size && !refused->len) /* else the refusals say more */
     return pcs_input_error(error, s->file, s->line,
                            "job '%s' has no size= (fio takes an existing file's size; pcsim needs size=)", s->name);
+  if (e->time_based && !e->runtime_ns) { /* init.c fixup_options(): fio says so, and runs without it */
+    const FioOpt *o = e->time_based_opt;
+    g_ptr_array_add(job->notes, g_strdup_printf("%s:%u: time_based without runtime: fio ignores it (fio: time_based "
+                                                "requires a runtime/timeout setting)", o->file, o->line));
+    e->time_based = FALSE;
+    accept(job, o);
+  }
   if (!e->named) { /* fio names a clone's own file jobname.N.0 */
     g_free(e->file);
     e->file = NULL;
@@ -671,10 +754,13 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     ok = eval_job(globals, s, jobs, &e, job, refused, error);
     /* without filename= each clone reads its own file; with it, all share it */
     gboolean differs = jobs && (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise ||
+                                e.loops != first.loops || e.runtime_ns != first.runtime_ns ||
+                                e.time_based != first.time_based || e.offset != first.offset ||
                                 (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
     if (ok && differs && !refused->len)
       ok = pcs_input_error(error, s->file, s->line,
-                           "job '%s' reads differently from job '%s' (bs, size, fadvise_hint or file: pcsim models "
+                           "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, offset, loops, "
+                           "runtime, time_based or file: pcsim models "
                            "threads reading one file, or each its own, the same way)", s->name, job->name);
     if (ok && !jobs) {
       first = e;
@@ -684,6 +770,8 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       job->job_options = options_text(s->opts);
       job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
       job->fadvise_line = e.fadvise_line;
+      job->loops_line = e.loops_line, job->runtime_line = e.runtime_line, job->time_based_line = e.time_based_line;
+      job->offset_line = e.offset_line;
     }
     g_free(e.file);
     if (ok) job->numjobs += e.numjobs, jobs++;
@@ -695,6 +783,10 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   job->bs = first.bs;
   job->size = first.size;
   job->fadvise = first.fadvise;
+  job->loops = first.loops;
+  job->offset = first.offset;
+  job->runtime_ns = first.runtime_ns;
+  job->time_based = first.time_based;
   job->per_thread_files = !shared;
   return TRUE;
 }
@@ -703,6 +795,7 @@ gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, s
   memset(job, 0, sizeof *job);
   job->path = g_strdup(path);
   job->accepted = g_ptr_array_new_with_free_func(g_free);
+  job->notes = g_ptr_array_new_with_free_func(g_free);
   if (!pcs_text_check(path, data, len, error)) return FALSE;
   g_autofree char *text = g_strndup(data, len);
   g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func((GDestroyNotify)section_free);
@@ -723,8 +816,19 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->path, g_free);
   g_clear_pointer(&job->name, g_free);
   g_clear_pointer(&job->accepted, g_ptr_array_unref);
+  g_clear_pointer(&job->notes, g_ptr_array_unref);
   g_clear_pointer(&job->global_options, g_strfreev);
   g_clear_pointer(&job->job_options, g_strfreev);
+}
+
+/* Sets KEY ("section.key") to V (with UNIT) from PATH:LINE, and marks the line. */
+static gboolean set_at(PcsParams *p, const char *key, uint64_t v, const char *unit, const char *path, guint line,
+                       GError **error) {
+  g_autofree char *value = g_strdup_printf("%" G_GUINT64_FORMAT "%s", v, v ? unit : "");
+  g_autofree char *at = line ? g_strdup_printf("%s:%u", path, line) : g_strdup(path);
+  if (!pcs_params_set(p, pcs_params_find_dotted(key), value, at, error)) return FALSE;
+  pcs_params_mark(p, key, line);
+  return TRUE;
 }
 
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
@@ -743,7 +847,11 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
                       error) ||
       !pcs_params_set(p, pcs_params_find("workload", "files"), job->per_thread_files ? "per-thread" : "shared",
                       job->path, error) ||
-      !pcs_params_set(p, pcs_params_find("scenario", "name"), job->name, job->path, error))
+      !pcs_params_set(p, pcs_params_find("scenario", "name"), job->name, job->path, error) ||
+      !set_at(p, "workload.offset", job->offset, "", job->path, job->offset_line, error) ||
+      !set_at(p, "workload.loops", job->loops, "", job->path, job->loops_line, error) ||
+      !set_at(p, "workload.runtime", job->runtime_ns, "ns", job->path, job->runtime_line, error) ||
+      !set_at(p, "workload.time_based", (uint64_t)job->time_based, "", job->path, job->time_based_line, error))
     return FALSE;
   g_free(p->source);
   p->source = g_strdup(job->path);

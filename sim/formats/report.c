@@ -137,6 +137,15 @@ static void table_title(GString *out, const PcsParams *p) {
   g_autofree char *ra = pcs_report_bytes(pcs_params_window_bytes(p));
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s file, bs %s, readahead %s, ",
                          p->scenario_name, p->workload_threads, file, bs, ra);
+  if (p->workload_loops > 1) g_string_append_printf(out, "loops %" G_GUINT64_FORMAT ", ", p->workload_loops);
+  if (p->workload_runtime) { /* in its largest whole unit */
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    uint64_t t = p->workload_runtime;
+    guint u = 0;
+    while (u + 1 < G_N_ELEMENTS(units) && t % 1000 == 0) t /= 1000, u++;
+    g_string_append_printf(out, "runtime %" G_GUINT64_FORMAT " %s%s, ", t, units[u],
+                           p->workload_time_based ? " (time_based)" : "");
+  }
 }
 
 /* The table's numbers of one row: a run, or a median, min or max. */
@@ -207,6 +216,7 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
+    if (!pcs_params_listed(p, &t[i])) continue;
     g_autofree char *v = pcs_params_format(p, &t[i]);
     g_string_append_printf(out, "# %s.%s=%s\n", t[i].section, t[i].key, v);
   }
@@ -281,6 +291,7 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
+    if (!pcs_params_listed(p, &t[i])) continue;
     g_autofree char *key = g_strdup_printf("%s.%s", t[i].section, t[i].key);
     g_autofree char *v = scenario_value(p, &t[i]);
     if (t[i].kind == PCS_KIND_TEXT)

@@ -43,11 +43,19 @@ struct PcsSim {
   /* the page cache, in pages: one file of file_pages, or with per-thread
    * files one per reader, each following the one before on disk */
   uint64_t npages, file_pages, block_pages, window_pages;
+  uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
   gboolean per_thread_files; /* workload.files = per-thread */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
 
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;
+  /* how long readers read (reader.c next_call()): workload.loops passes,
+   * or over and over (workload.time_based), no read() started at or after
+   * stop_at (workload.runtime; 0: none) */
+  uint64_t loops;
+  gboolean time_based;
+  PcsTime stop_at;
+  uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (2 per reader) */
 
   PcsPageCache pc;
   PcsFrameAlloc alloc;

@@ -22,6 +22,10 @@
  * (FIFO, as x86 Linux has had since 2.6.25), so it is a single "free at"
  * time: a thread arriving while it is held spins, on its CPU, until its turn.
  *
+ * pcs_pc_invalidate() is invalidate_mapping_pages(), run by fio's
+ * posix_fadvise(POSIX_FADV_DONTNEED) when a loop reopens the file or a
+ * time_based job wraps (reader.c): up-to-date pages nobody holds leave.
+ *
  * This file knows nothing of readers, bios or the clock beyond the NOW it
  * is given, so tests/test_pagecache.c drives it without a simulation.
  *
@@ -64,6 +68,19 @@ void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner
     changes += both & other;
   }
   *pairs = n, *owner_changes = changes, *contiguous = contig;
+}
+
+uint64_t pcs_pc_invalidate(PcsPageCache *pc, uint64_t first, uint64_t end, const uint64_t *keep, uint32_t nkeep) {
+  uint64_t dropped = 0;
+  uint32_t k = 0;
+  for (uint64_t p = first; p < end; p++) {
+    while (k < nkeep && keep[k] < p) k++;
+    if (!pcs_pc_uptodate(pc, p) || (k < nkeep && keep[k] == p)) continue; /* absent, locked, or held */
+    pc->pages[p] = 0;
+    if (pc->owners) pc->owners[p] = 0;
+    dropped++;
+  }
+  return dropped;
 }
 
 /* spin_lock_irq(&mapping->tree_lock) at NOW, held for one insert: the CPU

@@ -98,6 +98,14 @@ static inline uint32_t pcs_pc_owner(const PcsPageCache *pc, uint64_t page) {
  * called once, at the end of a run. */
 void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner_changes, uint64_t *contiguous);
 
+/* invalidate_mapping_pages() of [FIRST, END), as POSIX_FADV_DONTNEED runs
+ * it: every page present and up to date leaves the cache (its flags,
+ * marker and owner cleared), except pages still locked under I/O
+ * (trylock_page() fails) and the NKEEP pages of KEEP (ascending, repeats
+ * allowed): pages a task holds or sleeps on, whose extra reference makes
+ * remove_mapping() fail.  Returns how many left.  Never schedules. */
+uint64_t pcs_pc_invalidate(PcsPageCache *pc, uint64_t first, uint64_t end, const uint64_t *keep, uint32_t nkeep);
+
 /* add_to_page_cache_lru() at time NOW: takes tree_lock, inserts PAGE locked
  * and not up to date.  Returns 0, or -EEXIST when PAGE was already present
  * (the caller frees its private page).  *CPU gets the CPU time the caller

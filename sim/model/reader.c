@@ -38,12 +38,21 @@
  * copies it (COPIED).  Each step calls forward along that walk; only the
  * wake comes back here, as unlock_page() does in the kernel.
  *
+ * How long a thread reads is fio's (next_call(), end_of_file()): the file
+ * workload.loops times, each pass after the first on a reopened file whose
+ * cache fio's invalidate=1 dropped; or, with workload.time_based, over and
+ * over, dropping the cache at each wrap; and no read() call starts at or
+ * after workload.runtime (the call under way completes, as fio's sync read
+ * does).  In-flight readahead then still completes; the run ends when the
+ * last thread is done.
+ *
  * The hot helpers (find_page(), page_found(), reader_step()) are forced
  * inline into reader_run(): with them the per-page cost is that of the
  * former hand-written loops (cachegrind: same instruction count).
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The most states a reader runs at one instant: a batch end can lead
@@ -73,7 +82,8 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
   r->file_first = s->per_thread_files ? (uint64_t)id * s->file_pages : 0;
   r->file_end = r->file_first + s->file_pages;
-  r->pos = r->call_end = r->file_first;
+  r->read_first = r->file_first + s->offset_pages;
+  r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(s->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
   r->list.marker = UINT64_MAX;
@@ -107,26 +117,70 @@ static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy
   return TRUE;
 }
 
-/* The read() call ended at pos: enter the next one, or finish the file. */
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* fio's file_invalidate_cache() of R's file: posix_fadvise(POSIX_FADV_DONTNEED)
+ * over the whole file, i.e. invalidate_mapping_pages().  A page a thread is
+ * on (looking it up, holding its lock, copying it) or sleeps on has an
+ * extra reference or is locked, and stays.  Once per pass, not per page:
+ * qsort() here is off the hot path. */
+static void invalidate_file(PcsSim *s, PcsReader *r) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < s->nreaders; i++)
+    if (s->readers[i].state != PCS_RD_DONE) s->keep[n++] = s->readers[i].pos;
+  for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
+  qsort(s->keep, n, sizeof *s->keep, cmp_u64);
+  pcs_pc_invalidate(&s->pc, r->read_first, r->file_end, s->keep, n); /* [file_offset, +io_size) */
+}
+
+/* R is done: its loops are read, or the runtime passed. */
+static gboolean finish(PcsSim *s, PcsReader *r) {
+  r->state = PCS_RD_DONE;
+  r->done_at = s->evq.now;
+  s->readers_done++;
+  pcs_trace(s, r->id + 1, PCS_TRACE_FINISH, r->pos, 0);
+  pcs_cpu_release(s, r->id);
+  return FALSE;
+}
+
+/* The end of R's file: the next pass, or done.  Mirrors fio:
+ *   time_based: get_next_seq_offset() goes on at the file's start, on the
+ *     same open file (its readahead state carries on), and
+ *     loop_cache_invalidate() drops the file's cache;
+ *   loops: thread_main() runs do_io() once per loop (keep_running()); each
+ *     loop after the first starts with clear_io_state(), which closes the
+ *     file, and do_io() opens it again: td_io_open_file() drops the file's
+ *     cache (invalidate=1) and the new struct file starts a fresh
+ *     file_ra_state.
+ * Differs from fio: the close, open and fadvise calls cost no CPU time. */
+static gboolean end_of_file(PcsSim *s, PcsReader *r) {
+  if (!s->time_based && ++r->loop >= s->loops) return finish(s, r);
+  if (!s->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
+  invalidate_file(s, r);
+  r->pos = r->call_end = r->read_first;
+  return TRUE;
+}
+
+/* The read() call ended at pos: enter the next one, or end the pass. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (page > r->file_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
-  if (s->kernel == PCS_KERNEL_V6_18 && page > r->file_first) {
+  if (page > r->read_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
+  if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
   }
+  if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
   if (page == r->file_end) {
-    r->state = PCS_RD_DONE;
-    r->done_at = s->evq.now;
-    s->readers_done++;
-    pcs_trace(s, r->id + 1, PCS_TRACE_FINISH, r->pos, 0);
-    pcs_cpu_release(s, r->id);
-    return FALSE;
+    if (!end_of_file(s, r)) return FALSE;
+    page = r->pos;
   }
-  /* call k = (page - file_first) * PAGE / bs covers bytes [k bs, (k+1) bs) of the file and ends in the
-   * page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
-  uint64_t bs = s->p->workload_block_size, end = ((page - r->file_first) * PCS_PAGE_SIZE / bs + 1) * bs;
-  r->call_end = MIN(r->file_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
+  /* call k = (page - read_first) * PAGE / bs covers bytes [k bs, (k+1) bs) after the offset and ends in
+   * the page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
+  uint64_t bs = s->p->workload_block_size, end = ((page - r->read_first) * PCS_PAGE_SIZE / bs + 1) * bs;
+  r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   r->call_start = s->evq.now;
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
@@ -168,7 +222,7 @@ static gboolean copied(PcsSim *s, PcsReader *r) {
   r->ra.prev_valid = TRUE;
   r->pos++;
   s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
-                                                      : s->p->workload_file_size - (r->pos - 1 - r->file_first) * PCS_PAGE_SIZE;
+                                                      : s->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;
   return find_page(s, r, FALSE);
 }
 
@@ -375,7 +429,7 @@ static void reader_run(PcsSim *s, PcsReader *r) {
 }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
-  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->file_first);
+  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->read_first);
   reader_run(s, r);
 }
 

@@ -37,7 +37,7 @@ typedef struct PcsSim PcsSim;
   X(RP_SUBMIT_OPEN, "submit the open bio, open one with the page, back to RP_FLUSH")              \
   X(RP_SUBMIT, "submit the open bio (end of a batch or of the call), then RP_NEXT")               \
   X(RP_END, "blk_finish_plug(), then FIND_PAGE_AGAIN")                                            \
-  X(DONE, "the whole file read")
+  X(DONE, "finished: the file read workload.loops times, or workload.runtime passed")
 
 typedef enum {
 #define X(name, doc) PCS_RD_##name,
@@ -58,12 +58,14 @@ typedef struct {
 typedef struct {
   uint32_t id; /* 0-based; task id too */
   uint64_t file_first, file_end; /* its file's pages: all readers share one file, or each has its own */
+  uint64_t read_first;           /* where it starts reading: file_first + workload.offset */
   PcsReaderState state;
   uint64_t pos;      /* next page to copy */
   uint64_t call_end; /* end (exclusive) of the current read() call */
   PcsRaState ra;
   PcsRaList list; /* what readahead handed to ->readpages */
   PcsReadpages rp;
+  uint64_t loop;  /* passes over the file completed (workload.loops) */
   PcsTime done_at;
   PcsTime call_start; /* when the current read() call started (its latency: to the end of its last copy) */
 } PcsReader;

@@ -14,6 +14,7 @@
  */
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const trace_names[] = {
@@ -38,6 +39,18 @@ static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
   return MAX(1, MIN(pages, pcs_bio_max_pages(p)));
 }
 
+/* Passes each thread makes over its file: workload.loops, or under
+ * time_based as many as workload.runtime holds at the pace of the device
+ * (each pass reads the file from it again) or of one thread's copies,
+ * whichever is slower: a pass takes at least that long, so the run makes no
+ * more.  A runtime without time_based only cuts the loops short. */
+static double est_passes(const PcsParams *p, uint64_t cached, uint64_t npages, uint64_t calls) {
+  if (!p->workload_time_based) return (double)p->workload_loops;
+  double device_ns = (double)cached * PCS_PAGE_SIZE / (double)p->device_bandwidth * PCS_NS_PER_S;
+  double cpu_ns = (double)npages * (double)p->cost_copy + (double)calls * (double)p->cost_syscall;
+  return ceil((double)p->workload_runtime / MAX(MAX(device_ns, cpu_ns), 1.0));
+}
+
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
   uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
@@ -49,12 +62,15 @@ PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
    * pagecache.h), each reader's list and policy-sized pool, a fixed part
    * for the bio and request pools and the event queue */
   uint64_t page_bytes = p->workload_threads > PCS_PG_OWNER_TASKS ? 3 : 1;
-  e.memory_bytes = cached * page_bytes + p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
+  uint64_t files = pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1;
+  e.memory_bytes = (cached + p->workload_offset / PCS_PAGE_SIZE * files) * page_bytes + /* pages before the offset too */ p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
                    (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
    * insert, a read, a completion share, lost inserts by the other threads;
    * per bio: its submit step, its end-io step and at most one request */
-  e.events = p->workload_threads * (npages + calls) + cached * (2 + p->workload_threads) + 3 * bios;
+  double pass_events = (double)(p->workload_threads * (npages + calls) + cached * (2 + p->workload_threads) + 3 * bios);
+  double events = pass_events * est_passes(p, cached, npages, calls);
+  e.events = events >= 0x1p63 ? UINT64_MAX : (uint64_t)events;
   return e;
 }
 
@@ -94,11 +110,17 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->res = res;
   s->kernel = pcs_params_kernel(p);
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
-  s->file_pages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
+  /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
+  s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
+  s->file_pages = s->offset_pages + ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   s->npages = s->file_pages * (s->per_thread_files ? p->workload_threads : 1);
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   s->nreaders = (uint32_t)p->workload_threads;
+  s->loops = p->workload_loops;
+  s->time_based = p->workload_time_based != 0;
+  s->stop_at = p->workload_runtime;
+  s->keep = g_new(uint64_t, 2 * (size_t)s->nreaders);
   uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
 
   /* each module's state, in the order a page travels */
@@ -117,7 +139,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
 
   res->policy = *policy;
   res->threads = s->nreaders;
-  res->file_bytes = s->npages * PCS_PAGE_SIZE; /* every file's pages */
+  res->file_bytes = (s->file_pages - s->offset_pages) * PCS_PAGE_SIZE * (s->npages / s->file_pages); /* pages read of every file */
   res->hist_len = (uint32_t)s->bio.max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
@@ -142,6 +164,7 @@ static void sim_check_drained(PcsSim *s) {
 static void sim_clear(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
   g_free(s->readers);
+  g_free(s->keep);
   pcs_pc_clear(&s->pc);
   pcs_alloc_clear(&s->alloc);
   pcs_blk_clear(&s->blk);

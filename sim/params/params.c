@@ -522,7 +522,7 @@ static guint keyfile_error_line(const char *text, const char *message) {
 static guint fio_syntax_line(const char *text) {
   static const char *const fio_only[] = {"rw", "readwrite", "bs", "blocksize", "size", "numjobs", "ioengine",
                                          "iodepth", "direct", "filename", "directory", "thread", "group_reporting",
-                                         "invalidate", "runtime", "time_based", NULL};
+                                         "invalidate", NULL}; /* runtime, time_based: [workload] keys too */
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   for (guint i = 0; lines[i]; i++) {
     char *l = g_strstrip(lines[i]);
@@ -602,6 +602,11 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "cost.insert_alloc (%" G_GUINT64_FORMAT " ns) is more than cost.insert_won (%" G_GUINT64_FORMAT
         " ns), the insert's whole CPU time it is a part of",
         p->cost_insert_alloc, p->cost_insert_won);
+  CHECK("workload.offset", p->workload_offset % PCS_PAGE_SIZE == 0,
+        "workload.offset: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
+  CHECK(blame(p, "workload.time_based", "workload.runtime"), !p->workload_time_based || p->workload_runtime,
+        "workload.time_based = 1 needs workload.runtime, the time to stop at (fio: time_based requires a "
+        "runtime/timeout setting)");
   CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
         "bio.max_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
@@ -636,6 +641,16 @@ gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_
     order++;
   }
   return TRUE;
+}
+
+gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
+  const void *field = (const char *)p + info->offset;
+  if (strcmp(info->section, "workload") ||
+      (strcmp(info->key, "loops") && strcmp(info->key, "runtime") && strcmp(info->key, "time_based") &&
+       strcmp(info->key, "offset")))
+    return TRUE;
+  uint64_t def = g_ascii_strtoull(info->def, NULL, 10); /* "1" or "0": plain integers */
+  return *(const uint64_t *)field != def;
 }
 
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info) {
