@@ -38,6 +38,29 @@ static void single_reader_windows_become_bios(void **state) {
   pcs_params_clear(&p);
 }
 
+/* v3.5, workload.files = per-thread: each reader's first read is at the
+ * start of ITS file (ondemand_readahead()'s offset 0), so every reader gets
+ * the initial window and reads its file exactly as a lone reader does. */
+static void per_thread_files_each_start_with_the_initial_window(void **state) {
+  (void)state;
+  PcsResult one, four;
+  for (int t = 0; t < 2; t++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    assert_true(pcs_params_set_assignment(&p, "workload.files=per-thread", NULL));
+    assert_true(pcs_params_set_assignment(&p, t ? "workload.threads=4" : "workload.threads=1", NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.file_size=1M", NULL));
+    test_run(&p, "immediate", t ? &four : &one);
+    pcs_params_clear(&p);
+  }
+  assert_int_equal(one.ra_sync, 1);
+  assert_int_equal(four.ra_sync, 4);
+  assert_int_equal(four.bios, 4 * one.bios);
+  assert_int_equal(four.bio_pages_hist[16], 4 * one.bio_pages_hist[16]);
+  pcs_result_clear(&one);
+  pcs_result_clear(&four);
+}
+
 typedef struct {
   uint32_t thread;
   PcsTraceKind kind;
@@ -191,6 +214,7 @@ int main(void) {
     cmocka_unit_test(v618_threads_share_windows_without_lost_inserts),
     cmocka_unit_test(readahead_runs_when_the_reader_touches_each_marker),
     cmocka_unit_test(a_marker_set_by_another_thread_reads_ahead_from_the_first_hole),
+    cmocka_unit_test(per_thread_files_each_start_with_the_initial_window),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -71,17 +71,17 @@ static inline uint64_t file_first(const PcsSim *s, uint32_t thread) { return s->
 static inline uint64_t file_end(const PcsSim *s, uint32_t thread) { return s->readers[thread].file_end; }
 
 /* radix_tree_next_hole(): first absent index in [from, from + scan). */
-static uint64_t next_hole(PcsSim *s, uint64_t from, uint64_t scan) {
-  uint64_t end = MIN(from + scan, s->npages);
+static uint64_t next_hole(PcsSim *s, uint32_t thread, uint64_t from, uint64_t scan) {
+  uint64_t end = MIN(from + scan, s->readers[thread].file_end); /* past the file: a hole */
   for (uint64_t p = from; p < end; p++)
     if (!pcs_pc_present(&s->pc, p)) return p;
   return from + scan;
 }
 
 /* radix_tree_prev_hole() distance: cached pages right before INDEX, up to max. */
-static uint64_t count_history(PcsSim *s, uint64_t index, uint64_t max) {
-  uint64_t n = 0;
-  while (n < max && n < index && pcs_pc_present(&s->pc, index - 1 - n)) n++;
+static uint64_t count_history(PcsSim *s, uint32_t thread, uint64_t index, uint64_t max) {
+  uint64_t n = 0, rel = index - file_first(s, thread);
+  while (n < max && n < rel && pcs_pc_present(&s->pc, index - 1 - n)) n++;
   return n;
 }
 
@@ -248,15 +248,16 @@ gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out,
   if (s->kernel == PCS_KERNEL_V6_18) return ra6_sync(s, thread, ra, out, offset, req);
   const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
   uint64_t max = s->window_pages;
-  if (offset == 0) return ra_initial(s, thread, ra, out, offset, req, kind);
+  uint64_t rel = offset - file_first(s, thread); /* ondemand_readahead()'s offset: in THREAD's file */
+  if (rel == 0) return ra_initial(s, thread, ra, out, offset, req, kind);
   if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   if (req > max) return ra_initial(s, thread, ra, out, offset, req, kind);
   /* sequential cache miss: the thread just read offset - 1 */
   if (ra->prev_valid && offset - ra->prev_index <= 1) return ra_initial(s, thread, ra, out, offset, req, kind);
   /* try_context_readahead(): a run of cached pages before offset */
-  uint64_t hist = count_history(s, offset, max);
+  uint64_t hist = count_history(s, thread, offset, max);
   if (hist) {
-    if (hist >= offset) hist *= 2; /* stream from the start of the file */
+    if (hist >= rel) hist *= 2; /* stream from the start of the file */
     ra->start = offset;
     ra->size = pcs_ra_init_size(hist + req, max);
     ra->async_size = ra->size;
@@ -273,8 +274,8 @@ gboolean pcs_ra_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out
   if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   /* Hit a marker without valid state (interleaved readers): start right
    * after the cached run that follows offset. */
-  uint64_t start = next_hole(s, offset + 1, max);
-  if (start - offset > max || start >= s->npages) return FALSE;
+  uint64_t start = next_hole(s, thread, offset + 1, max);
+  if (start - offset > max || start >= file_end(s, thread)) return FALSE;
   ra->start = start;
   ra->size = pcs_ra_next_size(start - offset + req, max);
   ra->async_size = ra->size;
