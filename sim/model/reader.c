@@ -91,7 +91,7 @@ void pcs_reader_clear(PcsReader *r) {
  * FALSE: R waits for its CPU step. */
 static gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
   r->state = next;
-  pcs_cpu_run(s, r->id, pcs_cpu_cost(s, r->id, base));
+  pcs_cpu_run(s, r->id, pcs_cpu_cost(&s->cpu, r->id, base));
   return FALSE;
 }
 
