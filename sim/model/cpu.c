@@ -18,7 +18,7 @@
 #include "internal.h"
 
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
-  *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter};
+  *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter, .inline_task = PCS_NONE};
   c->tasks = g_new0(PcsTask, ntasks);
   c->runq = g_new(uint32_t, ntasks);
   c->free_ids = g_new(uint32_t, c->cpus_free);
@@ -124,6 +124,19 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   } else {
     runq_push(s, t);
   }
+}
+
+gboolean pcs_cpu_run_last(PcsSim *s, uint32_t t, PcsTime cost) {
+  PcsTask *task = &s->cpu.tasks[t];
+  if (t != s->cpu.inline_task || !task->on_cpu || (s->cpu.runq_len && s->evq.now - task->slice_start >= s->p->cpu_slice)) {
+    pcs_cpu_run(s, t, cost);
+    return FALSE;
+  }
+  task->cost = cost; /* pcs_cpu_run()'s path for a task that keeps its CPU */
+  if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost;
+  if (pcs_evq_hold_inline(&s->evq, s->evq.now + cost)) return TRUE;
+  pcs_evq_push(&s->evq, s->evq.now + cost, PCS_EV_TASK_STEP, t);
+  return FALSE;
 }
 
 void pcs_cpu_release(PcsSim *s, uint32_t t) {
