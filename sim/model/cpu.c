@@ -126,19 +126,6 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   }
 }
 
-gboolean pcs_cpu_run_last(PcsSim *s, uint32_t t, PcsTime cost) {
-  PcsTask *task = &s->cpu.tasks[t];
-  if (t != s->cpu.inline_task || !task->on_cpu || (s->cpu.runq_len && s->evq.now - task->slice_start >= s->p->cpu_slice)) {
-    pcs_cpu_run(s, t, cost);
-    return FALSE;
-  }
-  task->cost = cost; /* pcs_cpu_run()'s path for a task that keeps its CPU */
-  if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost;
-  if (pcs_evq_hold_inline(&s->evq, s->evq.now + cost)) return TRUE;
-  pcs_evq_push(&s->evq, s->evq.now + cost, PCS_EV_TASK_STEP, t);
-  return FALSE;
-}
-
 void pcs_cpu_release(PcsSim *s, uint32_t t) {
   PcsTask *task = &s->cpu.tasks[t];
   if (!task->on_cpu) return;

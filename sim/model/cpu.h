@@ -57,14 +57,8 @@ static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->t
 /* TASK runs for COST ns: schedules its PCS_EV_TASK_STEP, or queues it for a
  * CPU; a task past cpu.slice with others waiting goes to the back. */
 void pcs_cpu_run(PcsSim *s, uint32_t task, PcsTime cost);
-/* pcs_cpu_run() as the last thing TASK does in the handling of its own
- * step event (cpu.inline_task): when TASK keeps its CPU and the step's
- * end would be the next event popped, the step is dispatched inline
- * (pcs_evq_hold_inline(): the clock is at its end, it counts as an event)
- * and TRUE says TASK goes on now, as if the loop had popped its event.
- * The result is that of pushing it and popping it: the same events at
- * the same times in the same order. */
-gboolean pcs_cpu_run_last(PcsSim *s, uint32_t task, PcsTime cost);
+/* pcs_cpu_run_last() (internal.h): pcs_cpu_run() as the last thing a task
+ * does in the handling of its own step event, which may go on inline. */
 /* TASK sleeps or finishes: its CPU goes to the next queued task.  No-op off CPU. */
 void pcs_cpu_release(PcsSim *s, uint32_t task);
 

@@ -90,7 +90,7 @@ void pcs_reader_clear(PcsReader *r) {
 /* R runs for BASE ns of CPU (jittered), then goes on in NEXT.  Returns
  * FALSE: R waits for its CPU step; TRUE: the step was the next event and
  * ran inline (pcs_cpu_run_last(): only in R's own step event). */
-static gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
+G_ALWAYS_INLINE static inline gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
   r->state = next;
   return pcs_cpu_run_last(s, r->id, pcs_cpu_cost(&s->cpu, r->id, base));
 }
