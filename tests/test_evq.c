@@ -1,5 +1,6 @@
 /* test_evq.c - the event queue pops in (time, sequence) order, from the
- * heap lane and the FIFO lane alike. */
+ * heap lane and the FIFO lane alike; an event dispatched inline
+ * (pcs_evq_hold_inline()) runs exactly where its push and pop would have. */
 #include "support.h"
 
 static void pops_in_time_then_sequence_order(void **state) {
@@ -194,6 +195,105 @@ static void replace_top_pops_as_one_heap(void **state) {
   pcs_evq_clear(&q);
 }
 
+/* pcs_evq_is_next(): strictly before every pending event, in either lane,
+ * with or without the hole a heap pop leaves; a tie goes to the pending
+ * event (it was scheduled first). */
+static void is_next_means_strictly_before_everything_pending(void **state) {
+  PcsEvq q;
+  pcs_evq_init(&q, 8);
+  assert_true(pcs_evq_is_next(&q, 0)); /* nothing pending */
+  pcs_evq_push(&q, 10, 0, 0);
+  pcs_evq_push(&q, 30, 0, 1);
+  pcs_evq_push(&q, 20, 0, 2);
+  assert_true(pcs_evq_is_next(&q, 9));
+  assert_false(pcs_evq_is_next(&q, 10));
+  PcsEvent ev;
+  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 10 && q.hole); /* the root is a hole now */
+  assert_true(pcs_evq_is_next(&q, 10));
+  assert_true(pcs_evq_is_next(&q, 19));
+  assert_false(pcs_evq_is_next(&q, 20));
+  assert_false(pcs_evq_is_next(&q, 25));
+  pcs_evq_push_fifo(&q, 15, 1, 3);
+  assert_true(pcs_evq_is_next(&q, 14));
+  assert_false(pcs_evq_is_next(&q, 15));
+  /* inline: the clock moves, the event counts, its sequence number is used */
+  uint64_t seq = q.next_seq;
+  assert_true(pcs_evq_hold_inline(&q, 12));
+  assert_int_equal(q.now, 12);
+  assert_int_equal(q.popped, 2);
+  assert_int_equal(q.next_seq, seq + 1);
+  assert_false(pcs_evq_hold_inline(&q, 15)); /* not next: nothing changes */
+  assert_int_equal(q.now, 12);
+  assert_int_equal(q.popped, 2);
+  assert_int_equal(pcs_evq_pending(&q), 3);
+  const PcsTime order[] = {15, 20, 30};
+  for (size_t i = 0; i < G_N_ELEMENTS(order); i++) assert_true(pcs_evq_pop(&q, &ev) && ev.time == order[i]);
+  assert_false(pcs_evq_pop(&q, &ev));
+  pcs_evq_clear(&q);
+}
+
+/* One step of task TASK's deterministic life: its K-th step lasts this
+ * long (0..23 ns: ties with pending events are common). */
+static PcsTime step_ns(uint32_t task, uint64_t k) {
+  uint64_t x = (k + 1) * 0x9e3779b97f4a7c15ull ^ (task + 1) * 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 31;
+  x *= 0x94d049bb133111ebull;
+  return (x >> 40) % 24;
+}
+
+/* The event loop's inline dispatch (cpu.c pcs_cpu_run_last()): a task
+ * whose next step would be the very next event runs it at once instead of
+ * pushing and popping it.  Three tasks, each scheduling its next step when
+ * one ends, and a device lane: the same steps at the same times in the
+ * same order, and the same event count, as with every step pushed and
+ * popped; inline steps are most of them, yet none is one the loop polls
+ * at (PCS_EVQ_POLL_MASK). */
+static void inline_dispatch_runs_as_push_and_pop(void **state) {
+  enum { TASKS = 3, STEPS = 300000 };
+  PcsEvent *runs[2];
+  uint64_t popped[2], inline_steps = 0;
+  for (int with_inline = 0; with_inline < 2; with_inline++) {
+    PcsEvq q;
+    pcs_evq_init(&q, 4);
+    uint64_t k[TASKS] = {0};
+    PcsTime fifo_last = 0;
+    PcsEvent *run = runs[with_inline] = g_new(PcsEvent, STEPS);
+    size_t n = 0;
+    for (uint32_t t = 0; t < TASKS; t++) pcs_evq_push(&q, step_ns(t, k[t]++), 0, t);
+    PcsEvent ev;
+    while (n < STEPS && pcs_evq_pop(&q, &ev)) {
+      for (;;) { /* the task runs its step; one in 8 also starts a device transfer */
+        run[n++] = (PcsEvent){q.now, q.popped, ev.kind, ev.arg};
+        if (ev.kind == 1 || n == STEPS) break;
+        if (k[ev.arg] % 8 == 0) {
+          fifo_last = MAX(fifo_last, q.now) + step_ns(ev.arg + TASKS, k[ev.arg]);
+          pcs_evq_push_fifo(&q, fifo_last, 1, ev.arg);
+        }
+        PcsTime next = q.now + step_ns(ev.arg, k[ev.arg]++);
+        if (with_inline && pcs_evq_hold_inline(&q, next)) {
+          assert_true((q.popped & PCS_EVQ_POLL_MASK) != 0);
+          inline_steps++;
+          continue;
+        }
+        pcs_evq_push(&q, next, 0, ev.arg);
+        break;
+      }
+    }
+    assert_int_equal(n, STEPS);
+    popped[with_inline] = q.popped;
+    pcs_evq_clear(&q);
+  }
+  assert_int_equal(popped[0], popped[1]);
+  for (size_t i = 0; i < STEPS; i++) {
+    assert_int_equal(runs[1][i].time, runs[0][i].time);
+    assert_int_equal(runs[1][i].seq, runs[0][i].seq); /* the event count when it ran */
+    assert_int_equal(runs[1][i].kind, runs[0][i].kind);
+    assert_int_equal(runs[1][i].arg, runs[0][i].arg);
+  }
+  assert_true(inline_steps > STEPS / 10);
+  g_free(runs[0]), g_free(runs[1]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(pops_in_time_then_sequence_order),
@@ -201,6 +301,8 @@ int main(void) {
     cmocka_unit_test(fifo_and_heap_tie_break_by_push_order),
     cmocka_unit_test(fifo_lane_interleaves_as_one_heap),
     cmocka_unit_test(replace_top_pops_as_one_heap),
+    cmocka_unit_test(is_next_means_strictly_before_everything_pending),
+    cmocka_unit_test(inline_dispatch_runs_as_push_and_pop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,10 @@
  * deep instead of holding the whole device queue.  The lanes are sized
  * once for the bounded number of pending events a simulation can have and
  * grow only if that bound is wrong: the hot path does not allocate.
+ *
+ * An event that would be popped right after it is pushed need not enter
+ * the queue at all: pcs_evq_hold_inline() lets the code that would push it
+ * run it at once instead, counted as an event all the same.
  */
 #ifndef PCSIM_EVQ_H
 #define PCSIM_EVQ_H
@@ -36,8 +40,13 @@ typedef struct {
   size_t fifo_head, fifo_len, fifo_cap;
   uint64_t next_seq;
   PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
-  uint64_t popped;  /* events handled so far */
+  uint64_t popped;  /* events handled so far, those dispatched inline included */
 } PcsEvq;
+
+/* The event loop looks at its cancel flag and progress callback when
+ * popped & PCS_EVQ_POLL_MASK is 0 (every 4096 events); pcs_evq_hold_inline()
+ * leaves those events to the loop. */
+#define PCS_EVQ_POLL_MASK 0xfffu
 
 /* Called once per run: room for CAPACITY pending events in each lane (16 when 0). */
 void pcs_evq_init(PcsEvq *q, size_t capacity);
@@ -101,6 +110,33 @@ static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
   }
   g_assert(out->time >= q->now);
   q->now = out->time;
+  q->popped++;
+  return TRUE;
+}
+
+/* An event at T, scheduled now, would be the very next one popped: T is
+ * strictly before every pending event (a new event's sequence number is
+ * above all pending ones, so at an equal time a pending event goes first).
+ * After a pop from the heap its root is a hole: the smallest pending heap
+ * entry is then one of the root's two children. */
+static inline gboolean pcs_evq_is_next(const PcsEvq *q, PcsTime t) {
+  if (q->fifo_len && t >= q->fifo[q->fifo_head].time) return FALSE;
+  if (!q->hole) return q->len == 0 || t < q->heap[0].time;
+  return (q->len < 2 || t < q->heap[1].time) && (q->len < 3 || t < q->heap[2].time);
+}
+
+/* Inline dispatch: when an event at T would be the next popped
+ * (pcs_evq_is_next()), do what its push and pop would have done to the
+ * queue without moving any entry: its sequence number is used up, the
+ * clock moves to T and it counts as an event (popped: a simulated step,
+ * however dispatched).  The caller then runs it at once, in place of
+ * returning to the event loop.  FALSE, and nothing done, when T is not
+ * next or the loop is due to poll (PCS_EVQ_POLL_MASK); the caller then
+ * pushes it.  T >= now, as for a push (the callers add a cost to now). */
+static inline gboolean pcs_evq_hold_inline(PcsEvq *q, PcsTime t) {
+  if (!pcs_evq_is_next(q, t) || ((q->popped + 1) & PCS_EVQ_POLL_MASK) == 0) return FALSE;
+  q->next_seq++;
+  q->now = t;
   q->popped++;
   return TRUE;
 }

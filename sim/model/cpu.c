@@ -18,7 +18,7 @@
 #include "internal.h"
 
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
-  *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter};
+  *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter, .inline_task = PCS_NONE};
   c->tasks = g_new0(PcsTask, ntasks);
   c->runq = g_new(uint32_t, ntasks);
   c->free_ids = g_new(uint32_t, c->cpus_free);
@@ -55,24 +55,32 @@ static void give_cpu(PcsCpus *c, uint32_t id) {
   c->free_ids[c->cpus_free++] = id;
 }
 
-/* The next PCS_CPU_FACTORS factors of TASK's stream, each computed as a
- * draw's would be at its cost: the draws are the same and in the same
- * order (the stream has no other reader), and the factors no longer sit
- * on the chain of dependent floating-point operations of every step. */
-G_GNUC_NO_INLINE static void draw_factors(PcsCpus *c, PcsTask *task) {
+/* The next PCS_CPU_FACTORS factors of TASK's stream: one refill of its
+ * MT19937 state, every word tempered and turned into a factor as a draw's
+ * would be at its cost (pcs_rng_u32(), then 1 + jitter (2u - 1)).  The
+ * draws are the same and in the same order (the stream has no other
+ * reader), the factors no longer sit on the chain of dependent
+ * floating-point operations of every step, and the loop has no call and
+ * no branch, so the compiler vectorises it.  u32 -> double goes through a
+ * signed int32 (the value is exact either way) because SSE2 converts only
+ * those; the division by 2^32 is the exact multiplication by 2^-32. */
+G_GNUC_NO_INLINE void pcs_cpu_draw_factors(PcsCpus *c, PcsTask *task) {
+  PcsRng *r = task->rng;
+  g_assert(r->mti == PCS_RNG_N);
+  pcs_rng_refill(r);
+  const uint32_t *mt = r->mt;
+  double *f = task->factors, jitter = c->jitter;
   for (uint32_t i = 0; i < PCS_CPU_FACTORS; i++) {
-    double u = (double)pcs_rng_u32(task->rng) / 4294967296.0; /* [0,1) */
-    task->factors[i] = 1.0 + c->jitter * (2.0 * u - 1.0);
+    uint32_t y = mt[i];
+    y ^= y >> 11; /* tempering, as pcs_rng_u32() */
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= y >> 18;
+    double u = ((double)(int32_t)(y ^ 0x80000000u) + 2147483648.0) * (1.0 / 4294967296.0); /* [0,1) */
+    f[i] = 1.0 + jitter * (2.0 * u - 1.0);
   }
+  r->mti = PCS_RNG_N; /* every word handed out */
   task->factors_next = 0;
-}
-
-PcsTime pcs_cpu_cost(PcsSim *s, uint32_t task, uint64_t base) {
-  PcsTask *tk = &s->cpu.tasks[task];
-  if (!tk->rng || base == 0) return base;
-  if (G_UNLIKELY(tk->factors_next == PCS_CPU_FACTORS)) draw_factors(&s->cpu, tk);
-  double scaled = (double)base * tk->factors[tk->factors_next++];
-  return scaled < 0.0 ? 0 : (PcsTime)scaled;
 }
 
 static void cpu_start(PcsSim *s, uint32_t t) {

@@ -17,11 +17,11 @@ typedef struct {
   gboolean on_cpu;
   uint32_t cpu;        /* the CPU it runs on (or last ran on): 0..cpu.count-1 */
   PcsRng *rng;         /* cost jitter stream, NULL without jitter */
-  double *factors;     /* the next PCS_CPU_FACTORS jitter factors drawn from rng (pcs_cpu_cost()) */
+  double *factors;     /* PCS_CPU_FACTORS jitter factors drawn from rng, one MT19937 block (pcs_cpu_cost()) */
   uint32_t factors_next;
 } PcsTask;
 
-#define PCS_CPU_FACTORS 64u
+#define PCS_CPU_FACTORS PCS_RNG_N
 
 /* The CPUs and their run queue.  Tasks: readers 0..threads-1, then end-io workers. */
 typedef struct {
@@ -33,19 +33,32 @@ typedef struct {
   uint32_t *runq; /* ring of task ids waiting for a CPU */
   uint32_t runq_head, runq_len;
   double jitter; /* cost.jitter */
+  uint32_t inline_task; /* the task whose step event is being handled, if it may go on inline; else PCS_NONE */
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks);
 /* Frees the tasks and their streams. */
 void pcs_cpu_clear(PcsCpus *c);
-/* BASE ns of work for TASK with cost.jitter applied (draws from TASK's stream). */
-PcsTime pcs_cpu_cost(PcsSim *s, uint32_t task, uint64_t base);
+/* Refills TASK's factors (cpu.c). */
+void pcs_cpu_draw_factors(PcsCpus *c, PcsTask *task);
+/* BASE ns of work for TASK with cost.jitter applied (draws from TASK's
+ * stream; none for a cost of 0).  Inline: one per step.  The cast through
+ * int64_t is exact for any cost below 2^63 ns and cheaper than a u64's. */
+static inline PcsTime pcs_cpu_cost(PcsCpus *c, uint32_t task, uint64_t base) {
+  PcsTask *tk = &c->tasks[task];
+  if (!tk->rng || base == 0) return base;
+  if (G_UNLIKELY(tk->factors_next == PCS_CPU_FACTORS)) pcs_cpu_draw_factors(c, tk);
+  double scaled = (double)base * tk->factors[tk->factors_next++];
+  return scaled < 0.0 ? 0 : (PcsTime)(int64_t)scaled;
+}
 /* The CPU TASK runs on (or last ran on): whose per-CPU page list it allocates from (alloc.c). */
 static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->tasks[task].cpu; }
 /* TASK runs for COST ns: schedules its PCS_EV_TASK_STEP, or queues it for a
  * CPU; a task past cpu.slice with others waiting goes to the back. */
 void pcs_cpu_run(PcsSim *s, uint32_t task, PcsTime cost);
+/* pcs_cpu_run_last() (internal.h): pcs_cpu_run() as the last thing a task
+ * does in the handling of its own step event, which may go on inline. */
 /* TASK sleeps or finishes: its CPU goes to the next queued task.  No-op off CPU. */
 void pcs_cpu_release(PcsSim *s, uint32_t task);
 

@@ -37,7 +37,7 @@ static void worker_next(PcsSim *s, PcsWorker *w) {
   w->busy = TRUE;
   w->bio = bio;
   uint64_t cost = s->p->cost_bio_complete + (uint64_t)b->npages * s->p->cost_page_complete;
-  pcs_cpu_run(s, w->task, pcs_cpu_cost(s, w->task, cost));
+  pcs_cpu_run(s, w->task, pcs_cpu_cost(&s->cpu, w->task, cost));
 }
 
 void pcs_endio_queue(PcsSim *s, uint32_t bio) {

@@ -72,4 +72,27 @@ static inline void pcs_trace(PcsSim *s, uint32_t thread, PcsTraceKind kind, uint
   if (G_UNLIKELY(s->opt.trace)) s->opt.trace(s->opt.trace_user, s->evq.now, thread, kind, a, b);
 }
 
+/* pcs_cpu_run() (cpu.c) as the last thing task T does in the handling of
+ * its own step event (cpu.inline_task): when T keeps its CPU and the
+ * step's end would be the next event popped, the step is dispatched
+ * inline (pcs_evq_hold_inline(): the clock is at its end, it counts as an
+ * event) and TRUE says T goes on now, as if the loop had popped its
+ * event.  The result is that of pushing and popping it: the same events at
+ * the same times in the same order.  Inline here, with the common path
+ * of pcs_cpu_run(), because it runs at nearly every event. */
+G_ALWAYS_INLINE static inline gboolean pcs_cpu_run_last(PcsSim *s, uint32_t t, PcsTime cost) {
+  PcsTask *task = &s->cpu.tasks[t];
+  if (G_UNLIKELY(t != s->cpu.inline_task || !task->on_cpu ||
+                 (s->cpu.runq_len && s->evq.now - task->slice_start >= s->p->cpu_slice))) {
+    pcs_cpu_run(s, t, cost);
+    return FALSE;
+  }
+  task->cost = cost; /* pcs_cpu_run()'s path for a task that keeps its CPU */
+  s->res->thread_cpu_ns[t] += cost; /* T is a reader: only readers run inline */
+  PcsTime end = s->evq.now + cost;
+  if (pcs_evq_hold_inline(&s->evq, end)) return TRUE;
+  pcs_evq_push(&s->evq, end, PCS_EV_TASK_STEP, t);
+  return FALSE;
+}
+
 #endif

@@ -98,11 +98,11 @@ void pcs_reader_clear(PcsReader *r) {
 }
 
 /* R runs for BASE ns of CPU (jittered), then goes on in NEXT.  Returns
- * FALSE: R waits for its CPU step. */
-static gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
+ * FALSE: R waits for its CPU step; TRUE: the step was the next event and
+ * ran inline (pcs_cpu_run_last(): only in R's own step event). */
+G_ALWAYS_INLINE static inline gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
   r->state = next;
-  pcs_cpu_run(s, r->id, pcs_cpu_cost(s, r->id, base));
-  return FALSE;
+  return pcs_cpu_run_last(s, r->id, pcs_cpu_cost(&s->cpu, r->id, base));
 }
 
 /* ---- do_generic_file_read() ----------------------------------------------- */
@@ -423,9 +423,14 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
 }
 
 /* R runs states until it waits; READER_MAX_INSTANT catches a state
- * machine that would spin at one instant. */
+ * machine that would spin at one instant (a step dispatched inline starts
+ * a new one). */
 static void reader_run(PcsSim *s, PcsReader *r) {
-  for (uint32_t n = 0; reader_step(s, r); n++) g_assert(n < READER_MAX_INSTANT);
+  uint64_t event = s->evq.popped;
+  for (uint32_t n = 0; reader_step(s, r); n++) {
+    if (s->evq.popped != event) event = s->evq.popped, n = 0;
+    g_assert(n < READER_MAX_INSTANT);
+  }
 }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
@@ -433,7 +438,13 @@ void pcs_reader_start(PcsSim *s, PcsReader *r) {
   reader_run(s, r);
 }
 
-void pcs_reader_step(PcsSim *s, PcsReader *r) { reader_run(s, r); }
+/* R's own step event: R alone may go on inline (pcs_cpu_run_last()); a
+ * reader it wakes, or one woken at another task's event, may not. */
+void pcs_reader_step(PcsSim *s, PcsReader *r) {
+  s->cpu.inline_task = r->id;
+  reader_run(s, r);
+  s->cpu.inline_task = PCS_NONE;
+}
 
 void pcs_reader_wake(PcsSim *s, PcsReader *r) {
   g_assert(r->state == PCS_RD_SLEEPING);

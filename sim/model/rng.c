@@ -38,21 +38,27 @@ void pcs_rng_init(PcsRng *r, const uint32_t *key, uint32_t len) {
   r->mt[0] = 0x80000000u; /* MSB is 1, assuring a non-zero initial array */
 }
 
+/* The reference code's genrand refill, with mag01[y & 1] written as a mask
+ * (0 - (y & 1)) & MATRIX_A: no table lookup, so the loops vectorise (the
+ * last reads words the first wrote 227 words back).  The first 227 words
+ * go as 224, a multiple of any vector width, and 3: a loop that needs no
+ * scalar epilogue is one -O2's cheap vectoriser takes. */
+#define MT_WORD(kk, far)                                               \
+  do {                                                                 \
+    uint32_t y = (mt[kk] & 0x80000000u) | (mt[(kk) + 1] & 0x7fffffffu); \
+    mt[kk] = mt[far] ^ (y >> 1) ^ ((0u - (y & 1u)) & 0x9908b0dfu);     \
+  } while (0)
+
 void pcs_rng_refill(PcsRng *r) {
-  static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
-  uint32_t y, kk;
-  for (kk = 0; kk < MT_N - MT_M; kk++) {
-    y = (r->mt[kk] & 0x80000000u) | (r->mt[kk + 1] & 0x7fffffffu);
-    r->mt[kk] = r->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1];
-  }
-  for (; kk < MT_N - 1; kk++) {
-    y = (r->mt[kk] & 0x80000000u) | (r->mt[kk + 1] & 0x7fffffffu);
-    r->mt[kk] = r->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1];
-  }
-  y = (r->mt[MT_N - 1] & 0x80000000u) | (r->mt[0] & 0x7fffffffu);
-  r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1];
+  uint32_t *mt = r->mt, kk;
+  for (kk = 0; kk < 224; kk++) MT_WORD(kk, kk + MT_M);
+  for (; kk < MT_N - MT_M; kk++) MT_WORD(kk, kk + MT_M);
+  for (; kk < MT_N - 1; kk++) MT_WORD(kk, kk + (MT_M - MT_N));
+  uint32_t y = (mt[MT_N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+  mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ ((0u - (y & 1u)) & 0x9908b0dfu);
   r->mti = 0;
 }
+#undef MT_WORD
 
 void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id) {
   uint32_t key[3] = {(uint32_t)seed, (uint32_t)(seed >> 32), id};

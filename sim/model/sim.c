@@ -181,7 +181,7 @@ static gboolean sim_loop(PcsSim *s) {
   PcsEvent ev;
   const volatile int *cancel = s->opt.cancel;
   while (pcs_evq_pop(&s->evq, &ev)) {
-    if (G_UNLIKELY((s->evq.popped & 0xfff) == 0)) { /* every 4096 events: off the hot path */
+    if (G_UNLIKELY((s->evq.popped & PCS_EVQ_POLL_MASK) == 0)) { /* every 4096 events: off the hot path */
       if (cancel && g_atomic_int_get(cancel)) return FALSE;
       if (s->opt.progress) s->opt.progress(s->opt.progress_user, s->evq.popped, s->evq.now);
     }
