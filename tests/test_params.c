@@ -119,6 +119,9 @@ static void bad_scenarios_name_file_line_and_key(void **state) {
   expect_error("[workload]\nfile_size = 3000\n", "s.ini:2:", "out of range");
   expect_error("[workload]\nfiles = private\n", "s.ini:2:", "workload.files = 'private': expected shared or per-thread");
   expect_error("[nosuch]\nkey = 1\n", "s.ini:2:", "unknown key");
+  /* a part larger than its whole: cost.insert_alloc is part of cost.insert_won */
+  expect_error("[cost]\ninsert_won = 1us\ninsert_alloc = 2us\n", "s.ini:3:",
+               "cost.insert_alloc (2000 ns) is more than cost.insert_won (1000 ns)");
 }
 
 static void binary_and_missing_files_are_refused(void **state) {

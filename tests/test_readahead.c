@@ -205,6 +205,31 @@ static void v618_threads_share_windows_without_lost_inserts(void **state) {
   pcs_params_clear(&p);
 }
 
+/* cost.insert_alloc: the folio is stored at the end of the insert's work,
+ * so a thread that looked a page up as missing can lose it (-EEXIST) to one
+ * storing it meanwhile, and an interleaved window that loses its first page
+ * loses its PG_readahead marker: more synchronous readaheads.  With 0 the
+ * insert takes effect at the lookup and no insert is ever lost. */
+static void v618_insert_stored_after_its_allocation(void **state) {
+  PcsResult r0, r1;
+  for (int alloc = 0; alloc < 2; alloc++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    test_set(&p, "scenario.kernel=v6.18", "workload.threads=4", "workload.file_size=64M",
+             "readahead.read_ahead_kb=128", "readahead.fadvise_hint=1", "cpu.count=2", "cost.insert_won=1345ns",
+             "device.channels=2", "device.jitter=0.2", alloc ? "cost.insert_alloc=400ns" : "cost.insert_alloc=0", NULL);
+    test_run(&p, "window", alloc ? &r1 : &r0);
+    pcs_params_clear(&p);
+  }
+  assert_int_equal(r0.eexist, 0);
+  assert_true(r1.eexist > 0);
+  if (r1.ra_sync < 2 * r0.ra_sync + 5)
+    fail_msg("sync readaheads: %" G_GUINT64_FORMAT " with insert_alloc, %" G_GUINT64_FORMAT " without", (guint64)r1.ra_sync,
+             (guint64)r0.ra_sync);
+  pcs_result_clear(&r0);
+  pcs_result_clear(&r1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
@@ -212,6 +237,7 @@ int main(void) {
     cmocka_unit_test(single_reader_windows_become_bios),
     cmocka_unit_test(v618_one_reader_ramps_on_the_async_path_only),
     cmocka_unit_test(v618_threads_share_windows_without_lost_inserts),
+    cmocka_unit_test(v618_insert_stored_after_its_allocation),
     cmocka_unit_test(readahead_runs_when_the_reader_touches_each_marker),
     cmocka_unit_test(a_marker_set_by_another_thread_reads_ahead_from_the_first_hole),
     cmocka_unit_test(per_thread_files_each_start_with_the_initial_window),
