@@ -187,7 +187,9 @@ static void every_shipped_policy_reads_back_its_own_metrics(void **state) {
 }
 
 /* Eight threads on four CPUs with cost jitter, several seeds: pages change
- * owner often, and every owner change is read back. */
+ * owner often, and every owner change is read back.  With the seed's 8 MiB
+ * windows a thread can finish 16 MiB without queueing a bio of its own
+ * (it found every page inserted): the trace sees the submitters only. */
 static void jittered_race_reads_back_its_owner_changes(void **state) {
   for (int seed = 1; seed <= 3; seed++) {
     PcsParams p;
@@ -202,7 +204,8 @@ static void jittered_race_reads_back_its_owner_changes(void **state) {
     assert_true(r.eexist > 0);          /* the threads did race */
     assert_true(x.owner_changes > 100); /* and interleaved their inserts */
     assert_int_equal(t.mech.owner_changes, x.owner_changes);
-    assert_int_equal(t.c.threads, 8);
+    assert_int_equal(t.c.threads, x.submitters);
+    assert_true(x.submitters > 4 && x.submitters <= 8); /* more submitters than CPUs */
     pcs_ktrace_clear(&t);
     pcs_result_clear(&r);
     assert_round_trip(&p, "immediate");
@@ -278,7 +281,9 @@ static void trace_stats_of_the_file_gives_the_run_json(void **state) {
   for (size_t i = 0; i < G_N_ELEMENTS(policies); i++) {
     g_autofree char *file = g_strdup_printf("%s/run-%zu.txt", dir, i);
     g_autofree char *run = NULL, *stats = NULL, *err = NULL;
-    int rc = test_pcsim(&run, &err, "run", "workloads/eight-threads.ini", "--set", "workload.file_size=16M", "-p",
+    /* the seed's 4 threads: each queues bios under every policy here, so
+     * the trace's thread count is the run's */
+    int rc = test_pcsim(&run, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=16M", "-p",
                         policies[i], "--ftrace", file, "--format", "json", NULL);
     if (rc != 0) fail_msg("run: exit %d: %s", rc, err);
     g_clear_pointer(&err, g_free);

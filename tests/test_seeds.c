@@ -233,7 +233,7 @@ static void sizes_print_in_human_units(void **state) {
     assert_string_equal(t, cases[i].text);
   }
   g_autofree char *table = run_ok("run", "workloads/liubo-2011.ini", "--set", "workload.file_size=128k", NULL);
-  assert_true(g_str_has_prefix(table, "scenario liubo-2011: 4 thread(s), 128 KiB file, bs 32 KiB, readahead 128 KiB,"));
+  assert_true(g_str_has_prefix(table, "scenario liubo-2011: 4 thread(s), 128 KiB file, bs 32 KiB, readahead 8 MiB,"));
 }
 
 int main(void) {
