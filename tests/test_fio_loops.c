@@ -11,9 +11,9 @@
 
 #define FILE_MIB 32
 
-/* liubo-2011 (v3.5, four threads on one 2000M file) cut to FILE_MIB, then SETS. */
+/* liubo-2011-calibrated (v3.5, four threads on one 2000M file, 128 KiB window) cut to FILE_MIB, then SETS. */
 static void scenario(PcsParams *p, const char *threads) {
-  test_load(p, "workloads/liubo-2011.ini");
+  test_load(p, "workloads/liubo-2011-calibrated.ini");
   g_autofree char *size = g_strdup_printf("workload.file_size=%dM", FILE_MIB);
   test_set(p, size, threads, NULL);
 }
@@ -65,7 +65,7 @@ static void two_loops_read_twice_the_bytes_with_twice_the_bios(void **state) {
 static void runtime_caps_the_simulated_time(void **state) {
   PcsParams p;
   PcsResult full, capped;
-  test_load(&p, "workloads/liubo-2011.ini");
+  test_load(&p, "workloads/liubo-2011-calibrated.ini");
   test_set(&p, "workload.file_size=1000M", "workload.runtime=10ms", NULL);
   test_run(&p, "pool:16", &capped);
   assert_true(capped.sim_time_ns >= 10 * PCS_NS_PER_US * 1000);
@@ -118,10 +118,10 @@ static void time_based_runs_are_deterministic(void **state) {
   g_autofree char *a = NULL, *b = NULL, *err = NULL;
   const char *sets[] = {"--set", "workload.file_size=8M", "--set", "workload.runtime=30ms", "--set",
                         "workload.time_based=1"};
-  assert_int_equal(test_pcsim(&a, &err, "run", "workloads/liubo-2011.ini", sets[0], sets[1], sets[2], sets[3], sets[4],
+  assert_int_equal(test_pcsim(&a, &err, "run", "workloads/liubo-2011-calibrated.ini", sets[0], sets[1], sets[2], sets[3], sets[4],
                               sets[5], "--format", "json", NULL), 0);
   g_clear_pointer(&err, g_free);
-  assert_int_equal(test_pcsim(&b, &err, "run", "workloads/liubo-2011.ini", sets[0], sets[1], sets[2], sets[3], sets[4],
+  assert_int_equal(test_pcsim(&b, &err, "run", "workloads/liubo-2011-calibrated.ini", sets[0], sets[1], sets[2], sets[3], sets[4],
                               sets[5], "--format", "json", NULL), 0);
   assert_string_equal(a, b);
   /* provenance and the table name what was set */
@@ -130,7 +130,7 @@ static void time_based_runs_are_deterministic(void **state) {
   assert_null(strstr(a, "\"workload.loops\"")); /* at its default: left out */
   g_autofree char *table = NULL;
   g_clear_pointer(&err, g_free);
-  assert_int_equal(test_pcsim(&table, &err, "run", "workloads/liubo-2011.ini", sets[0], sets[1], "--set",
+  assert_int_equal(test_pcsim(&table, &err, "run", "workloads/liubo-2011-calibrated.ini", sets[0], sets[1], "--set",
                               "workload.loops=2", "--policy", "immediate", NULL), 0);
   assert_non_null(strstr(table, "8 MiB file, bs 32 KiB, readahead 128 KiB, loops 2, seed 1"));
 }
@@ -260,7 +260,7 @@ static void bad_values_name_file_line_and_key(void **state) {
     assert_null(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
   }
   g_autofree char *out = NULL, *err = NULL;
-  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.time_based=1", NULL), 2);
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011-calibrated.ini", "--set", "workload.time_based=1", NULL), 2);
   assert_non_null(strstr(err, "--set: workload.time_based = 1 needs workload.runtime"));
 }
 
