@@ -168,7 +168,8 @@ typedef struct {
 
 /* The rate a run's estimate is turned into minutes with: events per second
  * measured on the development machine (2 shared cores, RelWithDebInfo:
- * `pcsim run workloads/liubo-2011.ini --stats` gives 20.3 M events/s).
+ * `pcsim run workloads/liubo-2011.ini --stats` gave 20.3 M events/s before the
+ * hot-path work of issue 17; 25-35 M now, so the estimate errs long).
  * A documented constant, not a calibration: the estimate of events itself
  * is an overestimate by design (pcs_sim_estimate()). */
 #define RUN_EVENTS_PER_S 20e6
