@@ -89,6 +89,16 @@ static PcsEvent reference_pop(Reference *r) {
   return ev;
 }
 
+/* Pops Q empty: each pop is the reference's next, and then Q has none. */
+static void drain_as_reference(PcsEvq *q, Reference *ref) {
+  while (ref->n) {
+    PcsEvent want = reference_pop(ref), got = {0};
+    assert_true(pcs_evq_pop(q, &got));
+    assert_int_equal(got.seq, want.seq);
+  }
+  assert_false(pcs_evq_pop(q, &(PcsEvent){0}));
+}
+
 /* Pushes to both lanes interleaved with pops, as the simulation does
  * (device completions in the FIFO, task steps in the heap): every pop is
  * exactly the one a single (time, seq) heap would give.  The queue starts
@@ -125,12 +135,7 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
     }
     assert_int_equal(pcs_evq_pending(&q), ref.n);
   }
-  while (ref.n) {
-    PcsEvent want = reference_pop(&ref), got = {0};
-    assert_true(pcs_evq_pop(&q, &got));
-    assert_int_equal(got.seq, want.seq);
-  }
-  assert_false(pcs_evq_pop(&q, &(PcsEvent){0}));
+  drain_as_reference(&q, &ref);
   assert_true(from_fifo > 1000); /* both lanes were exercised, */
   assert_true(cross_ties > 100); /* often at the same instant, */
   assert_true(q.fifo_cap > 2);   /* and the ring grew */
@@ -182,12 +187,7 @@ static void replace_top_pops_as_one_heap(void **state) {
     }
     assert_int_equal(pcs_evq_pending(&q), ref.n);
   }
-  while (ref.n) {
-    PcsEvent want = reference_pop(&ref), got = {0};
-    assert_true(pcs_evq_pop(&q, &got));
-    assert_int_equal(got.seq, want.seq);
-  }
-  assert_false(pcs_evq_pop(&q, &(PcsEvent){0}));
+  drain_as_reference(&q, &ref);
   assert_int_equal(pcs_evq_pending(&q), 0);
   assert_true(holds > 100000);  /* replace-top was the common case, */
   assert_true(bare_pops > 5000); /* and holes were also filled by a pop */
