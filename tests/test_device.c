@@ -120,11 +120,71 @@ static void device_never_exceeds_its_bandwidth(void **state) {
   pcs_params_clear(&p);
 }
 
+/* device.sharing = 1 (processor sharing, the loop device on its host): a
+ * request alone gets the whole bandwidth, and two requests of one size
+ * dispatched together share it and complete together, where the FIFO
+ * channel above completes them one transfer apart. */
+static void shared_requests_complete_together(void **state) {
+  PcsParams p;
+  one_thread_16_pages(&p);
+  test_set(&p, "device.sharing=1", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  const TestEvent *d = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  const TestEvent *c = test_find(ev, NULL, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 0);
+  assert_int_equal(c->t - d->t, 100000 + 65536); /* alone: latency + size / bandwidth */
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+
+  test_set(&p, "block.max_sectors=64", NULL);
+  ev = test_run_traced(&p, "immediate", &r);
+  assert_int_equal(r.requests, 2);
+  size_t at = 0;
+  const TestEvent *d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  const TestEvent *d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
+  assert_int_equal(d0->t, d1->t);
+  at = 0;
+  const TestEvent *c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  const TestEvent *c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  /* both at T + 100000 + 2 x 32768: each moved at half the bandwidth */
+  assert_int_equal(c0->t, d0->t + 100000 + 2 * 32768);
+  assert_int_equal(c1->t, c0->t);
+  assert_int_equal(c0->a, 0); /* ties in dispatch order */
+  assert_int_equal(c1->a, 64);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* device.slow_rate: the host's slow spells make the same read take longer,
+ * by no more than running the whole of it at the slow rate would, and the
+ * same seed gives the same run. */
+static void slow_spells_slow_the_device(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=16M", "device.sharing=1", "device.latency=0",
+           "device.bandwidth=1000000000", "device.queue_depth=64", NULL);
+  PcsResult fast, slow, again;
+  test_run(&p, "window", &fast);
+  test_set(&p, "device.slow_rate=0.1", "device.fast_time=1ms", "device.slow_time=1ms", NULL);
+  test_run(&p, "window", &slow);
+  test_run(&p, "window", &again);
+  assert_true(slow.sim_time_ns > fast.sim_time_ns + 16 * 1048576 / 4); /* half the time at a tenth of the rate */
+  assert_true(slow.sim_time_ns < fast.sim_time_ns + 16 * 1048576 * 10);
+  assert_int_equal(again.sim_time_ns, slow.sim_time_ns);
+  pcs_result_clear(&fast);
+  pcs_result_clear(&slow);
+  pcs_result_clear(&again);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_lone_request_takes_latency_plus_transfer),
     cmocka_unit_test(requests_share_one_transfer_channel),
     cmocka_unit_test(device_never_exceeds_its_bandwidth),
+    cmocka_unit_test(shared_requests_complete_together),
+    cmocka_unit_test(slow_spells_slow_the_device),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

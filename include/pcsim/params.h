@@ -112,6 +112,14 @@ typedef enum {
     "requests whose transfers run in parallel, each at device.bandwidth (a loop device on a host file: the host serves several direct I/Os at once); 1: one shared data channel") \
   X(device, jitter, FRAC, "0", 0, 0,                                                  \
     "spread of each request's service time: latency and transfer scaled by a lognormal factor of mean 1 and this sigma, from a seeded stream; 0 = none") \
+  X(device, sharing, COUNT, "0", 0, 1,                                                \
+    "1: the requests in service share device.bandwidth equally (processor sharing: n transfers each at bandwidth / n, so requests of one size issued together complete together, as the loop device on a host serves them); device.channels is then unused. 0: FIFO transfers on device.channels channels") \
+  X(device, slow_rate, FRAC, "0", 0, 0,                                               \
+    "with device.sharing = 1: the host's slow state, its rate as a fraction of device.bandwidth; the device alternates between its normal and its slow state, each held for an exponential time of mean device.fast_time and device.slow_time (seeded stream); 0 = no slow state") \
+  X(device, fast_time, TIME, "10ms", 1, (UINT64_C(1) << 50),                         \
+    "with device.slow_rate > 0: mean time the device holds its normal rate") \
+  X(device, slow_time, TIME, "10ms", 1, (UINT64_C(1) << 50),                         \
+    "with device.slow_rate > 0: mean time the device holds its slow rate") \
   X(cpu, count, COUNT, "4", 1, 4096,                                                  \
     "CPUs shared by reader threads and end-io workers")                               \
   X(cpu, slice, TIME, "1ms", 1, (UINT64_C(1) << 50),                                 \
@@ -197,7 +205,7 @@ typedef enum {
   PCS_FADVISE_COUNT
 } PcsFadvise;
 
-#define PCS_PARAMS_MAX 64
+#define PCS_PARAMS_MAX 80
 #define PCS_LINE_CLI UINT32_MAX
 
 /* A resolved scenario.  TEXT values are owned strings. */

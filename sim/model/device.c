@@ -27,28 +27,66 @@
  * seeded stream: the host's service times are heavy-tailed (ra128-j1:
  * 256 KiB requests median 230 us, mean 433 us), and that spread is what
  * lets one window complete before an earlier one.
+ * device.sharing = 1 (processor sharing): after its latency a request
+ * joins the transfers in progress and the n of them share
+ * device.bandwidth, each at bandwidth / n, until one finishes.  Requests of
+ * one size issued together therefore complete together, and one alone gets
+ * the whole rate: this is what the loop device on its host showed
+ * (tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j1: the six or
+ * seven 1280 KiB requests of one 8 MiB window complete within 10 us of each
+ * other, 3..7 ms after their issue, while a 256 KiB request alone takes
+ * 165 us; docs/validation.md).  The device keeps one PCS_EV_DEVICE_DONE
+ * pending at its next change (a latency ending, a transfer finishing);
+ * a change that moves it earlier pushes a new one and the old does nothing.
  * Differs from the host: no per-request CPU cost of the loop worker, and
- * a transfer's rate does not depend on how many others run.
+ * with device.sharing = 0 a transfer's rate does not depend on how many
+ * others run.
  */
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
+
+#define NEVER G_MAXUINT64 /* no device change pending */
 
 static PcsTime transfer_ns(PcsSim *s, uint64_t bytes) {
   return (PcsTime)((bytes * (uint64_t)PCS_NS_PER_S + s->p->device_bandwidth - 1) / s->p->device_bandwidth);
 }
 
+/* device.sharing = 1: a request in service.  ready: when its latency
+ * ends; finish: the value of PcsDevice.served at which its transfer ends
+ * (set when it joins, at ready). */
+typedef struct PcsDevSlot {
+  uint32_t rq;
+  gboolean active; /* in transfer */
+  PcsTime ready;
+  double bytes;  /* its transfer, jitter applied */
+  double finish;
+} PcsDevSlot;
+
+/* An exponential time of mean MEAN (at least 1 ns) from RNG. */
+static PcsTime exp_time_rng(PcsRng *rng, PcsTime mean) {
+  double u = ((double)pcs_rng_u32(rng) + 1.0) / 4294967297.0; /* (0,1) */
+  return 1 + (PcsTime)(-log(u) * (double)mean);
+}
+
 void pcs_dev_init(PcsDevice *d, const PcsParams *p) {
-  *d = (PcsDevice){.nchannels = (uint32_t)p->device_channels};
-  if (d->nchannels > 1) d->channels = g_new0(PcsTime, d->nchannels);
-  if (p->device_jitter > 0) {
+  *d = (PcsDevice){.nchannels = (uint32_t)p->device_channels, .next_event = NEVER};
+  if (p->device_sharing)
+    d->slots = g_new0(PcsDevSlot, p->device_queue_depth);
+  else if (d->nchannels > 1)
+    d->channels = g_new0(PcsTime, d->nchannels);
+  if (p->device_jitter > 0 || (p->device_sharing && p->device_slow_rate > 0)) {
     d->rng = g_new(PcsRng, 1);
     pcs_rng_init_stream(d->rng, p->scenario_seed, PCS_RNG_STREAM_DEVICE);
   }
+  if (p->device_sharing && p->device_slow_rate > 0) /* starts in the normal state */
+    d->next_switch = exp_time_rng(d->rng, p->device_fast_time);
 }
 
 void pcs_dev_clear(PcsDevice *d) {
   g_clear_pointer(&d->channels, g_free);
+  g_clear_pointer(&d->slots, g_free);
   g_clear_pointer(&d->rng, g_free);
 }
 
@@ -56,7 +94,7 @@ void pcs_dev_clear(PcsDevice *d) {
  * with z standard normal (Box-Muller from two draws of the device stream). */
 static double service_factor(PcsSim *s) {
   double sigma = s->p->device_jitter;
-  if (!s->dev.rng) return 1.0;
+  if (sigma <= 0) return 1.0;
   double u1 = ((double)pcs_rng_u32(s->dev.rng) + 1.0) / 4294967297.0; /* (0,1) */
   double u2 = (double)pcs_rng_u32(s->dev.rng) / 4294967296.0;
   double z = sqrt(-2.0 * log(u1)) * cos(2.0 * G_PI * u2);
@@ -71,6 +109,87 @@ static uint32_t first_free_channel(const PcsDevice *d) {
   return best;
 }
 
+/* ---- device.sharing = 1 ---- */
+
+/* Bytes per ns of the device as a whole, in its present state. */
+static double share_rate(PcsSim *s) {
+  double rate = (double)s->p->device_bandwidth / (double)PCS_NS_PER_S;
+  return s->dev.slow ? rate * s->p->device_slow_rate : rate;
+}
+
+/* An exponential time of mean MEAN from the device's stream. */
+static PcsTime exp_time(PcsSim *s, PcsTime mean) { return exp_time_rng(s->dev.rng, mean); }
+
+/* Advances PcsDevice.served to now: each of the nactive transfers got
+ * the rate / nactive since served_at (the state cannot have changed in
+ * between while transfers ran: a state change is a device event); then
+ * takes the state changes that are due. */
+static void share_advance(PcsSim *s) {
+  PcsDevice *d = &s->dev;
+  if (d->nactive) d->served += (double)(s->evq.now - d->served_at) * share_rate(s) / d->nactive;
+  d->served_at = s->evq.now;
+  while (s->p->device_slow_rate > 0 && d->next_switch <= s->evq.now) {
+    d->slow = !d->slow;
+    d->next_switch += exp_time(s, d->slow ? s->p->device_slow_time : s->p->device_fast_time);
+  }
+}
+
+/* Schedules the device's next change (a latency ending, a transfer
+ * finishing) unless it is already the pending event. */
+static void share_schedule(PcsSim *s) {
+  PcsDevice *d = &s->dev;
+  share_advance(s); /* the transfers in progress are the same since served_at */
+  PcsTime next = NEVER;
+  double min_finish = HUGE_VAL;
+  for (uint32_t i = 0; i < d->nslots; i++) {
+    if (!d->slots[i].active)
+      next = MIN(next, d->slots[i].ready);
+    else
+      min_finish = MIN(min_finish, d->slots[i].finish);
+  }
+  if (s->p->device_slow_rate > 0 && d->nslots) next = MIN(next, d->next_switch);
+  if (d->nactive) {
+    double ns = ceil((min_finish - d->served) * d->nactive / share_rate(s));
+    next = MIN(next, s->evq.now + (PcsTime)MAX(ns, 1.0));
+  }
+  if (next >= d->next_event) return; /* the pending event comes first and reschedules */
+  d->next_event = next;
+  pcs_evq_push(&s->evq, next, PCS_EV_DEVICE_DONE, PCS_NONE);
+}
+
+static void complete_request(PcsSim *s, uint32_t id);
+
+/* The PCS_EV_DEVICE_DONE of device.sharing = 1: completes the transfers
+ * that have finished (in the order of their finish, then of dispatch),
+ * starts the transfers whose latency has ended, schedules the next change. */
+static void share_event(PcsSim *s) {
+  PcsDevice *d = &s->dev;
+  if (s->evq.now != d->next_event) return; /* superseded */
+  d->next_event = NEVER;
+  share_advance(s);
+  for (;;) {
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < d->nslots; i++)
+      if (d->slots[i].active && d->slots[i].finish <= d->served + 1e-6 &&
+          (best == UINT32_MAX || d->slots[i].finish < d->slots[best].finish))
+        best = i;
+    if (best == UINT32_MAX) break;
+    uint32_t id = d->slots[best].rq;
+    memmove(&d->slots[best], &d->slots[best + 1], (d->nslots - best - 1) * sizeof *d->slots); /* dispatch order kept */
+    d->nslots--;
+    d->nactive--;
+    complete_request(s, id);
+  }
+  for (uint32_t i = 0; i < d->nslots; i++) {
+    PcsDevSlot *sl = &d->slots[i];
+    if (sl->active || sl->ready > s->evq.now) continue;
+    sl->active = TRUE;
+    sl->finish = d->served + sl->bytes;
+    d->nactive++;
+  }
+  pcs_dev_dispatch(s); /* fills the slots the completions freed, schedules */
+}
+
 void pcs_dev_dispatch(PcsSim *s) {
   while (s->dev.in_service < s->p->device_queue_depth && s->blk.elv_head != PCS_NONE) {
     uint32_t id = pcs_blk_next_request(s);
@@ -78,27 +197,41 @@ void pcs_dev_dispatch(PcsSim *s) {
     PcsRequest *rq = pcs_rq_at(&s->blk, id);
     double f = service_factor(s);
     PcsTime ready = s->evq.now + (PcsTime)((double)s->p->device_latency * f);
-    PcsTime xfer = s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE), done;
-    if (s->dev.rng) xfer = (PcsTime)((double)xfer * f);
-    if (s->dev.nchannels > 1) {
-      uint32_t c = first_free_channel(&s->dev);
-      done = s->dev.channels[c] = MAX(ready, s->dev.channels[c]) + xfer;
-    } else {
-      done = s->dev.channel_free = MAX(ready, s->dev.channel_free) + xfer;
-    }
     if (s->dev.in_service++ == 0) s->dev.busy_since = s->evq.now; /* diskstats io_ticks */
     s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service);
     rq->dispatched = s->evq.now;
     s->res->requests++;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
-    if (s->dev.nchannels > 1)
+    if (s->p->device_sharing) { /* joins the transfers at ready (share_event) */
+      s->dev.slots[s->dev.nslots++] = (PcsDevSlot){
+          .rq = id, .ready = ready + s->p->device_command_cost, .bytes = (double)rq->nsect * PCS_SECTOR_SIZE * f};
+      continue;
+    }
+    PcsTime xfer = s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE), done;
+    xfer = (PcsTime)((double)xfer * f);
+    if (s->dev.nchannels > 1) {
+      uint32_t c = first_free_channel(&s->dev);
+      done = s->dev.channels[c] = MAX(ready, s->dev.channels[c]) + xfer;
       pcs_evq_push(&s->evq, done, PCS_EV_DEVICE_DONE, id);
-    else
+    } else {
+      done = s->dev.channel_free = MAX(ready, s->dev.channel_free) + xfer;
       pcs_evq_push_fifo(&s->evq, done, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
+    }
   }
+  if (s->p->device_sharing) share_schedule(s);
 }
 
 void pcs_dev_complete(PcsSim *s, uint32_t id) {
+  if (s->p->device_sharing) {
+    share_event(s);
+    return;
+  }
+  complete_request(s, id);
+  pcs_dev_dispatch(s);
+}
+
+/* Request ID has left the device: its bios go to end-io, it is freed. */
+static void complete_request(PcsSim *s, uint32_t id) {
   PcsRequest *rq = pcs_rq_at(&s->blk, id);
   pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_COMPLETE, rq->sector, rq->nsect);
   if (--s->dev.in_service == 0) s->res->device_busy_ns += s->evq.now - s->dev.busy_since;
@@ -112,5 +245,4 @@ void pcs_dev_complete(PcsSim *s, uint32_t id) {
     bio = next;
   }
   pcs_blk_put_request(s, id);
-  pcs_dev_dispatch(s);
 }

@@ -17,6 +17,15 @@ typedef struct {
   PcsTime *channels;    /* device.channels > 1: when each channel finishes its last transfer */
   uint32_t nchannels;
   PcsRng *rng;          /* device.jitter > 0: the service-time draws (PCS_RNG_STREAM_DEVICE) */
+  /* device.sharing = 1 (processor sharing): one slot per request in service */
+  struct PcsDevSlot *slots; /* device.queue_depth of them */
+  uint32_t nslots;          /* slots in use (in latency or in transfer) */
+  uint32_t nactive;         /* of which in transfer */
+  double served;            /* bytes each transferring request has received since the run began (virtual time) */
+  PcsTime served_at;        /* when served was last advanced */
+  PcsTime next_event;       /* the one PCS_EV_DEVICE_DONE that counts (earlier pushes are stale) */
+  gboolean slow;            /* device.slow_rate > 0: in the slow state */
+  PcsTime next_switch;      /* device.slow_rate > 0: when the state changes next */
 } PcsDevice;
 
 /* Called once per run: device.channels data channels. */
@@ -29,7 +38,9 @@ void pcs_dev_clear(PcsDevice *d);
  * elevator gained requests and after each completion. */
 void pcs_dev_dispatch(PcsSim *s);
 /* The PCS_EV_DEVICE_DONE event of request RQ: hands its bios to end-io,
- * frees RQ, dispatches more. */
+ * frees RQ, dispatches more.  With device.sharing = 1 the event is the
+ * device's next change (a latency ending or a transfer finishing), RQ is
+ * unused, and a superseded event does nothing. */
 void pcs_dev_complete(PcsSim *s, uint32_t rq);
 
 #endif
