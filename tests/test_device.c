@@ -172,6 +172,11 @@ static void slow_spells_slow_the_device(void **state) {
   assert_true(slow.sim_time_ns > fast.sim_time_ns + 16 * 1048576 / 4); /* half the time at a tenth of the rate */
   assert_true(slow.sim_time_ns < fast.sim_time_ns + 16 * 1048576 * 10);
   assert_int_equal(again.sim_time_ns, slow.sim_time_ns);
+  /* a slow state without shared transfers is refused, naming the key */
+  test_set(&p, "device.sharing=0", NULL);
+  g_autoptr(GError) error = NULL;
+  assert_false(pcs_params_validate(&p, &error));
+  assert_non_null(strstr(error->message, "device.slow_rate"));
   pcs_result_clear(&fast);
   pcs_result_clear(&slow);
   pcs_result_clear(&again);

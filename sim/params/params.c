@@ -616,6 +616,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "memory.scattered", "memory.contiguous"), p->memory_scattered == 0 || p->memory_contiguous,
         "memory.scattered is set but memory.contiguous = 0: every page is already scattered; "
         "set memory.contiguous = 1");
+  CHECK(blame(p, "device.slow_rate", "device.sharing"), p->device_slow_rate == 0 || p->device_sharing,
+        "device.slow_rate is set but device.sharing = 0: the slow state is a rate of the shared transfers; "
+        "set device.sharing = 1");
   g_autofree char *why = NULL;
   uint64_t blocks[PCS_BUDDY_ORDERS];
   CHECK("memory.buddyinfo", pcs_params_parse_buddyinfo(p->memory_buddyinfo, blocks, &why),
