@@ -118,6 +118,13 @@ static gboolean fits(PcsSim *s, const PcsRequest *rq, uint32_t nsect, uint32_t n
 
 /* ---- merging a bio into a request ---- */
 
+/* Does a bio of NS sectors at SECTOR touch RQ's front or back?  The cheap
+ * first test of every merge attempt: most requests a bio is tried against
+ * (the elevator walk below) are nowhere near it. */
+static inline gboolean adjacent(const PcsRequest *rq, uint64_t sector, uint32_t ns) {
+  return rq_end(rq) == sector || sector + ns == rq->sector;
+}
+
 /* blk_try_merge(): how BIO would join RQ; PCS_TRACE_SUBMIT for not at all. */
 static PcsTraceKind merge_kind(PcsSim *s, const PcsRequest *rq, const PcsBio *b) {
   uint32_t ns = bio_sectors(b);
@@ -130,6 +137,7 @@ static PcsTraceKind merge_kind(PcsSim *s, const PcsRequest *rq, const PcsBio *b)
 static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
   PcsBio *b = bio_at(s, bio);
   uint32_t ns = bio_sectors(b);
+  if (!adjacent(rq, bio_sector(b), ns)) return FALSE;
   PcsTraceKind how = merge_kind(s, rq, b);
   if (how == PCS_TRACE_BACKMERGE) {
     bio_at(s, rq->bio_tail)->next = bio;
@@ -308,9 +316,12 @@ static void elv_merge_neighbours(PcsSim *s, uint32_t id) {
 /* elv_merge() under CFQ: a queued request of TASK the bio can join
  * (cfq_allow_merge() refuses every other task's). */
 static gboolean elv_merge_bio(PcsSim *s, uint32_t task, uint32_t bio) {
+  const PcsBio *b = bio_at(s, bio);
+  uint64_t sector = bio_sector(b);
+  uint32_t ns = bio_sectors(b);
   for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next) {
     PcsRequest *rq = rq_at(s, id);
-    if (rq->task == task && try_merge_bio(s, rq, bio)) {
+    if (rq->task == task && adjacent(rq, sector, ns) && try_merge_bio(s, rq, bio)) {
       elv_merge_neighbours(s, id);
       return TRUE;
     }
