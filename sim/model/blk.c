@@ -185,9 +185,6 @@ static inline void hash_move_end(PcsSim *s, uint32_t id) {
   if (rq_at(s, id)->in_elv && s->blk.hash_start) hash_add(s, id);
 }
 
-/* The queued request first in the FIFO whose end (BY_END) or first sector
- * is SECTOR, not SKIP, of TASK (PCS_NONE: any), that can take NSECT more
- * sectors in NSEG more segments (0, 0: any). */
 #ifdef PCSIM_CHECKED
 /* hash_find()'s reference: the FIFO walked from its head. */
 static uint32_t walk_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip, uint32_t task, uint32_t nsect,
@@ -202,6 +199,9 @@ static uint32_t walk_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t 
 }
 #endif
 
+/* The queued request first in the FIFO whose end (BY_END) or first sector
+ * is SECTOR, not SKIP, of TASK (PCS_NONE: any), that can take NSECT more
+ * sectors in NSEG more segments (0, 0: any). */
 static uint32_t hash_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip, uint32_t task, uint32_t nsect,
                           uint32_t nseg) {
   uint32_t best = PCS_NONE;
