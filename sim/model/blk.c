@@ -484,8 +484,11 @@ void pcs_blk_finish_plug(PcsSim *s, uint32_t task) {
  * blk_attempt_plug_merge() (blk-mq: the plug's last request only). */
 static gboolean plug_merge(PcsSim *s, const PcsPlug *plug, uint32_t bio) {
   if (s->blk.mq_none) return plug->n > 0 && try_merge_bio(s, plug->rqs[plug->n - 1], bio);
+  const PcsBio *b = bio_at(s, bio);
+  uint64_t sector = bio_sector(b);
+  uint32_t ns = bio_sectors(b);
   for (uint32_t i = 0; i < plug->n; i++)
-    if (try_merge_bio(s, plug->rqs[i], bio)) return TRUE;
+    if (adjacent(rq_at(s, plug->rqs[i]), sector, ns) && try_merge_bio(s, plug->rqs[i], bio)) return TRUE;
   return FALSE;
 }
 
