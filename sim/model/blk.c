@@ -58,6 +58,11 @@
  * readers make).  Within a queue requests leave oldest first (CFQ sorts by
  * sector; one task's requests are ascending already).
  *
+ * Lookups (v3.5): the queued requests are hashed by first and by end
+ * sector, as the kernel's elv_rqhash and cfq sort tree serve it; a lookup
+ * returns exactly the request a walk of the FIFO from its head would meet
+ * first (debug builds check every lookup against that walk).
+ *
  * Differs from the kernel: with block.cfq_quantum = 0 requests leave the
  * elevator in insertion order; no idling (rotational devices); a full
  * queue makes no "batcher" (ioc_batching() lets the task that filled it
@@ -92,6 +97,14 @@ void pcs_blk_init(PcsBlkQueue *q, const PcsParams *p, uint32_t ntasks) {
     q->cfq_quantum = (uint32_t)p->block_cfq_quantum;
     q->cfqq = g_new0(PcsCfqQueue, MAX(ntasks, 1));
   }
+  if (!q->mq_none) { /* buckets: a power of two, at least 4 per request nr_requests allows */
+    uint32_t n = 256;
+    while (n < 4 * MIN(q->nr_requests, 1u << 20)) n *= 2;
+    q->hash_mask = n - 1;
+    q->hash_start = g_new(uint32_t, n);
+    q->hash_end = g_new(uint32_t, n);
+    for (uint32_t i = 0; i < n; i++) q->hash_start[i] = q->hash_end[i] = PCS_NONE;
+  }
   q->waiters = g_new(uint32_t, MAX(ntasks, 1));
   q->rq_max_pages = pcs_blk_rq_max_pages(p);
   q->plugs = g_new0(PcsPlug, MAX(ntasks, 1));
@@ -102,6 +115,8 @@ void pcs_blk_clear(PcsBlkQueue *q) {
   for (uint32_t t = 0; t < q->nplugs; t++) g_free(q->plugs[t].rqs);
   g_clear_pointer(&q->plugs, g_free);
   g_clear_pointer(&q->waiters, g_free);
+  g_clear_pointer(&q->hash_start, g_free);
+  g_clear_pointer(&q->hash_end, g_free);
   g_clear_pointer(&q->cfqq, g_free);
   pcs_pool_clear(&q->requests);
 }
@@ -118,6 +133,13 @@ static gboolean fits(PcsSim *s, const PcsRequest *rq, uint32_t nsect, uint32_t n
 
 /* ---- merging a bio into a request ---- */
 
+/* Does a bio of NS sectors at SECTOR touch RQ's front or back?  The cheap
+ * first test of every merge attempt: most requests a bio is tried against
+ * (the elevator walk below) are nowhere near it. */
+static inline gboolean adjacent(const PcsRequest *rq, uint64_t sector, uint32_t ns) {
+  return rq_end(rq) == sector || sector + ns == rq->sector;
+}
+
 /* blk_try_merge(): how BIO would join RQ; PCS_TRACE_SUBMIT for not at all. */
 static PcsTraceKind merge_kind(PcsSim *s, const PcsRequest *rq, const PcsBio *b) {
   uint32_t ns = bio_sectors(b);
@@ -127,10 +149,85 @@ static PcsTraceKind merge_kind(PcsSim *s, const PcsRequest *rq, const PcsBio *b)
   return PCS_TRACE_SUBMIT;
 }
 
-static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
+/* ---- the elevator's hashes (v3.5) ----
+ * Every queued request is on two chains: of its first sector and of its
+ * end sector.  A lookup takes, of the requests a chain holds with the
+ * sector asked for, the one first in the elevator's FIFO (the smallest
+ * order stamp): exactly the request a walk of the FIFO from its head
+ * would find first, at the cost of one short chain. */
+
+static inline uint32_t *hash_bucket(PcsSim *s, uint32_t *heads, uint64_t sector) {
+  return &heads[(sector / PCS_SECTORS_PER_PAGE) & s->blk.hash_mask];
+}
+
+static void hash_add(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = rq_at(s, id);
+  uint32_t *bs = hash_bucket(s, s->blk.hash_start, rq->sector), *be = hash_bucket(s, s->blk.hash_end, rq_end(rq));
+  rq->hnext_start = *bs, *bs = id;
+  rq->hnext_end = *be, *be = id;
+}
+
+static void hash_del(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = rq_at(s, id);
+  uint32_t *p = hash_bucket(s, s->blk.hash_start, rq->sector);
+  while (*p != id) p = &rq_at(s, *p)->hnext_start;
+  *p = rq->hnext_start;
+  p = hash_bucket(s, s->blk.hash_end, rq_end(rq));
+  while (*p != id) p = &rq_at(s, *p)->hnext_end;
+  *p = rq->hnext_end;
+}
+
+/* Call before a queued request's sector or size changes; hash_add() after. */
+static inline void hash_move_begin(PcsSim *s, uint32_t id) {
+  if (rq_at(s, id)->in_elv && s->blk.hash_start) hash_del(s, id);
+}
+static inline void hash_move_end(PcsSim *s, uint32_t id) {
+  if (rq_at(s, id)->in_elv && s->blk.hash_start) hash_add(s, id);
+}
+
+#ifdef PCSIM_CHECKED
+/* hash_find()'s reference: the FIFO walked from its head. */
+static uint32_t walk_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip, uint32_t task, uint32_t nsect,
+                          uint32_t nseg) {
+  for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next) {
+    PcsRequest *rq = rq_at(s, id);
+    if ((by_end ? rq_end(rq) : rq->sector) == sector && id != skip && (task == PCS_NONE || rq->task == task) &&
+        fits(s, rq, nsect, nseg))
+      return id;
+  }
+  return PCS_NONE;
+}
+#endif
+
+/* The queued request first in the FIFO whose end (BY_END) or first sector
+ * is SECTOR, not SKIP, of TASK (PCS_NONE: any), that can take NSECT more
+ * sectors in NSEG more segments (0, 0: any). */
+static uint32_t hash_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip, uint32_t task, uint32_t nsect,
+                          uint32_t nseg) {
+  uint32_t best = PCS_NONE;
+  uint64_t best_order = UINT64_MAX;
+  uint32_t id = *hash_bucket(s, by_end ? s->blk.hash_end : s->blk.hash_start, sector);
+  while (id != PCS_NONE) {
+    PcsRequest *rq = rq_at(s, id);
+    if ((by_end ? rq_end(rq) : rq->sector) == sector && id != skip && (task == PCS_NONE || rq->task == task) &&
+        rq->order < best_order && fits(s, rq, nsect, nseg))
+      best = id, best_order = rq->order;
+    id = by_end ? rq->hnext_end : rq->hnext_start;
+  }
+#ifdef PCSIM_CHECKED
+  g_assert_cmpuint(best, ==, walk_find(s, sector, by_end, skip, task, nsect, nseg));
+#endif
+  return best;
+}
+
+static gboolean try_merge_bio(PcsSim *s, uint32_t id, uint32_t bio) {
+  PcsRequest *rq = rq_at(s, id);
   PcsBio *b = bio_at(s, bio);
   uint32_t ns = bio_sectors(b);
+  if (!adjacent(rq, bio_sector(b), ns)) return FALSE;
   PcsTraceKind how = merge_kind(s, rq, b);
+  if (how == PCS_TRACE_SUBMIT) return FALSE;
+  hash_move_begin(s, id);
   if (how == PCS_TRACE_BACKMERGE) {
     bio_at(s, rq->bio_tail)->next = bio;
     rq->bio_tail = bio;
@@ -138,11 +235,10 @@ static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
     b->next = rq->bio_head;
     rq->bio_head = bio;
     rq->sector = bio_sector(b);
-  } else {
-    return FALSE;
   }
   rq->nsect += ns;
   rq->nseg += b->nseg;
+  hash_move_end(s, id);
   pcs_trace(s, b->thread + 1, how, b->first, b->npages);
   return TRUE;
 }
@@ -151,6 +247,8 @@ static gboolean try_merge_bio(PcsSim *s, PcsRequest *rq, uint32_t bio) {
 
 static void elv_unlink(PcsSim *s, uint32_t id) {
   PcsRequest *rq = rq_at(s, id);
+  if (s->blk.hash_start) hash_del(s, id);
+  rq->in_elv = FALSE;
   if (rq->prev != PCS_NONE) rq_at(s, rq->prev)->next = rq->next; else s->blk.elv_head = rq->next;
   if (rq->next != PCS_NONE) rq_at(s, rq->next)->prev = rq->prev; else s->blk.elv_tail = rq->prev;
   rq->prev = rq->next = PCS_NONE;
@@ -160,6 +258,9 @@ static void elv_unlink(PcsSim *s, uint32_t id) {
 
 static void elv_append(PcsSim *s, uint32_t id) {
   PcsRequest *rq = rq_at(s, id);
+  rq->in_elv = TRUE;
+  rq->order = s->blk.elv_order++;
+  if (s->blk.hash_start) hash_add(s, id);
   rq->prev = s->blk.elv_tail;
   rq->next = PCS_NONE;
   if (s->blk.elv_tail != PCS_NONE) rq_at(s, s->blk.elv_tail)->next = id; else s->blk.elv_head = id;
@@ -268,25 +369,24 @@ void pcs_blk_put_request(PcsSim *s, uint32_t id) {
   }
 }
 
-/* Append SRC's bios to DST (SRC directly follows DST on disk) and free SRC. */
-static void rq_absorb(PcsSim *s, PcsRequest *dst, uint32_t src_id) {
-  PcsRequest *src = rq_at(s, src_id);
+/* Append SRC's bios to DST (SRC directly follows DST on disk; SRC not
+ * queued) and free SRC. */
+static void rq_absorb(PcsSim *s, uint32_t dst_id, uint32_t src_id) {
+  PcsRequest *dst = rq_at(s, dst_id), *src = rq_at(s, src_id);
+  g_assert(!src->in_elv);
+  hash_move_begin(s, dst_id);
   bio_at(s, dst->bio_tail)->next = src->bio_head;
   dst->bio_tail = src->bio_tail;
   dst->nsect += src->nsect;
   dst->nseg += src->nseg;
+  hash_move_end(s, dst_id);
   pcs_blk_put_request(s, src_id);
 }
 
 /* A queued request of TASK whose end is SECTOR (back) or whose start is
  * SECTOR (front): elv_rqhash_find() / the cfq queue's sort tree. */
 static uint32_t elv_find(PcsSim *s, uint64_t sector, gboolean by_end, uint32_t skip, uint32_t task) {
-  for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next) {
-    PcsRequest *rq = rq_at(s, id);
-    if (id == skip || (task != PCS_NONE && rq->task != task)) continue;
-    if ((by_end ? rq_end(rq) : rq->sector) == sector) return id;
-  }
-  return PCS_NONE;
+  return hash_find(s, sector, by_end, skip, task, 0, 0);
 }
 
 /* attempt_back_merge()/attempt_front_merge() after RQ grew: its neighbours
@@ -296,26 +396,36 @@ static void elv_merge_neighbours(PcsSim *s, uint32_t id) {
   uint32_t next = elv_find(s, rq_end(rq), FALSE, id, rq->task);
   if (next != PCS_NONE && fits(s, rq, rq_at(s, next)->nsect, rq_at(s, next)->nseg)) {
     elv_unlink(s, next);
-    rq_absorb(s, rq, next);
+    rq_absorb(s, id, next);
   }
   uint32_t prev = elv_find(s, rq->sector, TRUE, id, rq->task);
   if (prev != PCS_NONE && fits(s, rq_at(s, prev), rq->nsect, rq->nseg)) {
     elv_unlink(s, id);
-    rq_absorb(s, rq_at(s, prev), id);
+    rq_absorb(s, prev, id);
   }
+}
+
+/* The queued request of TASK first in the FIFO that B can join at its
+ * back or front: blk_try_merge() on each, as elv_merge() asks. */
+static uint32_t elv_merge_target(PcsSim *s, uint32_t task, const PcsBio *b) {
+  uint64_t sector = bio_sector(b);
+  uint32_t ns = bio_sectors(b);
+  uint32_t back = hash_find(s, sector, TRUE, PCS_NONE, task, ns, b->nseg);
+  uint32_t front = hash_find(s, sector + ns, FALSE, PCS_NONE, task, ns, b->nseg);
+  if (back == PCS_NONE) return front;
+  if (front == PCS_NONE) return back;
+  return rq_at(s, back)->order < rq_at(s, front)->order ? back : front;
 }
 
 /* elv_merge() under CFQ: a queued request of TASK the bio can join
  * (cfq_allow_merge() refuses every other task's). */
 static gboolean elv_merge_bio(PcsSim *s, uint32_t task, uint32_t bio) {
-  for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next) {
-    PcsRequest *rq = rq_at(s, id);
-    if (rq->task == task && try_merge_bio(s, rq, bio)) {
-      elv_merge_neighbours(s, id);
-      return TRUE;
-    }
-  }
-  return FALSE;
+  uint32_t id = elv_merge_target(s, task, bio_at(s, bio));
+  if (id == PCS_NONE) return FALSE;
+  gboolean merged = try_merge_bio(s, id, bio);
+  g_assert(merged);
+  elv_merge_neighbours(s, id);
+  return TRUE;
 }
 
 /* Would BIO merge without a new request (plug or elevator)?  Asked before
@@ -324,9 +434,7 @@ static gboolean bio_would_merge(PcsSim *s, uint32_t task, const PcsBio *b) {
   const PcsPlug *plug = &s->blk.plugs[task];
   for (uint32_t i = 0; plug->plugged && i < plug->n; i++)
     if (merge_kind(s, rq_at(s, plug->rqs[i]), b) != PCS_TRACE_SUBMIT) return TRUE;
-  for (uint32_t id = s->blk.elv_head; id != PCS_NONE; id = rq_at(s, id)->next)
-    if (rq_at(s, id)->task == task && merge_kind(s, rq_at(s, id), b) != PCS_TRACE_SUBMIT) return TRUE;
-  return FALSE;
+  return elv_merge_target(s, task, b) != PCS_NONE;
 }
 
 /* ELEVATOR_INSERT_SORT_MERGE: elv_attempt_insert_merge() back-merges a
@@ -335,7 +443,7 @@ static void elv_insert(PcsSim *s, uint32_t id) {
   PcsRequest *rq = rq_at(s, id);
   uint32_t prev = elv_find(s, rq->sector, TRUE, PCS_NONE, PCS_NONE);
   if (prev != PCS_NONE && fits(s, rq_at(s, prev), rq->nsect, rq->nseg)) {
-    rq_absorb(s, rq_at(s, prev), id);
+    rq_absorb(s, prev, id);
     return;
   }
   elv_append(s, id);
@@ -375,9 +483,12 @@ void pcs_blk_finish_plug(PcsSim *s, uint32_t task) {
 /* attempt_plug_merge() (v3.5: any request on the plug) or
  * blk_attempt_plug_merge() (blk-mq: the plug's last request only). */
 static gboolean plug_merge(PcsSim *s, const PcsPlug *plug, uint32_t bio) {
-  if (s->blk.mq_none) return plug->n > 0 && try_merge_bio(s, rq_at(s, plug->rqs[plug->n - 1]), bio);
+  if (s->blk.mq_none) return plug->n > 0 && try_merge_bio(s, plug->rqs[plug->n - 1], bio);
+  const PcsBio *b = bio_at(s, bio);
+  uint64_t sector = bio_sector(b);
+  uint32_t ns = bio_sectors(b);
   for (uint32_t i = 0; i < plug->n; i++)
-    if (try_merge_bio(s, rq_at(s, plug->rqs[i]), bio)) return TRUE;
+    if (adjacent(rq_at(s, plug->rqs[i]), sector, ns) && try_merge_bio(s, plug->rqs[i], bio)) return TRUE;
   return FALSE;
 }
 
@@ -402,7 +513,7 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsRequest *rq = rq_at(s, id);
   b = bio_at(s, bio);
   rq->task = task;
-  rq->in_driver = FALSE;
+  rq->in_driver = rq->in_elv = FALSE;
   rq->sector = bio_sector(b);
   rq->nsect = bio_sectors(b);
   rq->nseg = b->nseg;

@@ -18,7 +18,10 @@ typedef struct {
   uint32_t bio_head, bio_tail;
   uint32_t task;       /* the task that allocated it: its cfq queue (v3.5) */
   gboolean in_driver;  /* dispatched to the device (CFQ's rq_in_driver) */
+  gboolean in_elv;     /* queued in the elevator (and in its hashes, v3.5) */
   uint32_t prev, next; /* elevator queue links; next also threads the free list */
+  uint32_t hnext_start, hnext_end; /* the elevator's hash chains (v3.5) */
+  uint64_t order;                  /* its place in the elevator's FIFO: stamped when queued */
 } PcsRequest;
 
 /* One task's struct blk_plug: requests held back until the plug is flushed. */
@@ -40,6 +43,10 @@ typedef struct {
 typedef struct {
   PcsPool requests;
   uint32_t elv_head, elv_tail, elv_len; /* queued, not dispatched */
+  uint64_t elv_order;                   /* stamps PcsRequest.order */
+  /* v3.5: queued requests by first sector and by end sector (elv_rqhash
+   * and the cfq sort tree's job), so a merge looks up instead of walking */
+  uint32_t *hash_start, *hash_end, hash_mask;
   PcsPlug *plugs;                       /* one per task that submits (the readers) */
   uint32_t nplugs, plug_max;            /* block.plug_max */
   uint64_t plug_flush_sectors;          /* block.plug_flush_size; 0 = none */

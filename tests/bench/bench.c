@@ -15,12 +15,16 @@
  * before inline dispatch existed.
  *
  * The floor: a bare binary min-heap of (time, seq) keys holding 16 pending
- * events, one pop and one push per event (no pcsim code), timed in this
- * process right before and after the seed cases (the seed scenario,
- * workloads/liubo-2011.ini, under kernel=v3.5 and kernel=v6.18), so that pcsim's ns per
- * event (the run's own wall_s of --stats over its events, without process
- * start) is printed as a ratio to a figure taken on the same machine in
- * the same minute.  On a busy machine both move; the ratio moves less.
+ * events, one pop and one push per event (no pcsim code).  Each run of a
+ * seed case (the seed scenario, workloads/liubo-2011.ini, under
+ * kernel=v3.5 and kernel=v6.18) is paired with the floor: the heap is timed
+ * in this process right before and right after that run (about 0.1 s
+ * each), and the run's ratio is pcsim's ns per event (its own wall_s of
+ * --stats over its events, without process start) over the mean of the
+ * two.  The case's ratio is the median of its runs' ratios, printed with
+ * their min..max.  On a busy machine both sides move within a second, so
+ * a pair's ratio moves far less than either; a ratio against a heap timed
+ * a minute earlier would not.
  *
  * usage: pcsim-bench PCSIM SOURCE_DIR [--runs N] [--quick] [--large]
  *   --quick  one run per case, no 16 GiB file, no callgrind (a smoke test)
@@ -41,6 +45,8 @@ typedef struct {
   double run_wall; /* the run's own wall_s (--stats): simulation only */
   unsigned long long events;
   long rss_kib;
+  /* seed cases (paired with the bare heap): median ratio of the runs, their range, the heap's median ns */
+  double ratio, ratio_min, ratio_max, heap_ns;
 } Sample;
 
 typedef struct {
@@ -96,32 +102,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Median wall of RUNS runs; events and the largest RSS of them. */
-static gboolean run_case(const Case *c, int runs, Sample *med) {
-  double *walls = g_new(double, runs), *run_walls = g_new(double, runs);
-  memset(med, 0, sizeof *med);
-  for (int i = 0; i < runs; i++) {
-    Sample s;
-    if (!run_once(c->args, &s)) {
-      g_free(walls), g_free(run_walls);
-      return FALSE;
-    }
-    walls[i] = s.wall;
-    run_walls[i] = s.run_wall;
-    med->events = s.events;
-    med->rss_kib = MAX(med->rss_kib, s.rss_kib);
-  }
-  qsort(walls, (size_t)runs, sizeof *walls, cmp_double);
-  qsort(run_walls, (size_t)runs, sizeof *run_walls, cmp_double);
-  med->wall = walls[runs / 2];
-  med->run_wall = run_walls[runs / 2];
-  g_free(walls), g_free(run_walls);
-  printf("%-34s %9.3f %13llu %14.0f %10.1f\n", c->name, med->wall, med->events,
-         med->events && med->wall > 0 ? (double)med->events / med->wall : 0.0, (double)med->rss_kib / 1024.0);
-  fflush(stdout);
-  return TRUE;
-}
-
 /* ---- the floor: a bare binary heap hold ---- */
 
 typedef struct {
@@ -161,6 +141,54 @@ static double bare_heap_ns(uint64_t events, unsigned pending, uint64_t *check) {
   return ns;
 }
 
+/* The bare heap's ns per event, timed now: 5 M holds (about 0.1 s). */
+static double heap_now(uint64_t *check) {
+  uint64_t c;
+  double ns = bare_heap_ns(5000000, 16, &c);
+  *check ^= c;
+  return ns;
+}
+
+/* Median of the N values in V (sorts V). */
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return v[n / 2];
+}
+
+/* Median wall of RUNS runs; events and the largest RSS of them.  PAIRED:
+ * each run between two timings of the bare heap, and the median ratio. */
+static gboolean run_case(const Case *c, int runs, gboolean paired, Sample *med) {
+  double *walls = g_new(double, runs), *run_walls = g_new(double, runs);
+  double *ratios = g_new(double, runs), *heaps = g_new(double, runs);
+  uint64_t check = 0;
+  memset(med, 0, sizeof *med);
+  for (int i = 0; i < runs; i++) {
+    Sample s;
+    double before = paired ? heap_now(&check) : 0;
+    if (!run_once(c->args, &s)) {
+      g_free(walls), g_free(run_walls), g_free(ratios), g_free(heaps);
+      return FALSE;
+    }
+    heaps[i] = paired ? (before + heap_now(&check)) / 2 : 0;
+    ratios[i] = paired && s.events ? s.run_wall * 1e9 / (double)s.events / heaps[i] : 0;
+    walls[i] = s.wall;
+    run_walls[i] = s.run_wall;
+    med->events = s.events;
+    med->rss_kib = MAX(med->rss_kib, s.rss_kib);
+  }
+  med->wall = median(walls, runs);
+  med->run_wall = median(run_walls, runs);
+  med->ratio = median(ratios, runs); /* sorted: [0] and [runs - 1] are the range */
+  med->ratio_min = ratios[0], med->ratio_max = ratios[runs - 1];
+  med->heap_ns = median(heaps, runs);
+  if (check == 1) printf("(checksum %llx)\n", (unsigned long long)check); /* keeps the heap loop */
+  g_free(walls), g_free(run_walls), g_free(ratios), g_free(heaps);
+  printf("%-34s %9.3f %13llu %14.0f %10.1f\n", c->name, med->wall, med->events,
+         med->events && med->wall > 0 ? (double)med->events / med->wall : 0.0, (double)med->rss_kib / 1024.0);
+  fflush(stdout);
+  return TRUE;
+}
+
 /* Median of RUNS timings of 20 M holds with 16 pending. */
 static double bare_heap_median(int runs) {
   double *v = g_new(double, runs);
@@ -175,12 +203,13 @@ static double bare_heap_median(int runs) {
   return m;
 }
 
-/* pcsim's ns per event in case S against the bare heap's HEAP ns. */
-static void against_heap(const char *name, const Sample *s, double heap) {
+/* Seed case S: pcsim's median ns per event, and its runs' ratios to the
+ * bare heap timed around each (median, min..max). */
+static void against_heap(const char *name, const Sample *s) {
   if (!s->events || s->run_wall <= 0) return;
   double ns = s->run_wall * 1e9 / (double)s->events;
-  printf("%-34s %9.1f ns/event %8.1f M events/s %6.2fx the bare heap (goal <= 1.25x)\n", name, ns, 1e3 / ns,
-         ns / heap);
+  printf("%-34s %7.1f ns/event %6.1f M events/s  heap %5.1f ns  %5.2fx (%.2f..%.2f) the bare heap (goal <= 1.25x)\n",
+         name, ns, 1e3 / ns, s->heap_ns, s->ratio, s->ratio_min, s->ratio_max);
 }
 
 /* Instructions per event of the seed scenario (immediate) under KERNEL's
@@ -254,17 +283,15 @@ int main(int argc, char **argv) {
   printf("%-34s %9s %13s %14s %10s\n", "case", "wall_s", "events", "events_per_s", "rss_mib");
   Sample s[G_N_ELEMENTS(cases)];
   memset(s, 0, sizeof s);
-  /* the bare heap is timed right before and after the seed cases */
-  double heap_before = bare_heap_median(quick ? 1 : 3), heap_after = 0;
+  bare_heap_median(quick ? 1 : 3); /* the floor alone, for the record; the ratios pair each run with it */
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    if (i == SEED_CASES) heap_after = bare_heap_median(quick ? 1 : 3);
     gboolean is_16g = i == GIB16, is_1t = strstr(cases[i].name, "1 TiB") != NULL;
     if ((quick && is_16g) || (is_1t && !large)) continue;
-    if (!run_case(&cases[i], is_1t ? 1 : runs, &s[i])) return 1;
+    if (!run_case(&cases[i], is_1t ? 1 : runs, i < SEED_CASES, &s[i])) return 1;
   }
-  double heap = (heap_before + heap_after) / 2;
-  printf("\nper event, against the bare heap (%.1f ns: the mean of the two timings around the seed cases)\n", heap);
-  for (size_t i = 0; i < SEED_CASES; i++) against_heap(cases[i].name, &s[i], heap);
+  printf("\nper event, against the bare heap timed right before and after each run (%d runs: median ratio, min..max)\n",
+         runs);
+  for (size_t i = 0; i < SEED_CASES; i++) against_heap(cases[i].name, &s[i]);
   if (s[GIB2].wall > 0 && s[GIB16].wall > 0) printf("16 GiB / 2 GiB wall: %.2fx (goal <= 9x)\n", s[GIB16].wall / s[GIB2].wall);
   if (s[JOBS1].wall > 0 && s[JOBS2].wall > 0)
     printf("sweep --jobs 1 / --jobs 2: %.2fx (goal >= 1.8x)\n", s[JOBS1].wall / s[JOBS2].wall);
