@@ -420,7 +420,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
 /* R runs states until it waits; READER_MAX_INSTANT catches a state
  * machine that would spin at one instant (a step dispatched inline starts
  * a new one). */
-static void reader_run(PcsSim *s, PcsReader *r) {
+G_ALWAYS_INLINE static inline void reader_run_inline(PcsSim *s, PcsReader *r) {
   uint64_t event = s->evq.popped;
   for (uint32_t n = 0; reader_step(s, r); n++) {
     if (s->evq.popped != event) event = s->evq.popped, n = 0;
@@ -428,17 +428,28 @@ static void reader_run(PcsSim *s, PcsReader *r) {
   }
 }
 
+/* The same, out of line: for the start and a wake-up (pcs_reader_steps()
+ * has it inline, in its own loop). */
+static void reader_run(PcsSim *s, PcsReader *r) { reader_run_inline(s, r); }
+
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
   g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->read_first);
   reader_run(s, r);
 }
 
 /* R's own step event: R alone may go on inline (pcs_cpu_run_last()); a
- * reader it wakes, or one woken at another task's event, may not. */
-void pcs_reader_step(PcsSim *s, PcsReader *r) {
-  s->cpu.inline_task = r->id;
-  reader_run(s, r);
-  s->cpu.inline_task = PCS_NONE;
+ * reader it wakes, or one woken at another task's event, may not.  The
+ * events are popped in the loop's order; only the return to the loop
+ * and its dispatch are saved, for a run of reader steps. */
+gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
+  do {
+    PcsReader *r = &s->readers[ev->arg];
+    s->cpu.inline_task = r->id;
+    reader_run_inline(s, r);
+    s->cpu.inline_task = PCS_NONE;
+    if (!pcs_evq_pop(&s->evq, ev)) return FALSE;
+  } while (ev->kind == PCS_EV_TASK_STEP && ev->arg < s->nreaders && (s->evq.popped & PCS_EVQ_POLL_MASK) != 0);
+  return TRUE;
 }
 
 void pcs_reader_wake(PcsSim *s, PcsReader *r) {

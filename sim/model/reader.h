@@ -78,8 +78,14 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id);
 void pcs_reader_clear(PcsReader *r);
 /* At time 0: R issues its first read() (asks for CPU: schedules). */
 void pcs_reader_start(PcsSim *s, PcsReader *r);
-/* R's PCS_EV_TASK_STEP: its CPU step has run; R goes on until it waits again (schedules). */
-void pcs_reader_step(PcsSim *s, PcsReader *r);
+/* EV is a reader's PCS_EV_TASK_STEP, just popped: its CPU step has run;
+ * the reader goes on until it waits again (schedules).  Then the next
+ * event is popped into EV here, and handled here too while it is another
+ * reader step the event loop need not see (the loop's own dispatch,
+ * without a return to it).  TRUE: EV holds a popped event for the loop
+ * to handle (another kind, or one at which it polls); FALSE: none is
+ * pending. */
+gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev);
 /* Called by end-io (unlock_page()) for R, asleep on a page now up to date; R goes on at once. */
 void pcs_reader_wake(PcsSim *s, PcsReader *r);
 

@@ -180,17 +180,19 @@ static gboolean sim_loop(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_start(s, &s->readers[i]);
   PcsEvent ev;
   const volatile int *cancel = s->opt.cancel;
-  while (pcs_evq_pop(&s->evq, &ev)) {
+  gboolean more = pcs_evq_pop(&s->evq, &ev);
+  while (more) {
     if (G_UNLIKELY((s->evq.popped & PCS_EVQ_POLL_MASK) == 0)) { /* every 4096 events: off the hot path */
       if (cancel && g_atomic_int_get(cancel)) return FALSE;
       if (s->opt.progress) s->opt.progress(s->opt.progress_user, s->evq.popped, s->evq.now);
     }
     switch (ev.kind) {
     case PCS_EV_TASK_STEP:
-      if (ev.arg < s->nreaders)
-        pcs_reader_step(s, &s->readers[ev.arg]);
-      else
-        pcs_endio_step(s, &s->endio.workers[ev.arg - s->nreaders]);
+      if (ev.arg < s->nreaders) {
+        more = pcs_reader_steps(s, &ev); /* pops the next event itself */
+        continue;
+      }
+      pcs_endio_step(s, &s->endio.workers[ev.arg - s->nreaders]);
       break;
     case PCS_EV_DEVICE_DONE:
       pcs_dev_complete(s, ev.arg);
@@ -198,6 +200,7 @@ static gboolean sim_loop(PcsSim *s) {
     default:
       g_assert_not_reached();
     }
+    more = pcs_evq_pop(&s->evq, &ev);
   }
   return TRUE;
 }
