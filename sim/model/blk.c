@@ -224,8 +224,7 @@ static gboolean try_merge_bio(PcsSim *s, uint32_t id, uint32_t bio) {
   PcsRequest *rq = rq_at(s, id);
   PcsBio *b = bio_at(s, bio);
   uint32_t ns = bio_sectors(b);
-  if (!adjacent(rq, bio_sector(b), ns)) return FALSE;
-  PcsTraceKind how = merge_kind(s, rq, b);
+  PcsTraceKind how = merge_kind(s, rq, b); /* the callers that walk test adjacent() first */
   if (how == PCS_TRACE_SUBMIT) return FALSE;
   hash_move_begin(s, id);
   if (how == PCS_TRACE_BACKMERGE) {
