@@ -71,11 +71,7 @@ G_GNUC_NO_INLINE void pcs_cpu_draw_factors(PcsCpus *c, PcsTask *task) {
   const uint32_t *mt = r->mt;
   double *f = task->factors, jitter = c->jitter;
   for (uint32_t i = 0; i < PCS_CPU_FACTORS; i++) {
-    uint32_t y = mt[i];
-    y ^= y >> 11; /* tempering, as pcs_rng_u32() */
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= y >> 18;
+    uint32_t y = pcs_rng_temper(mt[i]); /* as pcs_rng_u32() hands it out */
     double u = ((double)(int32_t)(y ^ 0x80000000u) + 2147483648.0) * (1.0 / 4294967296.0); /* [0,1) */
     f[i] = 1.0 + jitter * (2.0 * u - 1.0);
   }

@@ -24,14 +24,18 @@ void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id);
 /* Advances the state by 624 words (rng.c). */
 void pcs_rng_refill(PcsRng *r);
 /* The next draw, equal to g_rand_int() of the same stream. */
-static inline uint32_t pcs_rng_u32(PcsRng *r) {
-  if (__builtin_expect(r->mti >= PCS_RNG_N, 0)) pcs_rng_refill(r);
-  uint32_t y = r->mt[r->mti++];
-  y ^= y >> 11; /* tempering */
+/* MT19937's tempering of one state word: what a draw hands out. */
+static inline uint32_t pcs_rng_temper(uint32_t y) {
+  y ^= y >> 11;
   y ^= (y << 7) & 0x9d2c5680u;
   y ^= (y << 15) & 0xefc60000u;
   y ^= y >> 18;
   return y;
+}
+
+static inline uint32_t pcs_rng_u32(PcsRng *r) {
+  if (__builtin_expect(r->mti >= PCS_RNG_N, 0)) pcs_rng_refill(r);
+  return pcs_rng_temper(r->mt[r->mti++]);
 }
 
 #endif
