@@ -128,6 +128,8 @@ typedef enum {
     "btrfs endio worker threads that run bio completions")                            \
   X(cpu, wake_exclusive, COUNT, "0", 0, 1,                                           \
     "1: v3.x lock_page_killable(): unlock_page() wakes ONE task sleeping on a page, which takes the page lock, finds it up to date and unlocks it, waking the next (a page-by-page hand-off); 0: all sleepers woken at once") \
+  X(cpu, cache_size, SIZE, "0", 0, (UINT64_C(1) << 40),                               \
+    "with cost.copy_cold: the CPU cache that keeps a page's data warm after its end-io read it (btrfs verifies each sector's checksum there); a page is warm while fewer than this many bytes of page data have completed end-io after it, cold after (endio.c); a multiple of the page; 0: unset") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
     "per read() call: entry, exit, fd lookup")                                        \
   X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
@@ -158,6 +160,8 @@ typedef enum {
     "with cpu.wake_exclusive: CPU time a woken reader spends before it hands the page lock on (context switch in, lock_page_killable() returning, unlock_page())") \
   X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \
     "per page lookup and copy_to_user of 4 KiB")                                      \
+  X(cost, copy_cold, TIME, "0", 0, (UINT64_C(1) << 40),                             \
+    "per page lookup and copy_to_user of 4 KiB whose data has left the CPU cache (cpu.cache_size), instead of cost.copy; 0: off, every copy costs cost.copy") \
   X(cost, jitter, FRAC, "0", 0, 0,                                                    \
     "each CPU cost is scaled by a uniform factor in [1-j, 1+j] from seeded streams")  \
   X(limits, max_memory, SIZE, "8G", 1, UINT64_MAX,                                    \
@@ -274,8 +278,9 @@ char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
 
 /* FALSE for a key provenance leaves out: the keys fio's loops, runtime,
- * time_based and offset brought (workload.*) at their defaults, so the output of
- * a scenario that does not set them is what it was before they existed. */
+ * time_based and offset brought (workload.*) and the cache-cold copy's
+ * (cost.copy_cold, cpu.cache_size) at their defaults, so the output of a
+ * scenario that does not set them is what it was before they existed. */
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 
 /* workload.files as its mode. */

@@ -18,6 +18,9 @@ typedef struct {
   uint32_t seg_pages; /* pages in the last segment */
   uint32_t thread;  /* submitting reader */
   uint32_t next;    /* next bio in its request / end-io queue / free list */
+  /* the bio as submitted, before the block layer split it (blk.c): this
+   * part starts chain_off pages into it, which has chain_pages pages */
+  uint32_t chain_off, chain_pages;
 } PcsBio;
 
 /* The bios of a run (the kernel's bio_set) and the limits a bio is built to. */

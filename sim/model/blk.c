@@ -534,7 +534,9 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
  * largest size that fits, as bio_split_to_limits() does in kernels that
  * let filesystems build multi-MiB bios (v4.13+); each part then merges or
  * starts a request on its own.  Differs from the kernel: each part is
- * completed by the end-io workers as a bio of its own (no bio_chain()). */
+ * completed by the end-io workers as a bio of its own (no bio_chain());
+ * each part remembers where it lies in the bio as submitted (chain_off,
+ * chain_pages), for the cache-cold copy (endio.c). */
 gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsBio *b = bio_at(s, bio);
   PcsBlkQueue *q = &s->blk;
@@ -552,13 +554,17 @@ gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
   pcs_trace(s, task + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
   uint32_t max_pages = s->blk.rq_max_pages;
   uint32_t max_segs = (uint32_t)MIN(s->p->block_max_segments, UINT32_MAX);
+  b->chain_off = 0;
+  b->chain_pages = b->npages;
   while (b->npages > max_pages || b->nseg > max_segs) {
     uint32_t nseg, n = pcs_bio_fit(s, b->first, b->npages, max_pages, max_segs, &nseg);
     uint32_t front = pcs_pool_get(&s->bio.pool); /* may move the pool: look B up again */
     b = bio_at(s, bio);
-    *bio_at(s, front) = (PcsBio){.first = b->first, .npages = n, .nseg = nseg, .thread = b->thread, .next = PCS_NONE};
+    *bio_at(s, front) = (PcsBio){.first = b->first, .npages = n, .nseg = nseg, .thread = b->thread, .next = PCS_NONE,
+                                 .chain_off = b->chain_off, .chain_pages = b->chain_pages};
     b->first += n;
     b->npages -= n;
+    b->chain_off += n;
     pcs_bio_fit(s, b->first, b->npages, UINT32_MAX, UINT32_MAX, &b->nseg); /* the rest, recounted */
     pcs_trace(s, task + 1, PCS_TRACE_SPLIT, bio_at(s, front)->first, n);
     queue_bio(s, task, front);

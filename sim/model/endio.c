@@ -10,6 +10,37 @@
  * take bios in completion order from one FIFO; they compete with the readers
  * for the CPUs.  Pages turn up to date when the worker has finished the
  * whole bio.
+ *
+ * The cache-cold copy (cost.copy_cold, cpu.cache_size).  btrfs's end-io
+ * work (btrfs_end_bio_work() -> btrfs_check_read_bio()) reads every sector
+ * of the bio to verify its checksum (btrfs_data_csum_ok()) before
+ * end_bbio_data_read() unlocks the pages, so the data of a page just
+ * completed sits in a CPU cache.  It runs once per bio as btrfs submitted
+ * it: a bio the block layer split (bio_split_to_limits(), blk.c) is
+ * verified when its last part completes (bio_chain()), all its pages in
+ * order; pcsim completes each part on its own, so the parts wait in a
+ * small table (chains) until the bio is whole.  A reader that copies it to user space
+ * soon after (copy_page_to_iter()) reads it from there; one that copies it
+ * after many more pages were verified reads it from memory, and pays
+ * cost.copy_cold instead of cost.copy.  The fills ring records, for the
+ * last PCS_ENDIO_FILLS bios (contiguous ones merged into one entry), the
+ * pages each filled and how many were filled before it; a page is warm
+ * while fewer than cpu.cache_size bytes of page data were filled after it
+ * (pages later in its own bio count: they were verified after it).  No
+ * per-page state: the copy walks the ring from the newest entry back,
+ * and stops at the page's entry, past cpu.cache_size bytes, or at the
+ * ring's end (cold).  Only with cost.copy_cold > 0 are fills recorded.
+ * Differs from the kernel: a page of a split bio is unlocked when its own
+ * part completes (blk.c), and a reader that copies it before the rest
+ * has completed finds it not yet verified: cold, as the kernel's reader,
+ * which waits for the whole bio, finds it when the bio is larger than the
+ * cache; one cache for all CPUs, not a cache per core
+ * (the end-io worker and the reader may run on different cores; the
+ * reader's copy is then cold on a real machine however recent the fill);
+ * only page data is counted (no metadata, checksums, user buffers or
+ * other tasks evicting it); a cache line is warm or cold as its page,
+ * with no LRU and no prefetching; a page copied twice (several threads
+ * reading the same file) is warm or cold by its fill alone.
  */
 #include "internal.h"
 
@@ -57,14 +88,64 @@ void pcs_endio_queue(PcsSim *s, uint32_t bio) {
 void pcs_endio_step(PcsSim *s, PcsWorker *w) {
   PcsBio *b = pcs_bio_at(&s->bio, w->bio);
   uint64_t first = b->first;
-  uint32_t n = b->npages;
+  uint32_t n = b->npages, chain_off = b->chain_off, chain_pages = b->chain_pages;
   pcs_pool_put(&s->bio.pool, w->bio);
   w->bio = PCS_NONE;
   pcs_trace(s, w->task + 1, PCS_TRACE_BIO_DONE, first, n);
   if (G_UNLIKELY(s->res->page_reads))
     for (uint32_t i = 0; i < n; i++) s->res->page_reads[first + i]++;
   pcs_pc_end_read(&s->pc, first, n);
+  if (G_UNLIKELY(s->copy_cold)) pcs_endio_fills_part(&s->endio.fills, first - chain_off, chain_pages, first, n);
   uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
   for (uint32_t i = 0; i < nwake; i++) pcs_reader_wake(s, &s->readers[s->pc.woken[i]]);
   worker_next(s, w);
+}
+
+/* ---- the fills ring: which pages are still in the CPU cache ----------------- */
+
+void pcs_endio_fills_add(PcsEndioFills *f, uint64_t first, uint64_t n) {
+  PcsEndioFill *e = &f->ring[f->newest];
+  if (f->len && first == e->first + e->n) {
+    e->n += n; /* continues the newest run: its pages were verified right after */
+  } else {
+    f->newest = (f->newest + 1) % PCS_ENDIO_FILLS;
+    f->len = MIN(f->len + 1, PCS_ENDIO_FILLS);
+    f->ring[f->newest] = (PcsEndioFill){.first = first, .n = n, .start = f->filled};
+  }
+  f->filled += n;
+}
+
+void pcs_endio_fills_part(PcsEndioFills *f, uint64_t chain_first, uint32_t chain_pages, uint64_t first, uint32_t n) {
+  if (n == chain_pages) { /* not split */
+    pcs_endio_fills_add(f, first, n);
+    return;
+  }
+  uint32_t i = 0;
+  while (i < f->nchains && f->chains[i].first != chain_first) i++;
+  if (i == f->nchains) {
+    if (i == PCS_ENDIO_CHAINS) { /* no room to wait for the rest: this part alone */
+      pcs_endio_fills_add(f, first, n);
+      return;
+    }
+    f->chains[f->nchains++] = (PcsEndioChain){.first = chain_first, .pages = chain_pages, .done = 0};
+  }
+  PcsEndioChain *c = &f->chains[i];
+  c->done += n;
+  g_assert(c->done <= c->pages);
+  if (c->done < c->pages) return;
+  f->chains[i] = f->chains[--f->nchains];
+  pcs_endio_fills_add(f, chain_first, chain_pages);
+}
+
+gboolean pcs_endio_fills_warm(const PcsEndioFills *f, uint64_t page, uint64_t cache_bytes) {
+  uint32_t at = f->newest;
+  for (uint32_t i = 0; i < f->len; i++) {
+    const PcsEndioFill *e = &f->ring[at];
+    if (page - e->first < e->n) /* unsigned: also FALSE when page < first */
+      return (f->filled - (e->start + (page - e->first) + 1)) * PCS_PAGE_SIZE < cache_bytes;
+    /* a page of an older entry has at least this entry's pages and all newer ones after it */
+    if ((f->filled - e->start) * PCS_PAGE_SIZE >= cache_bytes) return FALSE;
+    at = (at + PCS_ENDIO_FILLS - 1) % PCS_ENDIO_FILLS;
+  }
+  return FALSE;
 }

@@ -13,11 +13,39 @@ typedef struct {
   gboolean busy;
 } PcsWorker;
 
+/* The ring of recent fills (see endio.c, "The cache-cold copy"): the last
+ * PCS_ENDIO_FILLS bios verified, a bio that continues the one before (its
+ * first page follows that one's last) merged into its entry; and the bios
+ * split by the block layer whose parts have not all completed yet. */
+#define PCS_ENDIO_FILLS 256
+#define PCS_ENDIO_CHAINS 64
+
+typedef struct {
+  uint64_t first; /* first page */
+  uint64_t n;     /* pages */
+  uint64_t start; /* pages filled before this entry's first page, by every entry before it */
+} PcsEndioFill;
+
+typedef struct {
+  uint64_t first;       /* first page of the bio as submitted */
+  uint32_t pages, done; /* its pages; those whose part completed */
+} PcsEndioChain;
+
+typedef struct {
+  PcsEndioFill ring[PCS_ENDIO_FILLS];
+  uint32_t newest; /* index of the newest entry */
+  uint32_t len;    /* entries in use, up to PCS_ENDIO_FILLS */
+  uint64_t filled; /* pages filled since the run began */
+  PcsEndioChain chains[PCS_ENDIO_CHAINS]; /* split bios with parts in flight */
+  uint32_t nchains;
+} PcsEndioFills;
+
 /* The endio_workers pool and its queue of completed bios (FIFO, linked through PcsBio.next). */
 typedef struct {
   PcsWorker *workers;
   uint32_t nworkers;
   uint32_t head, tail; /* completed bios waiting for a worker */
+  PcsEndioFills fills; /* recorded only with cost.copy_cold */
 } PcsEndio;
 
 /* Called once per run: NWORKERS workers, tasks FIRST_TASK.. */
@@ -31,5 +59,22 @@ void pcs_endio_queue(PcsSim *s, uint32_t bio);
  * the readers sleeping on them wake (reader.c), the bio is freed, and W
  * takes the next bio or goes idle. */
 void pcs_endio_step(PcsSim *s, PcsWorker *w);
+
+/* End-io filled [FIRST, FIRST+N) (checksums verified in page order, after
+ * every page recorded before).  Never allocates; the oldest entry drops
+ * out when the ring is full. */
+void pcs_endio_fills_add(PcsEndioFills *f, uint64_t first, uint64_t n);
+/* A part of N pages from FIRST completed, of a bio submitted as
+ * [CHAIN_FIRST, CHAIN_FIRST+CHAIN_PAGES): when it is the last part of that
+ * bio to complete, the whole bio is filled (pcs_endio_fills_add()), as
+ * btrfs verifies it once bio_chain() has completed every part; before,
+ * nothing is (its pages count as not yet verified).  Never allocates: with
+ * PCS_ENDIO_CHAINS split bios waiting, a part of another is filled alone. */
+void pcs_endio_fills_part(PcsEndioFills *f, uint64_t chain_first, uint32_t chain_pages, uint64_t first, uint32_t n);
+/* Is PAGE still in a CPU cache of CACHE_BYTES: fewer than CACHE_BYTES of
+ * page data filled after PAGE's own (newest) fill?  FALSE when PAGE's fill
+ * is older than CACHE_BYTES of fills or has left the ring.  Walks the ring
+ * from the newest entry, at most until CACHE_BYTES are passed. */
+gboolean pcs_endio_fills_warm(const PcsEndioFills *f, uint64_t page, uint64_t cache_bytes);
 
 #endif

@@ -46,6 +46,7 @@ struct PcsSim {
   uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
   gboolean per_thread_files; /* workload.files = per-thread */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
+  gboolean copy_cold;        /* cost.copy_cold > 0: a copy may be cold (endio.c) */
 
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;

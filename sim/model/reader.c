@@ -7,7 +7,8 @@
  *      ->readpage, submit at once; -EEXIST goes back to the lookup);
  *   3. PG_readahead set: clear it and run asynchronous readahead;
  *   4. not up to date: sleep on the page lock until its bio completes;
- *   5. copy it to the user buffer.
+ *   5. copy it to the user buffer (cost.copy, or cost.copy_cold when its
+ *      data has left the CPU cache since its end-io: endio.c).
  * and btrfs extent_readpages() for the list readahead hands over, under the
  * run's policy (see policy.h):
  *   immediate      INSERT p; on success READ p                (pool of 1)
@@ -186,6 +187,15 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
 }
 
+/* The copy of pos with cost.copy_cold set: cost.copy_cold when its data
+ * has left the CPU cache since end-io verified it (endio.c), else
+ * cost.copy.  Out of line, so that the copy without it costs page_found()
+ * one branch and nothing else. */
+static G_GNUC_NO_INLINE gboolean copy_maybe_cold(PcsSim *s, PcsReader *r) {
+  gboolean warm = pcs_endio_fills_warm(&s->endio.fills, r->pos, s->p->cpu_cache_size);
+  return run_cpu(s, r, warm ? s->p->cost_copy : s->p->cost_copy_cold, PCS_RD_COPIED);
+}
+
 /* A cached page at pos: clear its marker (first toucher only) and read
  * ahead, or sleep while it is locked, or copy it. */
 G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
@@ -202,6 +212,7 @@ G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
     pcs_cpu_release(s, r->id);
     return FALSE;
   }
+  if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_COPIED);
 }
 

@@ -109,6 +109,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   if (opt) s->opt = *opt;
   s->res = res;
   s->kernel = pcs_params_kernel(p);
+  s->copy_cold = p->cost_copy_cold != 0;
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
   s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;

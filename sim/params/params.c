@@ -619,6 +619,15 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "device.slow_rate", "device.sharing"), p->device_slow_rate == 0 || p->device_sharing,
         "device.slow_rate is set but device.sharing = 0: the slow state is a rate of the shared transfers; "
         "set device.sharing = 1");
+  CHECK(blame(p, "cost.copy_cold", "cpu.cache_size"), p->cost_copy_cold == 0 || p->cpu_cache_size,
+        "cost.copy_cold is set but cpu.cache_size = 0: a copy is cold once its page's data has left a CPU cache "
+        "of cpu.cache_size bytes; set it (e.g. the L2 per core, as lscpu shows it)");
+  CHECK(blame(p, "cost.copy_cold", "cost.copy"), p->cost_copy_cold == 0 || p->cost_copy_cold >= p->cost_copy,
+        "cost.copy_cold (%" G_GUINT64_FORMAT " ns) is less than cost.copy (%" G_GUINT64_FORMAT
+        " ns): a copy from memory cannot be cheaper than one from the CPU cache",
+        p->cost_copy_cold, p->cost_copy);
+  CHECK("cpu.cache_size", p->cpu_cache_size % PCS_PAGE_SIZE == 0,
+        "cpu.cache_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   g_autofree char *why = NULL;
   uint64_t blocks[PCS_BUDDY_ORDERS];
   CHECK("memory.buddyinfo", pcs_params_parse_buddyinfo(p->memory_buddyinfo, blocks, &why),
@@ -648,6 +657,9 @@ gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
   const void *field = (const char *)p + info->offset;
+  if ((!strcmp(info->section, "cost") && !strcmp(info->key, "copy_cold")) ||
+      (!strcmp(info->section, "cpu") && !strcmp(info->key, "cache_size")))
+    return *(const uint64_t *)field != 0; /* default 0: off */
   if (strcmp(info->section, "workload") ||
       (strcmp(info->key, "loops") && strcmp(info->key, "runtime") && strcmp(info->key, "time_based") &&
        strcmp(info->key, "offset")))
