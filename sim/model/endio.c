@@ -15,32 +15,32 @@
  * work (btrfs_end_bio_work() -> btrfs_check_read_bio()) reads every sector
  * of the bio to verify its checksum (btrfs_data_csum_ok()) before
  * end_bbio_data_read() unlocks the pages, so the data of a page just
- * completed sits in a CPU cache.  It runs once per bio as btrfs submitted
- * it: a bio the block layer split (bio_split_to_limits(), blk.c) is
- * verified when its last part completes (bio_chain()), all its pages in
- * order; pcsim completes each part on its own, so the parts wait in a
- * small table (chains) until the bio is whole.  A reader that copies it to user space
- * soon after (copy_page_to_iter()) reads it from there; one that copies it
- * after many more pages were verified reads it from memory, and pays
- * cost.copy_cold instead of cost.copy.  The fills ring records, for the
- * last PCS_ENDIO_FILLS bios (contiguous ones merged into one entry), the
- * pages each filled and how many were filled before it; a page is warm
- * while fewer than cpu.cache_size bytes of page data were filled after it
- * (pages later in its own bio count: they were verified after it).  No
- * per-page state: the copy walks the ring from the newest entry back,
- * and stops at the page's entry, past cpu.cache_size bytes, or at the
- * ring's end (cold).  Only with cost.copy_cold > 0 are fills recorded.
+ * completed sits in a CPU cache.  A reader that copies the page to user
+ * space soon after (copy_page_to_iter()) reads it from there; one that
+ * copies it after many more pages were verified reads it from memory, and
+ * pays cost.copy_cold instead of cost.copy.  The check runs once per bio
+ * as btrfs submitted it: a bio the block layer split (bio_split_to_limits(),
+ * blk.c) is verified when its last part has completed (bio_chain()), all
+ * its pages in order.  pcsim completes each part on its own, so the parts
+ * wait in a small table (chains; when it is full, a part counts alone)
+ * until the bio is whole.  The fills ring records, for the last
+ * PCS_ENDIO_FILLS verified bios (one that continues the newest extends
+ * it), the pages each filled and how many were filled before it; a page is
+ * warm while fewer than cpu.cache_size bytes of page data were filled
+ * after it (pages later in its own bio count: they were verified after
+ * it).  No per-page state: the copy walks the ring from the newest entry
+ * back and stops at the page's entry, past cpu.cache_size bytes, or at the
+ * ring's end (cold).  Fills are recorded only with cost.copy_cold > 0.
  * Differs from the kernel: a page of a split bio is unlocked when its own
- * part completes (blk.c), and a reader that copies it before the rest
- * has completed finds it not yet verified: cold, as the kernel's reader,
- * which waits for the whole bio, finds it when the bio is larger than the
- * cache; one cache for all CPUs, not a cache per core
- * (the end-io worker and the reader may run on different cores; the
- * reader's copy is then cold on a real machine however recent the fill);
- * only page data is counted (no metadata, checksums, user buffers or
- * other tasks evicting it); a cache line is warm or cold as its page,
- * with no LRU and no prefetching; a page copied twice (several threads
- * reading the same file) is warm or cold by its fill alone.
+ * part completes, so a reader can copy it before its bio is verified; it
+ * is cold then, as the kernel's reader, which waits for the whole bio,
+ * finds it when the bio is larger than the cache.  One cache for all
+ * CPUs, not one per core (the end-io worker and the reader may run on
+ * different cores, and the reader then copies from a shared cache or
+ * memory however recent the fill).  Only page data is counted (no
+ * metadata, checksums, user buffers or other tasks evicting it), a page is
+ * warm or cold as a whole (no cache lines, LRU or prefetching), and a page
+ * copied by several threads is warm or cold by its fill alone.
  */
 #include "internal.h"
 
