@@ -14,8 +14,18 @@
  * select_task_rq_fair() prefers an idle prev_cpu), else the free CPU freed
  * last; a CPU handed to a queued task keeps its id.  Task t starts "on"
  * CPU t % cpu.count.
+ *
+ * cpu.wake_latency: a reader woken from its sleep on a page runs again only
+ * after a delay drawn per wake-up (pcs_cpu_wake_latency(); reader.c
+ * schedules its next step then), which is the time the captures show from
+ * the waker's sched_waking to the reader's switch-in: the IPI, the idle
+ * vCPU waking up, the switch.  It takes no CPU time.  Differs from the
+ * kernel: end-io workers wake at once, and the delay does not depend on
+ * how busy the CPUs are (their queueing is the run queue's, above).
  */
 #include "internal.h"
+
+#include <math.h>
 
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter, .inline_task = PCS_NONE};
@@ -25,6 +35,12 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   c->free_pos = g_new(uint32_t, c->cpus_free);
   for (uint32_t i = 0; i < c->cpus_free; i++) c->free_ids[i] = c->cpus_free - 1 - i, c->free_pos[c->cpus_free - 1 - i] = i;
   for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].cpu = t % (uint32_t)p->cpu_count; /* spread, like fio's threads */
+  c->wake_latency = p->cpu_wake_latency;
+  c->wake_jitter = p->cpu_wake_jitter;
+  if (c->wake_latency && c->wake_jitter > 0) {
+    c->wake_rng = g_new(PcsRng, 1);
+    pcs_rng_init_stream(c->wake_rng, p->scenario_seed, PCS_RNG_STREAM_WAKE);
+  }
   for (uint32_t t = 0; c->jitter > 0 && t < ntasks; t++) {
     c->tasks[t].rng = g_new(PcsRng, 1); /* one stream per task */
     pcs_rng_init_stream(c->tasks[t].rng, p->scenario_seed, PCS_RNG_STREAM_JITTER(t));
@@ -36,6 +52,7 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
 void pcs_cpu_clear(PcsCpus *c) {
   for (uint32_t t = 0; t < c->ntasks; t++) g_free(c->tasks[t].rng), g_free(c->tasks[t].factors);
   g_clear_pointer(&c->tasks, g_free);
+  g_clear_pointer(&c->wake_rng, g_free);
   g_clear_pointer(&c->runq, g_free);
   g_clear_pointer(&c->free_ids, g_free);
   g_clear_pointer(&c->free_pos, g_free);
@@ -77,6 +94,11 @@ G_GNUC_NO_INLINE void pcs_cpu_draw_factors(PcsCpus *c, PcsTask *task) {
   }
   r->mti = PCS_RNG_N; /* every word handed out */
   task->factors_next = 0;
+}
+
+PcsTime pcs_cpu_wake_latency(PcsCpus *c) {
+  if (!c->wake_rng) return c->wake_latency;
+  return (PcsTime)((double)c->wake_latency * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
 }
 
 static void cpu_start(PcsSim *s, uint32_t t) {

@@ -34,6 +34,9 @@ typedef struct {
   uint32_t runq_head, runq_len;
   double jitter; /* cost.jitter */
   uint32_t inline_task; /* the task whose step event is being handled, if it may go on inline; else PCS_NONE */
+  PcsTime wake_latency; /* cpu.wake_latency (median); 0: none */
+  double wake_jitter;   /* cpu.wake_jitter (lognormal sigma) */
+  PcsRng *wake_rng;     /* its stream, NULL without a spread */
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */
@@ -52,6 +55,9 @@ static inline PcsTime pcs_cpu_cost(PcsCpus *c, uint32_t task, uint64_t base) {
   double scaled = (double)base * tk->factors[tk->factors_next++];
   return scaled < 0.0 ? 0 : (PcsTime)(int64_t)scaled;
 }
+/* A woken task's wait before it runs again (cpu.wake_latency, spread by
+ * cpu.wake_jitter from its own stream); 0 without it. */
+PcsTime pcs_cpu_wake_latency(PcsCpus *c);
 /* The CPU TASK runs on (or last ran on): whose per-CPU page list it allocates from (alloc.c). */
 static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->tasks[task].cpu; }
 /* TASK runs for COST ns: schedules its PCS_EV_TASK_STEP, or queues it for a

@@ -103,10 +103,7 @@ void pcs_dev_clear(PcsDevice *d) {
 static double service_factor(PcsSim *s) {
   double sigma = s->p->device_jitter;
   if (sigma <= 0) return 1.0;
-  double u1 = ((double)pcs_rng_u32(s->dev.rng) + 1.0) / 4294967297.0; /* (0,1) */
-  double u2 = (double)pcs_rng_u32(s->dev.rng) / 4294967296.0;
-  double z = sqrt(-2.0 * log(u1)) * cos(2.0 * G_PI * u2);
-  return exp(sigma * z - sigma * sigma / 2.0);
+  return exp(sigma * pcs_rng_normal(s->dev.rng) - sigma * sigma / 2.0);
 }
 
 /* The channel that frees first (the lowest index of equals). */

@@ -385,7 +385,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
       return readpages_begin(s, r, &s->policy, TRUE);
     r->state = PCS_RD_FIND_PAGE_AGAIN;
     return TRUE;
-  case PCS_RD_SLEEPING: /* only pcs_reader_wake() runs a sleeper */
+  case PCS_RD_SLEEPING: /* woken: by pcs_reader_wake(), or at its cpu.wake_latency event */
     if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_PAGE_LOCKED);
     r->state = PCS_RD_FIND_PAGE_AGAIN;
     return TRUE;
@@ -463,7 +463,14 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
   return TRUE;
 }
 
+/* R's page is unlocked: it runs at once, or with cpu.wake_latency at the
+ * end of its wake-up delay (an event of its own while off CPU, as a step
+ * would be: pcs_reader_steps() runs its SLEEPING state then). */
 void pcs_reader_wake(PcsSim *s, PcsReader *r) {
   g_assert(r->state == PCS_RD_SLEEPING);
+  if (s->cpu.wake_latency) {
+    pcs_evq_push(&s->evq, s->evq.now + pcs_cpu_wake_latency(&s->cpu), PCS_EV_TASK_STEP, r->id);
+    return;
+  }
   reader_run(s, r);
 }

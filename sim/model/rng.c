@@ -12,6 +12,8 @@
  */
 #include "rng.h"
 
+#include <math.h>
+
 #define MT_N PCS_RNG_N
 #define MT_M 397
 
@@ -63,4 +65,10 @@ void pcs_rng_refill(PcsRng *r) {
 void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id) {
   uint32_t key[3] = {(uint32_t)seed, (uint32_t)(seed >> 32), id};
   pcs_rng_init(r, key, 3);
+}
+
+double pcs_rng_normal(PcsRng *r) {
+  double u1 = ((double)pcs_rng_u32(r) + 1.0) / 4294967297.0; /* (0,1) */
+  double u2 = (double)pcs_rng_u32(r) / 4294967296.0;
+  return sqrt(-2.0 * log(u1)) * cos(2.0 * G_PI * u2);
 }

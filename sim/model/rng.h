@@ -2,6 +2,7 @@
 #ifndef PCSIM_MODEL_RNG_H
 #define PCSIM_MODEL_RNG_H
 
+#include <glib.h>
 #include <stdint.h>
 
 /* Stream ids: each stream is seeded from (scenario.seed low, high, id), one
@@ -9,6 +10,7 @@
 #define PCS_RNG_STREAM_JITTER(task) ((uint32_t)(task) + 1u) /* cpu.c: task's cost jitter */
 #define PCS_RNG_STREAM_FRAMES 0x80000000u                   /* alloc.c: memory.contiguous_share */
 #define PCS_RNG_STREAM_DEVICE 0x80000001u                   /* device.c: device.jitter */
+#define PCS_RNG_STREAM_WAKE 0x80000002u                     /* cpu.c: cpu.wake_latency */
 
 #define PCS_RNG_N 624 /* MT19937's state words */
 
@@ -32,6 +34,9 @@ static inline uint32_t pcs_rng_temper(uint32_t y) {
   y ^= y >> 18;
   return y;
 }
+
+/* A standard normal draw (Box-Muller from two draws of R). */
+double pcs_rng_normal(PcsRng *r);
 
 static inline uint32_t pcs_rng_u32(PcsRng *r) {
   if (__builtin_expect(r->mti >= PCS_RNG_N, 0)) pcs_rng_refill(r);

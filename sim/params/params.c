@@ -626,6 +626,11 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "cost.copy_cold (%" G_GUINT64_FORMAT " ns) is less than cost.copy (%" G_GUINT64_FORMAT
         " ns): a copy from memory cannot be cheaper than one from the CPU cache",
         p->cost_copy_cold, p->cost_copy);
+  CHECK(blame(p, "cpu.wake_latency", "cpu.wake_exclusive"), p->cpu_wake_latency == 0 || !p->cpu_wake_exclusive,
+        "cpu.wake_latency is not modelled with cpu.wake_exclusive = 1 (the v3.x page-lock hand-off): "
+        "set one of them to 0");
+  CHECK(blame(p, "cpu.wake_jitter", "cpu.wake_latency"), p->cpu_wake_jitter == 0 || p->cpu_wake_latency,
+        "cpu.wake_jitter is set but cpu.wake_latency = 0: the jitter spreads the wake-up latency; set its median");
   CHECK("cpu.cache_size", p->cpu_cache_size % PCS_PAGE_SIZE == 0,
         "cpu.cache_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   g_autofree char *why = NULL;
@@ -658,8 +663,10 @@ gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
   const void *field = (const char *)p + info->offset;
   if ((!strcmp(info->section, "cost") && !strcmp(info->key, "copy_cold")) ||
-      (!strcmp(info->section, "cpu") && !strcmp(info->key, "cache_size")))
+      (!strcmp(info->section, "cpu") && (!strcmp(info->key, "cache_size") || !strcmp(info->key, "wake_latency"))))
     return *(const uint64_t *)field != 0; /* default 0: off */
+  if (!strcmp(info->section, "cpu") && !strcmp(info->key, "wake_jitter"))
+    return *(const double *)field != 0; /* default 0: off */
   if (strcmp(info->section, "workload") ||
       (strcmp(info->key, "loops") && strcmp(info->key, "runtime") && strcmp(info->key, "time_based") &&
        strcmp(info->key, "offset")))
