@@ -81,6 +81,25 @@ static void a_split_bio_is_verified_when_its_last_part_completes(void **state) {
   assert_true(warm(&f, 400)); /* 239 */
   pcs_endio_fills_part(&f, 640, 32, 640, 32); /* not split: filled at once */
   assert_true(warm(&f, 640));
+  pcs_endio_fills_clear(&f);
+}
+
+/* Any number of split bios may wait for their last parts (a deep queue of
+ * 8 MiB bios in 1280 KiB requests): 200 bios of two parts each, every
+ * front part completing first, then every back part.  Each bio is filled
+ * when its own back part completes, none earlier, and none is left
+ * waiting. */
+static void every_split_bio_in_flight_is_filled_whole(void **state) {
+  PcsEndioFills f = {0};
+  for (uint64_t b = 0; b < 200; b++) pcs_endio_fills_part(&f, b * 64, 64, b * 64, 32);
+  assert_int_equal(f.nchains, 200);
+  assert_int_equal(f.filled, 0);
+  for (uint64_t b = 0; b < 200; b++) {
+    pcs_endio_fills_part(&f, b * 64, 64, b * 64 + 32, 32);
+    assert_int_equal(f.filled, (b + 1) * 64);
+  }
+  assert_int_equal(f.nchains, 0);
+  pcs_endio_fills_clear(&f);
 }
 
 /* ---- what a user sees ------------------------------------------------------ */
@@ -138,6 +157,7 @@ int main(void) {
     cmocka_unit_test(contiguous_fills_merge_and_a_refill_is_warm_again),
     cmocka_unit_test(a_page_whose_fill_left_the_ring_is_cold),
     cmocka_unit_test(a_split_bio_is_verified_when_its_last_part_completes),
+    cmocka_unit_test(every_split_bio_in_flight_is_filled_whole),
     cmocka_unit_test(eight_mib_windows_make_cached_reads_slower),
     cmocka_unit_test(without_copy_cold_the_window_does_not_change_a_cached_read),
   };

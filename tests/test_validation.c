@@ -157,7 +157,8 @@ static void bios_per_mib_rise_with_threads(void **state) {
  * with one thread; with four, owner changes and sync readaheads within a
  * factor of 2 of the real mechanism run's (the issue's goal).  A known
  * miss since cpu.wake_latency (2026-12-03): pcsim's sync readaheads at 128
- * KiB fell from 288 to about 150 against the real 487 (factor 3.2), while
+ * KiB fell from 288 to 144 (median of seeds 1..5) against the real 487
+ * (factor 3.4), while
  * its bios/MiB, owner changes and the share of markers a window's own
  * inserter reaches first came closer to the real ones (docs/validation.md,
  * "Woken readers run late"); bounded at a factor of 4 so that it cannot

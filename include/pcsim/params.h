@@ -131,7 +131,7 @@ typedef enum {
   X(cpu, wake_latency, TIME, "0", 0, (UINT64_C(1) << 40),                           \
     "median time from a sleeping reader's wake-up (its page unlocked by end-io) to its running again: the waker's sched_waking, the IPI and the idle CPU's wake-up; drawn per wake-up, lognormal with this median and cpu.wake_jitter (seeded stream); 0: a woken reader runs at once") \
   X(cpu, wake_jitter, FRAC, "0", 0, 0,                                               \
-    "with cpu.wake_latency: sigma of its lognormal spread (ln(p90 / median) / 1.2816 of the measured latencies); 0: every wake-up takes exactly cpu.wake_latency") \
+    "with cpu.wake_latency: sigma of its lognormal spread, below 1 (ln(p90 / median) / 1.2816 of the measured latencies); 0: every wake-up takes exactly cpu.wake_latency") \
   X(cpu, cache_size, SIZE, "0", 0, (UINT64_C(1) << 40),                               \
     "with cost.copy_cold: the CPU cache that keeps a page's data warm after its end-io read it (btrfs verifies each sector's checksum there); a page is warm while fewer than this many bytes of page data have completed end-io after it, cold after (endio.c); a multiple of the page; 0: unset") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \

@@ -22,7 +22,7 @@
  * as btrfs submitted it: a bio the block layer split (bio_split_to_limits(),
  * blk.c) is verified when its last part has completed (bio_chain()), all
  * its pages in order.  pcsim completes each part on its own, so the parts
- * wait in a small table (chains; when it is full, a part counts alone)
+ * wait in a table (chains, grown to its high-water mark like the pools)
  * until the bio is whole.  The fills ring records, for the last
  * PCS_ENDIO_FILLS verified bios (one that continues the newest extends
  * it), the pages each filled and how many were filled before it; a page is
@@ -51,7 +51,10 @@ void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers) {
     e->workers[i] = (PcsWorker){.task = first_task + i, .bio = PCS_NONE, .busy = FALSE};
 }
 
-void pcs_endio_clear(PcsEndio *e) { g_clear_pointer(&e->workers, g_free); }
+void pcs_endio_clear(PcsEndio *e) {
+  g_clear_pointer(&e->workers, g_free);
+  pcs_endio_fills_clear(&e->fills);
+}
 
 static void worker_next(PcsSim *s, PcsWorker *w) {
   PcsEndio *e = &s->endio;
@@ -120,21 +123,31 @@ void pcs_endio_fills_part(PcsEndioFills *f, uint64_t chain_first, uint32_t chain
     pcs_endio_fills_add(f, first, n);
     return;
   }
+  /* its bio's entry.  A bio submitted again at the same pages (a re-read
+   * after an invalidation) while parts of the first are still in flight
+   * shares the entry until it is full, then opens its own: the parts are
+   * not told apart, so such a bio may be filled a part early or late */
   uint32_t i = 0;
-  while (i < f->nchains && f->chains[i].first != chain_first) i++;
+  while (i < f->nchains && (f->chains[i].first != chain_first || f->chains[i].pages != chain_pages ||
+                            f->chains[i].done + n > chain_pages))
+    i++;
   if (i == f->nchains) {
-    if (i == PCS_ENDIO_CHAINS) { /* no room to wait for the rest: this part alone */
-      pcs_endio_fills_add(f, first, n);
-      return;
+    if (G_UNLIKELY(f->nchains == f->chains_cap)) {
+      f->chains_cap = f->chains_cap ? 2 * f->chains_cap : 64;
+      f->chains = g_renew(PcsEndioChain, f->chains, f->chains_cap);
     }
     f->chains[f->nchains++] = (PcsEndioChain){.first = chain_first, .pages = chain_pages, .done = 0};
   }
   PcsEndioChain *c = &f->chains[i];
   c->done += n;
-  g_assert(c->done <= c->pages);
   if (c->done < c->pages) return;
   f->chains[i] = f->chains[--f->nchains];
   pcs_endio_fills_add(f, chain_first, chain_pages);
+}
+
+void pcs_endio_fills_clear(PcsEndioFills *f) {
+  g_clear_pointer(&f->chains, g_free);
+  f->nchains = f->chains_cap = 0;
 }
 
 gboolean pcs_endio_fills_warm(const PcsEndioFills *f, uint64_t page, uint64_t cache_bytes) {

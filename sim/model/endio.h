@@ -18,7 +18,6 @@ typedef struct {
  * first page follows that one's last) merged into its entry; and the bios
  * split by the block layer whose parts have not all completed yet. */
 #define PCS_ENDIO_FILLS 256
-#define PCS_ENDIO_CHAINS 64
 
 typedef struct {
   uint64_t first; /* first page */
@@ -36,8 +35,8 @@ typedef struct {
   uint32_t newest; /* index of the newest entry */
   uint32_t len;    /* entries in use, up to PCS_ENDIO_FILLS */
   uint64_t filled; /* pages filled since the run began */
-  PcsEndioChain chains[PCS_ENDIO_CHAINS]; /* split bios with parts in flight */
-  uint32_t nchains;
+  PcsEndioChain *chains; /* split bios with parts in flight; grows to its high-water mark once */
+  uint32_t nchains, chains_cap;
 } PcsEndioFills;
 
 /* The endio_workers pool and its queue of completed bios (FIFO, linked through PcsBio.next). */
@@ -68,9 +67,12 @@ void pcs_endio_fills_add(PcsEndioFills *f, uint64_t first, uint64_t n);
  * [CHAIN_FIRST, CHAIN_FIRST+CHAIN_PAGES): when it is the last part of that
  * bio to complete, the whole bio is filled (pcs_endio_fills_add()), as
  * btrfs verifies it once bio_chain() has completed every part; before,
- * nothing is (its pages count as not yet verified).  Never allocates: with
- * PCS_ENDIO_CHAINS split bios waiting, a part of another is filled alone. */
+ * nothing is (its pages count as not yet verified).  The table of split
+ * bios waiting grows (doubling) when a new one finds it full, so it
+ * allocates only until it reaches the run's high-water mark. */
 void pcs_endio_fills_part(PcsEndioFills *f, uint64_t chain_first, uint32_t chain_pages, uint64_t first, uint32_t n);
+/* Frees the table of split bios (a zeroed PcsEndioFills needs nothing else). */
+void pcs_endio_fills_clear(PcsEndioFills *f);
 /* Is PAGE still in a CPU cache of CACHE_BYTES: fewer than CACHE_BYTES of
  * page data filled after PAGE's own (newest) fill?  FALSE when PAGE's fill
  * is older than CACHE_BYTES of fills or has left the ring.  Walks the ring
