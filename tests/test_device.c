@@ -10,6 +10,26 @@ static void one_thread_16_pages(PcsParams *p) {
            "device.bandwidth=1000000000", NULL);
 }
 
+/* The window cut in two (block.max_sectors=64: requests at sectors 0 and
+ * 64), both dispatched at one instant: that instant, and the two
+ * completions in the order they came. */
+typedef struct {
+  PcsTime dispatched;
+  const TestEvent *done[2];
+} TwoRequests;
+
+static TwoRequests two_requests_dispatched_together(GArray *ev) {
+  size_t at = 0;
+  const TestEvent *d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  const TestEvent *d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
+  assert_int_equal(d0->t, d1->t);
+  TwoRequests two = {.dispatched = d0->t};
+  at = 0;
+  two.done[0] = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  two.done[1] = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  return two;
+}
+
 /* The window is one bio and one request of 128 sectors; alone on the
  * device it takes latency + size / bandwidth = 100000 + 65536 ns. */
 static void a_lone_request_takes_latency_plus_transfer(void **state) {
@@ -52,19 +72,13 @@ static void requests_share_one_transfer_channel(void **state) {
   PcsResult r;
   GArray *ev = test_run_traced(&p, "immediate", &r);
   assert_int_equal(r.requests, 2);
-  size_t at = 0;
-  const TestEvent *d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
-  const TestEvent *d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
-  assert_int_equal(d0->t, d1->t);
+  TwoRequests two = two_requests_dispatched_together(ev);
   /* latencies overlap, transfers (32768 ns each) do not:
    * T + 100000 + 32768, then T + 100000 + 2 x 32768 */
-  at = 0;
-  const TestEvent *c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
-  const TestEvent *c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
-  assert_int_equal(c0->a, 0); /* in dispatch order */
-  assert_int_equal(c0->t, d0->t + 100000 + 32768);
-  assert_int_equal(c1->a, 64);
-  assert_int_equal(c1->t, d0->t + 100000 + 2 * 32768);
+  assert_int_equal(two.done[0]->a, 0); /* in dispatch order */
+  assert_int_equal(two.done[0]->t, two.dispatched + 100000 + 32768);
+  assert_int_equal(two.done[1]->a, 64);
+  assert_int_equal(two.done[1]->t, two.dispatched + 100000 + 2 * 32768);
   g_array_unref(ev);
   pcs_result_clear(&r);
 
@@ -72,11 +86,11 @@ static void requests_share_one_transfer_channel(void **state) {
    * pays its own latency: T + 2 x (100000 + 32768) */
   test_set(&p, "device.queue_depth=1", NULL);
   ev = test_run_traced(&p, "immediate", &r);
-  at = 0;
-  d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
-  c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 0);
-  d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
-  c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 64);
+  size_t at = 0;
+  const TestEvent *d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
+  const TestEvent *c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 0);
+  const TestEvent *d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
+  const TestEvent *c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, 64);
   assert_int_equal(c0->t, d0->t + 100000 + 32768);
   assert_int_equal(d1->t, c0->t);
   assert_int_equal(c1->t, d0->t + 2 * (100000 + 32768));
@@ -139,18 +153,12 @@ static void shared_requests_complete_together(void **state) {
   test_set(&p, "block.max_sectors=64", NULL);
   ev = test_run_traced(&p, "immediate", &r);
   assert_int_equal(r.requests, 2);
-  size_t at = 0;
-  const TestEvent *d0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 0);
-  const TestEvent *d1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_DISPATCH, 64);
-  assert_int_equal(d0->t, d1->t);
-  at = 0;
-  const TestEvent *c0 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
-  const TestEvent *c1 = test_find(ev, &at, PCS_NO_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  TwoRequests two = two_requests_dispatched_together(ev);
   /* both at T + 100000 + 2 x 32768: each moved at half the bandwidth */
-  assert_int_equal(c0->t, d0->t + 100000 + 2 * 32768);
-  assert_int_equal(c1->t, c0->t);
-  assert_int_equal(c0->a, 0); /* ties in dispatch order */
-  assert_int_equal(c1->a, 64);
+  assert_int_equal(two.done[0]->t, two.dispatched + 100000 + 2 * 32768);
+  assert_int_equal(two.done[1]->t, two.done[0]->t);
+  assert_int_equal(two.done[0]->a, 0); /* ties in dispatch order */
+  assert_int_equal(two.done[1]->a, 64);
   g_array_unref(ev);
   pcs_result_clear(&r);
   pcs_params_clear(&p);
