@@ -73,10 +73,7 @@ typedef struct PcsDevSlot {
 } PcsDevSlot;
 
 /* An exponential time of mean MEAN (at least 1 ns) from RNG. */
-static PcsTime exp_time_rng(PcsRng *rng, PcsTime mean) {
-  double u = ((double)pcs_rng_u32(rng) + 1.0) / 4294967297.0; /* (0,1) */
-  return 1 + (PcsTime)(-log(u) * (double)mean);
-}
+static PcsTime exp_time(PcsRng *rng, PcsTime mean) { return 1 + (PcsTime)(-log(pcs_rng_open01(rng)) * (double)mean); }
 
 void pcs_dev_init(PcsDevice *d, const PcsParams *p) {
   *d = (PcsDevice){.nchannels = (uint32_t)p->device_channels, .next_event = NEVER};
@@ -89,7 +86,7 @@ void pcs_dev_init(PcsDevice *d, const PcsParams *p) {
     pcs_rng_init_stream(d->rng, p->scenario_seed, PCS_RNG_STREAM_DEVICE);
   }
   if (p->device_sharing && p->device_slow_rate > 0) /* starts in the normal state */
-    d->next_switch = exp_time_rng(d->rng, p->device_fast_time);
+    d->next_switch = exp_time(d->rng, p->device_fast_time);
 }
 
 void pcs_dev_clear(PcsDevice *d) {
@@ -122,9 +119,6 @@ static double share_rate(PcsSim *s) {
   return s->dev.slow ? rate * s->p->device_slow_rate : rate;
 }
 
-/* An exponential time of mean MEAN from the device's stream. */
-static PcsTime exp_time(PcsSim *s, PcsTime mean) { return exp_time_rng(s->dev.rng, mean); }
-
 /* Advances PcsDevice.served to now: each of the nactive transfers got
  * the rate / nactive since served_at (the state cannot have changed in
  * between while transfers ran: a state change is a device event); then
@@ -135,7 +129,7 @@ static void share_advance(PcsSim *s) {
   d->served_at = s->evq.now;
   while (s->p->device_slow_rate > 0 && d->next_switch <= s->evq.now) {
     d->slow = !d->slow;
-    d->next_switch += exp_time(s, d->slow ? s->p->device_slow_time : s->p->device_fast_time);
+    d->next_switch += exp_time(d->rng, d->slow ? s->p->device_slow_time : s->p->device_fast_time);
   }
 }
 

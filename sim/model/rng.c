@@ -68,7 +68,7 @@ void pcs_rng_init_stream(PcsRng *r, uint64_t seed, uint32_t id) {
 }
 
 double pcs_rng_normal(PcsRng *r) {
-  double u1 = ((double)pcs_rng_u32(r) + 1.0) / 4294967297.0; /* (0,1) */
+  double u1 = pcs_rng_open01(r);
   double u2 = (double)pcs_rng_u32(r) / 4294967296.0;
   return sqrt(-2.0 * log(u1)) * cos(2.0 * G_PI * u2);
 }

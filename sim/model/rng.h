@@ -43,4 +43,7 @@ static inline uint32_t pcs_rng_u32(PcsRng *r) {
   return pcs_rng_temper(r->mt[r->mti++]);
 }
 
+/* The next draw as a double in (0, 1), never 0 or 1 (a logarithm's argument). */
+static inline double pcs_rng_open01(PcsRng *r) { return ((double)pcs_rng_u32(r) + 1.0) / 4294967297.0; }
+
 #endif
