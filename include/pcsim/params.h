@@ -282,9 +282,10 @@ char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
 
 /* FALSE for a key provenance leaves out: the keys fio's loops, runtime,
- * time_based and offset brought (workload.*) and the cache-cold copy's
- * (cost.copy_cold, cpu.cache_size) at their defaults, so the output of a
- * scenario that does not set them is what it was before they existed. */
+ * time_based and offset brought (workload.*), the cache-cold copy's
+ * (cost.copy_cold, cpu.cache_size) and the wake-up latency's
+ * (cpu.wake_latency, cpu.wake_jitter) at their defaults, so the output of
+ * a scenario that does not set them is what it was before they existed. */
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 
 /* workload.files as its mode. */

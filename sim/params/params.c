@@ -660,19 +660,23 @@ gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_
   return TRUE;
 }
 
+/* The keys listed only when they differ from their default, each added
+ * after outputs that did not list it were pinned.  Their defaults are
+ * plain numbers ("0", "1"). */
+static const char *const LISTED_WHEN_SET[] = {
+    "workload.loops", "workload.runtime", "workload.time_based", "workload.offset", /* fio's loops, runtime, ... */
+    "cost.copy_cold", "cpu.cache_size",                                            /* the cache-cold copy */
+    "cpu.wake_latency", "cpu.wake_jitter",                                         /* the wake-up latency */
+};
+
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
+  g_autofree char *name = g_strdup_printf("%s.%s", info->section, info->key);
+  gboolean when_set = FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS(LISTED_WHEN_SET) && !when_set; i++) when_set = !strcmp(name, LISTED_WHEN_SET[i]);
+  if (!when_set) return TRUE;
   const void *field = (const char *)p + info->offset;
-  if ((!strcmp(info->section, "cost") && !strcmp(info->key, "copy_cold")) ||
-      (!strcmp(info->section, "cpu") && (!strcmp(info->key, "cache_size") || !strcmp(info->key, "wake_latency"))))
-    return *(const uint64_t *)field != 0; /* default 0: off */
-  if (!strcmp(info->section, "cpu") && !strcmp(info->key, "wake_jitter"))
-    return *(const double *)field != 0; /* default 0: off */
-  if (strcmp(info->section, "workload") ||
-      (strcmp(info->key, "loops") && strcmp(info->key, "runtime") && strcmp(info->key, "time_based") &&
-       strcmp(info->key, "offset")))
-    return TRUE;
-  uint64_t def = g_ascii_strtoull(info->def, NULL, 10); /* "1" or "0": plain integers */
-  return *(const uint64_t *)field != def;
+  if (info->kind == PCS_KIND_FRAC) return *(const double *)field != g_ascii_strtod(info->def, NULL);
+  return *(const uint64_t *)field != g_ascii_strtoull(info->def, NULL, 10);
 }
 
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info) {
