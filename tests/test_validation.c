@@ -107,7 +107,7 @@ typedef struct {
 
 static const KnownMiss KNOWN_MISSES[] = {
   /* four threads at 4 MiB windows: the kernel splits windows between
-   * threads (0.48 bios/MiB), pcsim barely does (0.21): -56% */
+   * threads (0.48 bios/MiB), pcsim barely does (0.20): -59% */
   {"ra4096-j4", "data bios/MiB", 0.65},
   /* four threads at 4 MiB: the device serves them faster than the host: +37% */
   {"ra4096-j4", "aggregate MiB/s", 0.5},

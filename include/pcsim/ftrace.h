@@ -28,6 +28,7 @@
  * events' fields the simulator's trace event does not carry. */
 typedef struct {
   uint64_t pos;      /* the page the thread is at (index of a readahead) */
+  uint64_t marker;   /* the folio a marker would be on: pos, or under v6.18 its batch's last (async index) */
   uint64_t call_end; /* end of its read() call, in pages */
   int64_t prev_pos;  /* byte position where its previous read() ended, -1 before */
   uint64_t window;   /* pages of its last readahead window (the ra state's size) */

@@ -59,6 +59,7 @@
   X(BIO_DONE, "bio_done", "end-io worker finished a bio: a=first page, b=pages") \
   X(WAIT, "wait", "thread sleeps on a locked page: a=page")                     \
   X(RQ_WAIT, "rq_wait", "thread sleeps in get_request_wait(), no free request (v3.5): a=first page, b=pages of its bio") \
+  X(GATHER, "gather", "v6.18 filemap_get_read_batch(): a=first page, b=folios in the batch (0: none cached)") \
   X(COPY, "copy", "page copied to the user buffer: a=page")                     \
   X(FINISH, "finish", "thread read the whole file")
 

@@ -25,7 +25,9 @@
  * Known differences from a capture: one file (dev 0:40, ino 0x101) on one
  * device (7,0) whose sector is page * 8; rwbs is always "RA"; timestamps
  * start at 0.  The readahead events' index and req_count are the reader's
- * page and what remains of its read() call, prev_pos where its previous
+ * page (for page_cache_async_ra under v6.18 the marked folio, the last of
+ * the batch it gathered: GATHER) and what remains of its read() call from
+ * there, prev_pos where its previous
  * call ended, size the thread's previous window; the simulator's event
  * carries no async size, so async_size and lookahead_size print 0.  pfn is
  * the INSERT event's b (0 where the model does not report frames).
@@ -109,16 +111,18 @@ static PcsFtraceThread *reader(PcsFtrace *ft, uint32_t thread) {
   return &ft->threads[thread - 1];
 }
 
-/* page_cache_{sync,async}_ra, then the page_cache_ra_unbounded batch of
- * window [START, START + PAGES). */
-static void readahead(PcsFtrace *ft, PcsTime t, uint32_t thread, const char *event, uint64_t start, uint64_t pages) {
+/* page_cache_{sync,async}_ra (KIND: RA_SYNC or RA_ASYNC), then the
+ * page_cache_ra_unbounded batch of window [START, START + PAGES). */
+static void readahead(PcsFtrace *ft, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t start, uint64_t pages) {
   PcsFtraceThread *r = reader(ft, thread);
+  gboolean async = kind == PCS_TRACE_RA_ASYNC;
+  const char *event = async ? "page_cache_async_ra" : "page_cache_sync_ra";
+  uint64_t index = async ? r->marker : r->pos; /* ractl's index */
   reader_prefix(ft, thread, t);
   fprintf(ft->f,
           "%s: dev=" FILE_DEV " ino=%" PRIx64 " index=%" PRIu64 " req_count=%" PRIu64 " order=0 size=%" PRIu64
           " async_size=0 ra_pages=%" PRIu64 " mmap_miss=0 prev_pos=%" PRId64 "\n",
-          event, FILE_INO, r->pos, r->call_end > r->pos ? r->call_end - r->pos : 0, r->window, ft->ra_pages,
-          r->prev_pos);
+          event, FILE_INO, index, r->call_end > index ? r->call_end - index : 0, r->window, ft->ra_pages, r->prev_pos);
   uint64_t nr = start < ft->npages ? MIN(pages, ft->npages - start) : 0; /* do_page_cache_ra() stops at EOF */
   reader_prefix(ft, thread, t);
   fprintf(ft->f,
@@ -133,9 +137,11 @@ static void follow_reader(PcsFtrace *ft, uint32_t thread, PcsTraceKind kind, uin
   PcsFtraceThread *r = reader(ft, thread);
   if (kind == PCS_TRACE_SYSCALL) {
     if (r->call_end) r->prev_pos = (int64_t)(a * PCS_PAGE_SIZE); /* the previous call ended where this starts */
-    r->pos = a, r->call_end = a + b;
+    r->pos = r->marker = a, r->call_end = a + b;
   } else if (kind == PCS_TRACE_COPY) {
-    r->pos = a + 1;
+    r->pos = r->marker = a + 1;
+  } else if (kind == PCS_TRACE_GATHER) { /* v6.18: a marker is on the batch's last folio */
+    r->pos = a, r->marker = b ? a + b - 1 : a;
   }
 }
 
@@ -165,9 +171,10 @@ void pcs_ftrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
   PcsFtrace *ft = user;
   switch (kind) {
   case PCS_TRACE_SYSCALL:
-  case PCS_TRACE_COPY: follow_reader(ft, thread, kind, a, b); break;
-  case PCS_TRACE_RA_SYNC: readahead(ft, t, thread, "page_cache_sync_ra", a, b); break;
-  case PCS_TRACE_RA_ASYNC: readahead(ft, t, thread, "page_cache_async_ra", a, b); break;
+  case PCS_TRACE_COPY:
+  case PCS_TRACE_GATHER: follow_reader(ft, thread, kind, a, b); break;
+  case PCS_TRACE_RA_SYNC:
+  case PCS_TRACE_RA_ASYNC: readahead(ft, t, thread, kind, a, b); break;
   case PCS_TRACE_INSERT:
     reader_prefix(ft, thread, t);
     fprintf(ft->f, "mm_filemap_add_to_page_cache: dev " FILE_DEV " ino %" PRIx64 " pfn=0x%" PRIx64 " ofs=%" PRIu64

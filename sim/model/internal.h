@@ -56,7 +56,7 @@ struct PcsSim {
   uint64_t loops;
   gboolean time_based;
   PcsTime stop_at;
-  uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (2 per reader) */
+  uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (reader.c) */
 
   PcsPageCache pc;
   PcsFrameAlloc alloc;

@@ -1,7 +1,7 @@
 /* reader.c - one fio reader thread: the read() loop and ->readpages.
  *
- * Mirrors do_generic_file_read() (mm/filemap.c, v3.x) for each page of a
- * read() call:
+ * Under [scenario] kernel = v3.5 the read() loop mirrors
+ * do_generic_file_read() (mm/filemap.c, v3.x), page by page:
  *   1. look the page up; on a miss run synchronous readahead and look again;
  *   2. still missing: the single-page fallback (no_cached_page: insert,
  *      ->readpage, submit at once; -EEXIST goes back to the lookup);
@@ -9,8 +9,37 @@
  *   4. not up to date: sleep on the page lock until its bio completes;
  *   5. copy it to the user buffer (cost.copy, or cost.copy_cold when its
  *      data has left the CPU cache since its end-io: endio.c).
- * and btrfs extent_readpages() for the list readahead hands over, under the
- * run's policy (see policy.h):
+ * Under v6.18 it mirrors filemap_read() (mm/filemap.c, 6.13 to 6.18), a
+ * folio_batch at a time: filemap_get_pages() from pos to the call's end,
+ *   1. filemap_get_read_batch(): the run of cached folios from pos, ending
+ *      after the first one not up to date or marked PG_readahead, at a
+ *      hole, at the call's end, or at PAGEVEC_SIZE (31) folios; none:
+ *      synchronous readahead and gather again; still none: the
+ *      single-folio path (filemap_create_folio(), here no_cached_page);
+ *   2. the batch's last folio marked: clear it and run asynchronous
+ *      readahead for it (filemap_readahead()), before any page of the
+ *      batch is copied, and go on with the batch held (no new lookup);
+ *   3. the last folio not up to date (locked under read I/O):
+ *      filemap_update_page() -> folio_put_wait_locked(): drop it from the
+ *      batch and sleep until end-io unlocks it; woken, copy the rest of the
+ *      batch, or, if it was the only one, gather again from it (retry:);
+ *   4. copy the batch's folios in order (cost.copy each, cold as above),
+ *      put them, and gather the next batch (or end the call).
+ * So under v6.18 a marker is acted on when its folio is gathered, up to
+ * 30 pages before the pages ahead of it are copied, and a reader whose
+ * batch ends in a locked folio sleeps before copying the batch's earlier
+ * pages.  The gather is free (an xarray walk under RCU, a few ns a folio:
+ * no cost of its own); the batch is [pos, pos + batch_n), since it is a
+ * run of consecutive pages, so it needs no storage.
+ * Differs from the kernel: filemap_create_folio() waits for its folio and
+ * returns it as a batch of one; here the fallback's ->readpage ends in a
+ * gather, which sleeps on the folio and, woken, gathers again from it (the
+ * same copies, but a batch may then run past that folio at once).
+ * Under v6.18 with cpu.wake_exclusive (the kernel's 6.x wait is never
+ * exclusive) the woken reader hands the folio on as v3.x does.
+ *
+ * And btrfs extent_readpages() for the list readahead hands over, under
+ * the run's policy (see policy.h):
  *   immediate      INSERT p; on success READ p                (pool of 1)
  *   pool:N         INSERT into a pool of N; full pool -> READ each, in order
  *   pool-contig:N  as pool:N, and a failed INSERT flushes a non-empty pool
@@ -24,20 +53,35 @@
  *
  * The thread is one explicit state machine (PCS_READER_STATES, reader.h):
  * reader_step() runs one state in one switch and names the next.  A state
- * that decides at once (lookups, policy bookkeeping: they cost nothing)
- * returns TRUE and the thread goes on at the same instant; a state that
- * costs CPU asks cpu.c for the time, names the state to go on in when it
- * has run, and returns FALSE, as do sleeping and finishing.  Every state
- * that goes on at once moves the page forward or charges CPU within a
- * few states, so reader_run()'s loop is bounded (it asserts so).
+ * that decides at once (lookups, gathers, policy bookkeeping: they cost
+ * nothing) returns TRUE and the thread goes on at the same instant; a
+ * state that costs CPU asks cpu.c for the time, names the state to go on
+ * in when it has run, and returns FALSE, as do sleeping and finishing.
+ * Every state that goes on at once moves the page forward or charges CPU
+ * within a few states, so reader_run()'s loop is bounded (it asserts so).
+ *   v3.5:  FIND_PAGE -> SYNC_RA / ASYNC_RA / SLEEPING / COPIED; after
+ *          readahead, ->readpage or a wake FIND_PAGE_AGAIN (a miss:
+ *          NO_CACHED_PAGE); PAGE_LOCKED for cpu.wake_exclusive.
+ *   v6.18: GATHER -> SYNC_RA (then GATHER_AGAIN; a miss: NO_CACHED_PAGE)
+ *          / BATCH_ASYNC_RA -> BATCH_READY -> BATCH_WAIT (woken: the rest
+ *          of the batch, or GATHER) or BATCH_COPIED per page -> GATHER;
+ *          BATCH_LOCKED for cpu.wake_exclusive.
+ *   both:  RP_* for ->readpages, which ends (RP_END) in the state the
+ *          readahead came from (rp.ret).
  *
- * A page's walk, as this file drives it: FIND_PAGE misses -> SYNC_RA
- * (readahead.c lists it) -> RP_NEXT inserts it (pagecache.c, then
- * alloc.c for its frame) -> RP_WON pools it -> RP_FLUSH/RP_READ (bio.c)
- * -> RP_SUBMIT (bio.c -> blk.c -> device.c); end-io (endio.c) unlocks
- * it and wakes a SLEEPING reader, which goes on in FIND_PAGE_AGAIN and
- * copies it (COPIED).  Each step calls forward along that walk; only the
- * wake comes back here, as unlock_page() does in the kernel.
+ * A page's walk, as this file drives it: FIND_PAGE (v6.18: GATHER) misses
+ * -> SYNC_RA (readahead.c lists it) -> RP_NEXT inserts it (pagecache.c,
+ * then alloc.c for its frame) -> RP_WON pools it -> RP_FLUSH/RP_READ
+ * (bio.c) -> RP_SUBMIT (bio.c -> blk.c -> device.c); end-io (endio.c)
+ * unlocks it and wakes a SLEEPING reader, which goes on in
+ * FIND_PAGE_AGAIN and copies it (COPIED); under v6.18 a reader asleep in
+ * BATCH_WAIT on the last folio of its batch copies the batch's earlier
+ * pages (BATCH_COPIED), then gathers again from the woken folio.  Each
+ * step calls forward along that walk; only the wake comes back here, as
+ * unlock_page() does in the kernel.
+ *
+ * Invalidation (invalidate_file()) keeps each reader's pos and, under
+ * v6.18, every folio of the batch it holds (a reference each).
  *
  * How long a thread reads is fio's (next_call(), end_of_file()): the file
  * workload.loops times, each pass after the first on a reopened file whose
@@ -49,7 +93,8 @@
  *
  * The hot helpers (find_page(), page_found(), reader_step()) are forced
  * inline into reader_run(): with them the per-page cost is that of the
- * former hand-written loops (cachegrind: same instruction count).
+ * former hand-written loops (cachegrind: same instruction count).  The
+ * v6.18 states add no work to the v3.5 path's pages.
  */
 #include "internal.h"
 
@@ -58,7 +103,8 @@
 
 /* The most states a reader runs at one instant: a batch end can lead
  * through RP_SUBMIT, RP_NEXT, RP_END, FIND_PAGE_AGAIN, ASYNC_RA,
- * FIND_PAGE_AGAIN to a copy or a sleep. */
+ * FIND_PAGE_AGAIN to a copy or a sleep (v6.18: RP_END, BATCH_READY to a
+ * copy or a sleep, or BATCH_COPIED, GATHER, BATCH_ASYNC_RA, RP_NEXT). */
 #define READER_MAX_INSTANT 16
 
 /* The longest list one readahead can hand over: a window with the next
@@ -76,10 +122,22 @@ uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
   return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t);
 }
 
+/* Where a read() call starts: do_generic_file_read()'s first lookup, or
+ * filemap_read()'s first filemap_get_pages(). */
+static inline PcsReaderState call_state(const PcsSim *s) {
+  return s->kernel == PCS_KERNEL_V6_18 ? PCS_RD_GATHER : PCS_RD_FIND_PAGE;
+}
+
+/* Where a reader looks again after readahead or ->readpage: do_generic_file_read()'s
+ * find_page: label, or filemap_get_pages()' second filemap_get_read_batch(). */
+static inline PcsReaderState again_state(const PcsSim *s) {
+  return s->kernel == PCS_KERNEL_V6_18 ? PCS_RD_GATHER_AGAIN : PCS_RD_FIND_PAGE_AGAIN;
+}
+
 void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   memset(r, 0, sizeof *r);
   r->id = id;
-  r->state = PCS_RD_FIND_PAGE;
+  r->state = call_state(s);
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
   r->file_first = s->per_thread_files ? (uint64_t)id * s->file_pages : 0;
   r->file_end = r->file_first + s->file_pages;
@@ -108,10 +166,12 @@ G_ALWAYS_INLINE static inline gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t
 
 /* ---- do_generic_file_read() ----------------------------------------------- */
 
-/* read_pages(): start a ->readpages call under POLICY over R's list. */
-static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gboolean plugged) {
+/* read_pages(): start a ->readpages call under POLICY over R's list; R's
+ * read() loop goes on in RET when it ends. */
+static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gboolean plugged, PcsReaderState ret) {
   g_assert(r->rp.open_bio == PCS_NONE);
   r->rp.policy = *policy;
+  r->rp.ret = ret;
   r->rp.pool_n = r->rp.pool_i = 0;
   if (plugged) pcs_blk_start_plug(s, r->id);
   r->state = PCS_RD_RP_NEXT;
@@ -125,13 +185,17 @@ static int cmp_u64(const void *a, const void *b) {
 
 /* fio's file_invalidate_cache() of R's file: posix_fadvise(POSIX_FADV_DONTNEED)
  * over the whole file, i.e. invalidate_mapping_pages().  A page a thread is
- * on (looking it up, holding its lock, copying it) or sleeps on has an
- * extra reference or is locked, and stays.  Once per pass, not per page:
- * qsort() here is off the hot path. */
+ * on (looking it up, holding its lock, copying it), holds in its v6.18
+ * folio_batch (filemap_get_read_batch() took a reference on each) or
+ * sleeps on has an extra reference or is locked, and stays.  Once per
+ * pass, not per page: qsort() here is off the hot path. */
 static void invalidate_file(PcsSim *s, PcsReader *r) {
   uint32_t n = 0;
-  for (uint32_t i = 0; i < s->nreaders; i++)
-    if (s->readers[i].state != PCS_RD_DONE) s->keep[n++] = s->readers[i].pos;
+  for (uint32_t i = 0; i < s->nreaders; i++) {
+    const PcsReader *t = &s->readers[i];
+    if (t->state == PCS_RD_DONE) continue;
+    for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
+  }
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);
   pcs_pc_invalidate(&s->pc, r->read_first, r->file_end, s->keep, n); /* [file_offset, +io_size) */
@@ -184,16 +248,16 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   r->call_start = s->evq.now;
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
-  return run_cpu(s, r, s->p->cost_syscall, PCS_RD_FIND_PAGE);
+  return run_cpu(s, r, s->p->cost_syscall, call_state(s));
 }
 
 /* The copy of pos with cost.copy_cold set: cost.copy_cold when its data
  * has left the CPU cache since end-io verified it (endio.c), else
- * cost.copy.  Out of line, so that the copy without it costs page_found()
- * one branch and nothing else. */
-static G_GNUC_NO_INLINE gboolean copy_maybe_cold(PcsSim *s, PcsReader *r) {
+ * cost.copy; then NEXT.  Out of line, so that the copy without it costs
+ * page_found() one branch and nothing else. */
+static G_GNUC_NO_INLINE gboolean copy_maybe_cold(PcsSim *s, PcsReader *r, PcsReaderState next) {
   gboolean warm = pcs_endio_fills_warm(&s->endio.fills, r->pos, s->p->cpu_cache_size);
-  return run_cpu(s, r, warm ? s->p->cost_copy : s->p->cost_copy_cold, PCS_RD_COPIED);
+  return run_cpu(s, r, warm ? s->p->cost_copy : s->p->cost_copy_cold, next);
 }
 
 /* A cached page at pos: clear its marker (first toucher only) and read
@@ -212,7 +276,7 @@ G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
     pcs_cpu_release(s, r->id);
     return FALSE;
   }
-  if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r);
+  if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_COPIED);
 }
 
@@ -226,14 +290,19 @@ G_ALWAYS_INLINE static inline gboolean find_page(PcsSim *s, PcsReader *r, gboole
   return TRUE;
 }
 
-/* The copy of pos has run: account it and look up the next page at once. */
-static gboolean copied(PcsSim *s, PcsReader *r) {
+/* The copy of pos has run: account it and move pos on. */
+G_ALWAYS_INLINE static inline void account_copy(PcsSim *s, PcsReader *r) {
   pcs_trace(s, r->id + 1, PCS_TRACE_COPY, r->pos, 0);
   r->ra.prev_index = r->pos;
   r->ra.prev_valid = TRUE;
   r->pos++;
   s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
                                                       : s->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;
+}
+
+/* The copy of pos has run: account it and look up the next page at once. */
+static gboolean copied(PcsSim *s, PcsReader *r) {
+  account_copy(s, r);
   return find_page(s, r, FALSE);
 }
 
@@ -245,7 +314,82 @@ static gboolean no_cached_page(PcsSim *s, PcsReader *r) {
   r->list.n = 1;
   r->list.next = 0;
   r->list.marker = UINT64_MAX;
-  return readpages_begin(s, r, &single_page, FALSE);
+  return readpages_begin(s, r, &single_page, FALSE, again_state(s));
+}
+
+/* ---- v6.18 filemap_read(): a folio_batch at a time ------------------------ */
+
+/* filemap_get_read_batch() from pos up to the call's last page: the run
+ * of present folios, ending after one not up to date or marked
+ * PG_readahead, or when the batch is full (PCS_FOLIO_BATCH).  Returns how
+ * many: the batch is [pos, pos + n), a reference held on each.  Free: a
+ * few ns a folio (an xarray walk under RCU), no cost of its own. */
+static uint32_t read_batch(const PcsSim *s, const PcsReader *r) {
+  uint64_t page = r->pos, end = MIN(r->call_end, r->pos + PCS_FOLIO_BATCH);
+  while (page < end && pcs_pc_present(&s->pc, page)) {
+    gboolean stop = !pcs_pc_uptodate(&s->pc, page) || pcs_pc_readahead(&s->pc, page);
+    page++;
+    if (stop) break;
+  }
+  return (uint32_t)(page - r->pos);
+}
+
+/* copy_folio_to_iter() of pos, the batch's next folio, then BATCH_COPIED. */
+static inline gboolean batch_copy(PcsSim *s, PcsReader *r) {
+  if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_BATCH_COPIED);
+  return run_cpu(s, r, s->p->cost_copy, PCS_RD_BATCH_COPIED);
+}
+
+/* The rest of filemap_get_pages() for the batch R holds: its last folio
+ * up to date, copy the batch; else filemap_update_page(): folio_trylock()
+ * fails (it is locked under read I/O) and folio_put_wait_locked() drops
+ * the folio from the batch and sleeps until end-io unlocks it. */
+static gboolean batch_ready(PcsSim *s, PcsReader *r) {
+  uint64_t last = r->pos + r->batch_n - 1;
+  if (pcs_pc_uptodate(&s->pc, last)) return batch_copy(s, r);
+  r->batch_n--;
+  r->state = PCS_RD_BATCH_WAIT;
+  pcs_pc_wait(&s->pc, r->id, last);
+  s->res->waits++;
+  pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, last, 0);
+  pcs_cpu_release(s, r->id);
+  return FALSE;
+}
+
+/* filemap_get_pages() from pos (retry:).  AGAIN: after sync readahead or
+ * ->read_folio, an empty batch takes the single-folio path; else a call
+ * boundary comes first, and an empty batch reads ahead. */
+static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
+  if (!again && r->pos == r->call_end) return next_call(s, r);
+  r->batch_n = read_batch(s, r);
+  pcs_trace(s, r->id + 1, PCS_TRACE_GATHER, r->pos, r->batch_n);
+  if (!r->batch_n) {
+    r->state = again ? PCS_RD_NO_CACHED_PAGE : PCS_RD_SYNC_RA;
+    return TRUE;
+  }
+  if (pcs_pc_test_clear_readahead(&s->pc, r->pos + r->batch_n - 1)) {
+    r->state = PCS_RD_BATCH_ASYNC_RA;
+    return TRUE;
+  }
+  return batch_ready(s, r);
+}
+
+/* Woken from folio_put_wait_locked() (AOP_TRUNCATED_PAGE): copy what the
+ * batch still holds; it held only the waited folio: gather again (retry:). */
+static gboolean batch_woken(PcsSim *s, PcsReader *r) {
+  if (r->batch_n) return batch_copy(s, r);
+  r->state = PCS_RD_GATHER;
+  return gather(s, r, FALSE);
+}
+
+/* The copy of pos has run: account it; copy the batch's next folio, or
+ * put the batch and gather the next (filemap_read()'s loop). */
+static gboolean batch_copied(PcsSim *s, PcsReader *r) {
+  g_assert(pcs_pc_uptodate(&s->pc, r->pos)); /* held: no invalidation dropped it (invalidate_file()) */
+  account_copy(s, r);
+  if (--r->batch_n) return batch_copy(s, r);
+  r->state = PCS_RD_GATHER;
+  return gather(s, r, FALSE);
 }
 
 /* ---- ->readpages: extent_readpages() --------------------------------------- */
@@ -372,8 +516,8 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return find_page(s, r, FALSE);
   case PCS_RD_SYNC_RA:
     if (pcs_ra_sync(s, r->id, &r->ra, &r->list, r->pos, r->call_end - r->pos))
-      return readpages_begin(s, r, &s->policy, TRUE);
-    r->state = PCS_RD_FIND_PAGE_AGAIN;
+      return readpages_begin(s, r, &s->policy, TRUE, again_state(s));
+    r->state = again_state(s);
     return TRUE;
   case PCS_RD_FIND_PAGE_AGAIN:
     g_assert(r->pos < r->call_end);
@@ -382,7 +526,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return no_cached_page(s, r);
   case PCS_RD_ASYNC_RA:
     if (pcs_ra_async(s, r->id, &r->ra, &r->list, r->pos, r->call_end - r->pos))
-      return readpages_begin(s, r, &s->policy, TRUE);
+      return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_FIND_PAGE_AGAIN);
     r->state = PCS_RD_FIND_PAGE_AGAIN;
     return TRUE;
   case PCS_RD_SLEEPING: /* woken: by pcs_reader_wake(), or at its cpu.wake_latency event */
@@ -395,6 +539,27 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return TRUE;
   case PCS_RD_COPIED:
     return copied(s, r);
+  case PCS_RD_GATHER:
+    return gather(s, r, FALSE);
+  case PCS_RD_GATHER_AGAIN:
+    g_assert(r->pos < r->call_end);
+    return gather(s, r, TRUE);
+  case PCS_RD_BATCH_ASYNC_RA: { /* the marker on the batch's last folio; req from it to the call's end */
+    uint64_t last = r->pos + r->batch_n - 1;
+    if (pcs_ra_async(s, r->id, &r->ra, &r->list, last, r->call_end - last))
+      return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_BATCH_READY);
+    return batch_ready(s, r);
+  }
+  case PCS_RD_BATCH_READY:
+    return batch_ready(s, r);
+  case PCS_RD_BATCH_WAIT: /* woken: by pcs_reader_wake(), or at its cpu.wake_latency event */
+    if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_BATCH_LOCKED);
+    return batch_woken(s, r);
+  case PCS_RD_BATCH_LOCKED: /* the dropped folio is pos + batch_n */
+    if (pcs_pc_wake_next(&s->pc, r->pos + r->batch_n)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]]);
+    return batch_woken(s, r);
+  case PCS_RD_BATCH_COPIED:
+    return batch_copied(s, r);
   case PCS_RD_RP_NEXT:
     return rp_next(s, r);
   case PCS_RD_RP_INSERT:
@@ -419,7 +584,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return TRUE;
   case PCS_RD_RP_END:
     pcs_blk_finish_plug(s, r->id);
-    r->state = PCS_RD_FIND_PAGE_AGAIN;
+    r->state = r->rp.ret;
     return TRUE;
   case PCS_RD_DONE: /* no event reaches a finished reader */
   default:
@@ -444,7 +609,7 @@ G_ALWAYS_INLINE static inline void reader_run_inline(PcsSim *s, PcsReader *r) {
 static void reader_run(PcsSim *s, PcsReader *r) { reader_run_inline(s, r); }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
-  g_assert(r->state == PCS_RD_FIND_PAGE && r->pos == r->read_first);
+  g_assert(r->state == call_state(s) && r->pos == r->read_first);
   reader_run(s, r);
 }
 
@@ -467,7 +632,7 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
  * end of its wake-up delay (an event of its own while off CPU, as a step
  * would be: pcs_reader_steps() runs its SLEEPING state then). */
 void pcs_reader_wake(PcsSim *s, PcsReader *r) {
-  g_assert(r->state == PCS_RD_SLEEPING);
+  g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT);
   if (s->cpu.wake_latency) {
     pcs_evq_push(&s->evq, s->evq.now + pcs_cpu_wake_latency(&s->cpu), PCS_EV_TASK_STEP, r->id);
     return;

@@ -13,7 +13,8 @@
 typedef struct PcsSim PcsSim;
 
 /* Where a reader goes on when it next runs (reader.c).  States of
- * do_generic_file_read() first, then of extent_readpages(), each in the
+ * do_generic_file_read() (v3.5) first, then of filemap_read() (v6.18,
+ * the BATCH_ and GATHER states), then of extent_readpages(), each in the
  * order a page meets them.  A state either decides at once and names the
  * next, or charges CPU (cpu.c) and names the state to go on in when that
  * time has run, or sleeps. */
@@ -27,6 +28,19 @@ typedef struct PcsSim PcsSim;
   X(SLEEPING, "asleep on pos until end-io unlocks it; woken: FIND_PAGE_AGAIN (cpu.wake_exclusive: charge cost.wakeup, then PAGE_LOCKED)") \
   X(PAGE_LOCKED, "cpu.wake_exclusive: holds pos's page lock; unlock_page() wakes the next sleeper, then FIND_PAGE_AGAIN") \
   X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
+  X(GATHER, "v6.18 filemap_get_pages(): a call boundary first; filemap_get_read_batch() from pos; "  \
+            "none: SYNC_RA; its last folio marked: BATCH_ASYNC_RA; else as BATCH_READY")             \
+  X(GATHER_AGAIN, "v6.18: as GATHER after sync readahead or ->read_folio; none: NO_CACHED_PAGE")      \
+  X(BATCH_ASYNC_RA, "v6.18 filemap_readahead(): page_cache_async_ra() of the batch's last folio, "   \
+                    "then its ->readahead (RP_NEXT) or BATCH_READY")                                 \
+  X(BATCH_READY, "v6.18: the batch's last folio not up to date: drop it, sleep on it (BATCH_WAIT); "  \
+                 "else charge the copy of pos, then BATCH_COPIED")                                   \
+  X(BATCH_WAIT, "v6.18 folio_put_wait_locked(): asleep until end-io unlocks the dropped folio; woken: " \
+                "copy the rest of the batch (BATCH_COPIED), or none: GATHER (cpu.wake_exclusive: "     \
+                "charge cost.wakeup, then BATCH_LOCKED)")                                              \
+  X(BATCH_LOCKED, "v6.18 with cpu.wake_exclusive: wake the folio's next sleeper, then as BATCH_WAIT woken") \
+  X(BATCH_COPIED, "v6.18: pos copied: account it; the batch's next folio: charge its copy; "          \
+                  "the batch done: GATHER")                                                           \
   X(RP_NEXT, "->readpages: add_to_page_cache_lru() of the next listed page (cost.insert_alloc "   \
              "first: RP_INSERT), or flush the pool, or submit, or RP_END")                        \
   X(RP_INSERT, "the insert itself (charge spin + the rest of the insert, then RP_WON or RP_LOST)") \
@@ -36,7 +50,8 @@ typedef struct PcsSim PcsSim;
   X(RP_READ, "submit_extent_page(): into the open bio, or charge cost.bio_submit, RP_SUBMIT_OPEN") \
   X(RP_SUBMIT_OPEN, "submit the open bio, open one with the page, back to RP_FLUSH")              \
   X(RP_SUBMIT, "submit the open bio (end of a batch or of the call), then RP_NEXT")               \
-  X(RP_END, "blk_finish_plug(), then FIND_PAGE_AGAIN")                                            \
+  X(RP_END, "blk_finish_plug(), then where the readahead came from (v3.5 FIND_PAGE_AGAIN; v6.18 "  \
+            "GATHER_AGAIN, after async readahead BATCH_READY)")                                            \
   X(DONE, "finished: the file read workload.loops times, or workload.runtime passed")
 
 typedef enum {
@@ -53,7 +68,12 @@ typedef struct {
   uint32_t pool_n, pool_i, pool_cap;
   uint64_t page;     /* the page being inserted or read */
   uint32_t open_bio; /* submit_extent_page()'s bio_ret: PCS_NONE for none */
+  PcsReaderState ret; /* the read() loop's state once the call ends (RP_END) */
 } PcsReadpages;
+
+/* PAGEVEC_SIZE of 6.x (include/linux/pagevec.h, 31 since 6.9): the most
+ * folios filemap_get_read_batch() gathers into one folio_batch. */
+#define PCS_FOLIO_BATCH 31
 
 typedef struct {
   uint32_t id; /* 0-based; task id too */
@@ -61,6 +81,7 @@ typedef struct {
   uint64_t read_first;           /* where it starts reading: file_first + workload.offset */
   PcsReaderState state;
   uint64_t pos;      /* next page to copy */
+  uint32_t batch_n;  /* v6.18: folios held in its folio_batch, pages [pos, pos + batch_n) (0 under v3.5) */
   uint64_t call_end; /* end (exclusive) of the current read() call */
   PcsRaState ra;
   PcsRaList list; /* what readahead handed to ->readpages */
@@ -86,7 +107,9 @@ void pcs_reader_start(PcsSim *s, PcsReader *r);
  * to handle (another kind, or one at which it polls); FALSE: none is
  * pending. */
 gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev);
-/* Called by end-io (unlock_page()) for R, asleep on a page now up to date; R goes on at once. */
+/* Called by end-io (unlock_page()) for R, asleep on a page now up to date
+ * (SLEEPING, or BATCH_WAIT under v6.18); R goes on at once, or after
+ * cpu.wake_latency. */
 void pcs_reader_wake(PcsSim *s, PcsReader *r);
 
 #endif

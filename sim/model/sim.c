@@ -121,7 +121,9 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->loops = p->workload_loops;
   s->time_based = p->workload_time_based != 0;
   s->stop_at = p->workload_runtime;
-  s->keep = g_new(uint64_t, 2 * (size_t)s->nreaders);
+  /* each reader's pos, or under v6.18 the folio_batch it holds (at most
+   * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
+  s->keep = g_new(uint64_t, (PCS_FOLIO_BATCH + 1) * (size_t)s->nreaders);
   uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
 
   /* each module's state, in the order a page travels */
