@@ -230,6 +230,48 @@ static void v618_insert_stored_after_its_allocation(void **state) {
   pcs_result_clear(&r1);
 }
 
+/* cost.ra_scan_page: a readahead that sizes its window from the cache
+ * walks it first.  Two v6.18 readers: thread 2 gathers thread 1's marked
+ * page M with no state of its own, so page_cache_async_ra() starts its
+ * window at the first hole after M, S, having walked the S - M - 1 cached
+ * pages between; its first insert comes that many cost.ra_scan_page later
+ * than without the cost.  Thread 1's first window, a sync one at a miss
+ * with nothing cached behind it, walks nothing and is not delayed. */
+static PcsTime first_insert_after(GArray *ev, const TestEvent *ra) {
+  size_t from = (size_t)(ra - &g_array_index(ev, TestEvent, 0));
+  return test_find(ev, &from, ra->thread, PCS_TRACE_INSERT, TEST_ANY)->t - ra->t;
+}
+
+static void v618_context_readahead_walks_the_cached_run_first(void **state) {
+  PcsTime delay[2], sync_delay[2];
+  uint64_t walked = 0;
+  for (int scan = 0; scan < 2; scan++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    test_set(&p, "scenario.kernel=v6.18", "workload.threads=2", "workload.file_size=1M", "readahead.read_ahead_kb=128",
+             "readahead.fadvise_hint=1", scan ? "cost.ra_scan_page=1us" : "cost.ra_scan_page=0", NULL);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "window", &r);
+    const TestEvent *sync = test_find(ev, NULL, 1, PCS_TRACE_RA_SYNC, 0);
+    sync_delay[scan] = first_insert_after(ev, sync);
+    size_t at = 0;
+    const TestEvent *ra = test_find(ev, &at, 2, PCS_TRACE_RA_ASYNC, TEST_ANY);
+    const TestEvent *gathered = NULL; /* thread 2's gather that ended at the marked page */
+    for (const TestEvent *e = &g_array_index(ev, TestEvent, 0); e < ra; e++)
+      if (e->thread == 2 && e->kind == PCS_TRACE_GATHER) gathered = e;
+    assert_non_null(gathered);
+    uint64_t marked = gathered->a + gathered->b - 1;
+    assert_true(ra->a > marked + 1); /* the window starts past a cached run */
+    walked = ra->a - marked - 1;
+    delay[scan] = first_insert_after(ev, ra);
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+  assert_int_equal(delay[1] - delay[0], walked * 1000);
+  assert_int_equal(sync_delay[1], sync_delay[0]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
@@ -238,6 +280,7 @@ int main(void) {
     cmocka_unit_test(v618_one_reader_ramps_on_the_async_path_only),
     cmocka_unit_test(v618_threads_share_windows_without_lost_inserts),
     cmocka_unit_test(v618_insert_stored_after_its_allocation),
+    cmocka_unit_test(v618_context_readahead_walks_the_cached_run_first),
     cmocka_unit_test(readahead_runs_when_the_reader_touches_each_marker),
     cmocka_unit_test(a_marker_set_by_another_thread_reads_ahead_from_the_first_hole),
     cmocka_unit_test(per_thread_files_each_start_with_the_initial_window),

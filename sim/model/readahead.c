@@ -42,6 +42,14 @@
  *     index up as it gets there (reader.c), so a page another thread
  *     inserted meanwhile splits the batch instead of being listed.
  *   - get_next_ra_size(): 4x below max/16, 2x up to max/2, else max.
+ *   - the context paths walk the cache (page_cache_prev_miss() back from
+ *     a miss, page_cache_next_miss() on from a marker): the list says how
+ *     many cached pages were walked (scanned), and reader.c charges
+ *     cost.ra_scan_page for each before the window's first insert, so a
+ *     follower deciding over a 4 MiB window is that much later at its
+ *     start.  Differs from the kernel: the walk is timed but decides at
+ *     its start (the hole it finds is the one present when it began); a
+ *     walk that finds no hole within max pages costs nothing.
  * A per-thread file (workload.files = per-thread) ends each reader's
  * window at its own file's end; pages of other files are never looked at.
  */
@@ -90,6 +98,7 @@ static uint64_t count_history(PcsSim *s, uint32_t thread, uint64_t index, uint64
 static gboolean ra_build_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t start, uint64_t n,
                               uint64_t async, PcsTraceKind kind) {
   out->n = out->next = 0;
+  out->scanned = 0;
   out->marker = UINT64_MAX;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t p = start + i;
@@ -163,6 +172,7 @@ static gboolean ra6_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t st
   pcs_trace(s, thread + 1, kind, start, n);
   uint64_t end = MIN(start + n, file_end(s, thread));
   out->n = out->next = 0;
+  out->scanned = 0;
   out->marker = lookahead && lookahead <= n && start + n - lookahead < end ? start + n - lookahead : UINT64_MAX;
   for (uint64_t p = start; p < end; p++) {
     g_assert(out->n < out->cap);
@@ -201,14 +211,19 @@ static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *
     ra->async_size = ra->size > req ? ra->size - req : ra->size >> 1;
     return ra6_readit(s, thread, ra, out, kind);
   }
-  gboolean from_start;
-  uint64_t contig = ra6_prev_run(s, thread, index, max, &from_start);
-  if (contig <= req) return ra6_list(s, thread, out, index, req, 0, kind); /* standalone small read */
-  if (from_start) contig *= 2;
-  ra->start = index;
-  ra->size = MIN(contig + req, max);
-  ra->async_size = 1;
-  return ra6_readit(s, thread, ra, out, kind);
+  gboolean from_start, listed;
+  uint64_t walked = ra6_prev_run(s, thread, index, max, &from_start), contig = walked;
+  if (contig <= req) {
+    listed = ra6_list(s, thread, out, index, req, 0, kind); /* standalone small read */
+  } else {
+    if (from_start) contig *= 2;
+    ra->start = index;
+    ra->size = MIN(contig + req, max);
+    ra->async_size = 1;
+    listed = ra6_readit(s, thread, ra, out, kind);
+  }
+  out->scanned = walked; /* page_cache_prev_miss() walked the cached run */
+  return listed;
 }
 
 /* ffs(max) - 1: the window's own alignment, as a shift. */
@@ -221,6 +236,7 @@ static uint32_t ra6_max_shift(uint64_t max) {
 static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
   uint64_t max = s->window_pages;
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
+  uint64_t scanned = 0;
   ra6_count(s, kind);
   if (ra->size && index == ra->start + ra->size - ra->async_size) { /* order-0 folio: no rounding */
     ra->start += ra->size;
@@ -235,13 +251,16 @@ static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList 
     }
     ra->start = start;
     ra->size = ra6_next_size(start - index + req, max);
+    scanned = start - index - 1; /* page_cache_next_miss() walked [index + 1, start) */
   }
   ra->order += 2;
   uint64_t align = UINT64_C(1) << MIN(ra->order, ra6_max_shift(max));
   uint64_t end = ra->start + ra->size, aligned_end = end / align * align;
   if (aligned_end > ra->start) ra->size -= end - aligned_end;
   ra->async_size = ra->size;
-  return ra6_readit(s, thread, ra, out, kind);
+  gboolean listed = ra6_readit(s, thread, ra, out, kind);
+  out->scanned = scanned;
+  return listed;
 }
 
 gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {

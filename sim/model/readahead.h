@@ -26,6 +26,7 @@ typedef struct {
   uint64_t *pages;
   uint32_t n, next, cap; /* NEXT: the first page ->readpages has not taken yet */
   uint64_t marker;       /* page to carry PG_readahead, UINT64_MAX for none */
+  uint64_t scanned;      /* v6.18: cached pages page_cache_{next,prev}_miss() walked to decide the window */
 } PcsRaList;
 
 /* get_init_ra_size(): the first window for a read of REQ pages, at most MAX. */

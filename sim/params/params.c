@@ -667,6 +667,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "workload.loops", "workload.runtime", "workload.time_based", "workload.offset", /* fio's loops, runtime, ... */
     "cost.copy_cold", "cpu.cache_size",                                            /* the cache-cold copy */
     "cpu.wake_latency", "cpu.wake_jitter",                                         /* the wake-up latency */
+    "cost.ra_scan_page",                                                           /* the context readahead's walk */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
