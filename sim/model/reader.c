@@ -514,10 +514,6 @@ static gboolean batch_unplug(PcsSim *s, PcsReader *r) {
 /* Runs R's state once.  TRUE: R goes on at this instant; FALSE: R waits
  * (for its CPU step, for a page, or for nothing when done). */
 G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
-  /* a page copied (v3.x), the common state, is tested first: a conditional
-   * branch that a reader in a run of cached pages predicts, where the
-   * switch's indirect jump changes target as the readers interleave */
-  if (G_LIKELY(r->state == PCS_RD_COPIED)) return copied(s, r);
   switch (r->state) {
   case PCS_RD_FIND_PAGE:
     return find_page(s, r, FALSE);
