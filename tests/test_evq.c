@@ -1,6 +1,7 @@
 /* test_evq.c - the event queue pops in (time, sequence) order, from the
- * heap lane and the FIFO lane alike; an event dispatched inline
- * (pcs_evq_hold_inline()) runs exactly where its push and pop would have. */
+ * small lane, its overflow heap and the FIFO lane alike; an event
+ * dispatched inline (pcs_evq_hold_inline()) runs exactly where its push and
+ * pop would have. */
 #include "support.h"
 
 static void pops_in_time_then_sequence_order(void **state) {
@@ -145,11 +146,10 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
 
 /* The event loop's pattern: pop one event, then push none, one (most
  * often: the task's next step) or two, sometimes a device completion to the
- * FIFO.  A pop from the heap leaves its root as a hole that the next push
- * fills with one sift-down (replace-top); a pop right after fills it the
- * ordinary way.  Every pop must still be exactly the reference's, and the
- * pending count must hold across holes. */
-static void replace_top_pops_as_one_heap(void **state) {
+ * FIFO, with 8 to 64 pending: the small lane full and the overflow heap in
+ * use.  Every pop must still be exactly the reference's, and the pending
+ * count must hold. */
+static void many_pending_pop_as_one_heap(void **state) {
   PcsEvq q;
   pcs_evq_init(&q, 4);
   static Reference ref;
@@ -189,15 +189,15 @@ static void replace_top_pops_as_one_heap(void **state) {
   }
   drain_as_reference(&q, &ref);
   assert_int_equal(pcs_evq_pending(&q), 0);
-  assert_true(holds > 100000);  /* replace-top was the common case, */
-  assert_true(bare_pops > 5000); /* and holes were also filled by a pop */
+  assert_true(holds > 100000);  /* a pop then a push was the common case, */
+  assert_true(bare_pops > 5000); /* a pop alone was not rare */
   g_rand_free(rng);
   pcs_evq_clear(&q);
 }
 
 /* pcs_evq_is_next(): strictly before every pending event, in either lane,
- * with or without the hole a heap pop leaves; a tie goes to the pending
- * event (it was scheduled first). */
+ * right after a pop too; a tie goes to the pending event (it was scheduled
+ * first). */
 static void is_next_means_strictly_before_everything_pending(void **state) {
   PcsEvq q;
   pcs_evq_init(&q, 8);
@@ -208,7 +208,7 @@ static void is_next_means_strictly_before_everything_pending(void **state) {
   assert_true(pcs_evq_is_next(&q, 9));
   assert_false(pcs_evq_is_next(&q, 10));
   PcsEvent ev;
-  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 10 && q.hole); /* the root is a hole now */
+  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 10); /* the lane's minimum is found again */
   assert_true(pcs_evq_is_next(&q, 10));
   assert_true(pcs_evq_is_next(&q, 19));
   assert_false(pcs_evq_is_next(&q, 20));
@@ -229,6 +229,74 @@ static void is_next_means_strictly_before_everything_pending(void **state) {
   const PcsTime order[] = {15, 20, 30};
   for (size_t i = 0; i < G_N_ELEMENTS(order); i++) assert_true(pcs_evq_pop(&q, &ev) && ev.time == order[i]);
   assert_false(pcs_evq_pop(&q, &ev));
+  pcs_evq_clear(&q);
+}
+
+/* The small lane (PCS_EVQ_LANE slots, unsorted, its minimum cached) and
+ * the heap it overflows into: random pushes and pops that move the pending
+ * count between empty, a few (the lane alone, slots 0..3), a full lane
+ * (slots 4..7 too) and many (the overflow heap in use), with times drawn
+ * from a narrow range so that ties are common, and a FIFO lane beside
+ * them.  Every pop is the reference's (time, seq) minimum, and at every
+ * step pcs_evq_is_next(T) holds exactly when T is strictly before every
+ * pending event's time, for T at, just before and just after the earliest. */
+static void small_lane_and_overflow_pop_as_one_heap(void **state) {
+  PcsEvq q;
+  pcs_evq_init(&q, 4);
+  static Reference ref;
+  ref.n = 0;
+  GRand *rng = g_rand_new_with_seed(31);
+  uint64_t seq = 0, overflow_pops = 0, lane_only_pops = 0, high_slots = 0, ties = 0, next_checks[2] = {0};
+  PcsTime fifo_last = 0;
+  PcsEvent prev = {0};
+  uint32_t target = 4;
+  for (uint32_t i = 0; i < 300000; i++) {
+    if (i % 2000 == 0) target = g_rand_int_range(rng, 0, 24); /* phases: empty .. many pending */
+    gboolean push = ref.n < target ? g_rand_int_range(rng, 0, 4) != 0 : g_rand_int_range(rng, 0, 4) == 0;
+    if (push && ref.n < G_N_ELEMENTS(ref.ev)) {
+      if (g_rand_int_range(rng, 0, 8) == 0) {
+        fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 6);
+        pcs_evq_push_fifo(&q, fifo_last, 1, i);
+        ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
+      } else {
+        PcsTime t = q.now + g_rand_int_range(rng, 0, 12);
+        pcs_evq_push(&q, t, 0, i);
+        ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+      }
+      high_slots += (q.lane_used >> PCS_EVQ_LANE / 2) != 0;
+    } else if (ref.n) {
+      gboolean overflow = q.len > 0;
+      PcsEvent want = reference_pop(&ref), got = {0};
+      assert_true(pcs_evq_pop(&q, &got));
+      assert_int_equal(got.time, want.time);
+      assert_int_equal(got.seq, want.seq);
+      assert_int_equal(got.kind, want.kind);
+      assert_int_equal(got.arg, want.arg);
+      overflow_pops += overflow;
+      lane_only_pops += !overflow && got.kind == 0;
+      ties += got.time == prev.time;
+      prev = got;
+    } else {
+      assert_false(pcs_evq_pop(&q, &(PcsEvent){0}));
+    }
+    assert_int_equal(pcs_evq_pending(&q), ref.n);
+    PcsTime earliest = UINT64_MAX;
+    for (size_t k = 0; k < ref.n; k++) earliest = MIN(earliest, ref.ev[k].time);
+    PcsTime probe[] = {q.now, earliest == UINT64_MAX ? q.now + 5 : earliest, earliest - 1, earliest + 1};
+    for (size_t k = 0; k < G_N_ELEMENTS(probe); k++) {
+      if (probe[k] < q.now || probe[k] == UINT64_MAX) continue;
+      gboolean next = probe[k] < earliest;
+      assert_int_equal(pcs_evq_is_next(&q, probe[k]), next);
+      next_checks[next]++;
+    }
+  }
+  drain_as_reference(&q, &ref);
+  assert_true(overflow_pops > 10000);   /* the heap took a lane's overflow, */
+  assert_true(lane_only_pops > 10000);  /* the lane ran alone, */
+  assert_true(high_slots > 10000);      /* its upper slots were used, */
+  assert_true(ties > 10000);            /* equal times were common, */
+  assert_true(next_checks[0] > 10000 && next_checks[1] > 10000); /* and is_next said both */
+  g_rand_free(rng);
   pcs_evq_clear(&q);
 }
 
@@ -300,8 +368,9 @@ int main(void) {
     cmocka_unit_test(clock_only_moves_forward),
     cmocka_unit_test(fifo_and_heap_tie_break_by_push_order),
     cmocka_unit_test(fifo_lane_interleaves_as_one_heap),
-    cmocka_unit_test(replace_top_pops_as_one_heap),
+    cmocka_unit_test(many_pending_pop_as_one_heap),
     cmocka_unit_test(is_next_means_strictly_before_everything_pending),
+    cmocka_unit_test(small_lane_and_overflow_pop_as_one_heap),
     cmocka_unit_test(inline_dispatch_runs_as_push_and_pop),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,14 +4,20 @@
  * the order they were scheduled (the sequence number stamped by
  * pcs_evq_push()), so runs are reproducible to the byte.
  *
- * Two lanes hold the pending events: a binary min-heap for events in any
- * order, and a FIFO for a producer whose times never decrease (the device's
- * completions: transfers end in dispatch order on its one channel).  Pop
- * takes the smaller (time, seq) of the heap top and the FIFO head, so the
- * order is exactly that of a single heap while the heap stays a few entries
- * deep instead of holding the whole device queue.  The lanes are sized
- * once for the bounded number of pending events a simulation can have and
- * grow only if that bound is wrong: the hot path does not allocate.
+ * Three lanes hold the pending events.  A small lane of PCS_EVQ_LANE
+ * slots, unsorted, with the slot of its (time, seq) minimum cached: a push
+ * takes the lowest free slot and compares its time with the minimum's (its
+ * sequence number is above every pending one), a pop takes the minimum and
+ * finds the next one with a branch-free tournament over the slots (four
+ * while no upper slot is used).  The simulation keeps at most one step
+ * event per task pending, so with a few CPUs the lane is all it uses; a
+ * push that finds it full goes to a binary min-heap.  And a FIFO for a
+ * producer whose times never decrease (the device's completions:
+ * transfers end in dispatch order on its one channel).  Pop takes the
+ * smallest (time, seq) of the lanes' minima, so the order is exactly that
+ * of a single heap.  The heap and FIFO are sized once for the bounded
+ * number of pending events a simulation can have and grow only if that
+ * bound is wrong: the hot path does not allocate.
  *
  * An event that would be popped right after it is pushed need not enter
  * the queue at all: pcs_evq_hold_inline() lets the code that would push it
@@ -32,12 +38,24 @@ typedef struct {
   uint32_t arg;
 } PcsEvent;
 
+/* The small lane's slots; an empty one holds the key (UINT64_MAX, UINT64_MAX),
+ * after every real event (no sequence number reaches UINT64_MAX). */
+#define PCS_EVQ_LANE 8
+
 typedef struct {
-  PcsEvent *heap;
+  /* the small lane, unsorted, structure of arrays: the scan for its
+   * minimum reads whole arrays without a branch */
+  PcsTime lane_time[PCS_EVQ_LANE];
+  uint64_t lane_seq[PCS_EVQ_LANE];
+  uint32_t lane_kind[PCS_EVQ_LANE], lane_arg[PCS_EVQ_LANE];
+  uint32_t lane_used; /* bit i: slot i holds an event */
+  uint32_t lane_min;  /* the slot of the lane's (time, seq) minimum; an empty slot when none */
+  PcsEvent *heap;     /* overflow: a binary min-heap for pushes that find the lane full */
   size_t len, cap;
-  gboolean hole;    /* heap[0] was popped; the next push replaces it, or the next pop removes it */
   PcsEvent *fifo;   /* ring buffer, times non-decreasing */
   size_t fifo_head, fifo_len, fifo_cap;
+  PcsTime fifo_time;  /* the FIFO head's key, (UINT64_MAX, UINT64_MAX) when empty */
+  uint64_t fifo_seq;
   uint64_t next_seq;
   PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
   uint64_t popped;  /* events handled so far, those dispatched inline included */
@@ -54,60 +72,75 @@ void pcs_evq_init(PcsEvq *q, size_t capacity);
 void pcs_evq_clear(PcsEvq *q);
 /* Schedule at T, which must be >= the time of every event pushed here before. */
 void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg);
-static inline size_t pcs_evq_pending(const PcsEvq *q) { return q->len - (size_t)q->hole + q->fifo_len; }
+static inline size_t pcs_evq_pending(const PcsEvq *q) {
+  return (size_t)__builtin_popcount(q->lane_used) + q->len + q->fifo_len;
+}
 
-/* The hot path, inline: one pop and (usually) one push per event.  The
- * out-of-line parts (evq.c) grow the heap or push below a full heap. */
+/* The out-of-line parts (evq.c): the overflow heap, a pop when it holds
+ * events, and a pop from the FIFO. */
 void pcs_evq_push_heap(PcsEvq *q, PcsEvent ev);
-void pcs_evq_fill_hole(PcsEvq *q);
+gboolean pcs_evq_pop_overflow(PcsEvq *q, PcsEvent *out);
+void pcs_evq_pop_fifo(PcsEvq *q, PcsEvent *out);
 
 /* (time, seq) order: A pops before B. */
 static inline gboolean pcs_evq_before(const PcsEvent *a, const PcsEvent *b) {
   return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-/* Places EV in heap slot I or below (slot I free, len entries counting it). */
-static inline void pcs_evq_sift_down(PcsEvq *q, size_t i, PcsEvent ev) {
-  PcsEvent *h = q->heap;
-  size_t n = q->len;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && pcs_evq_before(&h[c + 1], &h[c])) c++;
-    if (!pcs_evq_before(&h[c], &ev)) break;
-    h[i] = h[c];
-    i = c;
-  }
-  h[i] = ev;
+/* The lane's minimum: a branch-free tournament over its slots (an empty
+ * one loses to any event).  Each match is one 128-bit compare of
+ * (time, seq) (cmp, sbb) and a conditional move of the winner's slot. */
+static inline uint32_t pcs_evq_lane_pick(const PcsEvq *q, uint32_t i, uint32_t j) {
+  __extension__ typedef unsigned __int128 u128;
+  u128 ki = (u128)q->lane_time[i] << 64 | q->lane_seq[i], kj = (u128)q->lane_time[j] << 64 | q->lane_seq[j];
+  return kj < ki ? j : i;
+}
+static inline uint32_t pcs_evq_lane_scan4(const PcsEvq *q, uint32_t base) {
+  return pcs_evq_lane_pick(q, pcs_evq_lane_pick(q, base, base + 1), pcs_evq_lane_pick(q, base + 2, base + 3));
+}
+/* Slots 4..7 take part only when one holds an event (the lowest free slot
+ * is always taken first, so a lane of four or fewer lives in 0..3). */
+static inline uint32_t pcs_evq_lane_scan(const PcsEvq *q) {
+  uint32_t low = pcs_evq_lane_scan4(q, 0);
+  if (G_LIKELY(q->lane_used < 1u << PCS_EVQ_LANE / 2)) return low;
+  return pcs_evq_lane_pick(q, low, pcs_evq_lane_scan4(q, 4));
 }
 
 /* Schedule at absolute time T (>= now); never allocates unless the bound was
- * wrong.  Right after a pop from the heap this is a replace-top ("hold"):
- * the new event takes the popped root's slot and sifts down. */
+ * wrong.  Into a free slot of the lane, the lowest: the new event's sequence
+ * number is above every pending one, so it is the lane's new minimum iff
+ * its time is strictly before the old minimum's. */
 static inline void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   g_assert(t >= q->now);
-  PcsEvent ev = {t, q->next_seq++, kind, arg};
-  if (G_LIKELY(q->hole)) {
-    q->hole = FALSE;
-    pcs_evq_sift_down(q, 0, ev);
-  } else {
-    pcs_evq_push_heap(q, ev);
+  uint64_t seq = q->next_seq++;
+  if (G_UNLIKELY(q->lane_used == (1u << PCS_EVQ_LANE) - 1)) {
+    pcs_evq_push_heap(q, (PcsEvent){t, seq, kind, arg});
+    return;
   }
+  uint32_t i = (uint32_t)__builtin_ctz(~q->lane_used);
+  q->lane_time[i] = t;
+  q->lane_seq[i] = seq;
+  q->lane_kind[i] = kind;
+  q->lane_arg[i] = arg;
+  q->lane_used |= 1u << i;
+  if (t < q->lane_time[q->lane_min]) q->lane_min = i;
 }
 
 /* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
 static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
-  if (q->hole) pcs_evq_fill_hole(q);
-  if (q->fifo_len && (q->len == 0 || pcs_evq_before(&q->fifo[q->fifo_head], &q->heap[0]))) {
-    *out = q->fifo[q->fifo_head];
-    q->fifo_head = q->fifo_head + 1 == q->fifo_cap ? 0 : q->fifo_head + 1;
-    q->fifo_len--;
-  } else if (G_LIKELY(q->len)) {
-    *out = q->heap[0];
-    q->hole = TRUE; /* removed by the next push (replace-top) or pop */
-  } else {
-    return FALSE;
+  if (G_UNLIKELY(q->len)) return pcs_evq_pop_overflow(q, out);
+  uint32_t m = q->lane_min;
+  __extension__ typedef unsigned __int128 u128;
+  if (G_UNLIKELY(((u128)q->fifo_time << 64 | q->fifo_seq) < ((u128)q->lane_time[m] << 64 | q->lane_seq[m]))) {
+    pcs_evq_pop_fifo(q, out);
+    goto popped;
   }
+  if (G_UNLIKELY(!q->lane_used)) return FALSE;
+  *out = (PcsEvent){q->lane_time[m], q->lane_seq[m], q->lane_kind[m], q->lane_arg[m]};
+  q->lane_time[m] = q->lane_seq[m] = UINT64_MAX;
+  q->lane_used &= ~(1u << m);
+  q->lane_min = pcs_evq_lane_scan(q);
+popped:
   g_assert(out->time >= q->now);
   q->now = out->time;
   q->popped++;
@@ -117,12 +150,11 @@ static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
 /* An event at T, scheduled now, would be the very next one popped: T is
  * strictly before every pending event (a new event's sequence number is
  * above all pending ones, so at an equal time a pending event goes first).
- * After a pop from the heap its root is a hole: the smallest pending heap
- * entry is then one of the root's two children. */
+ * The lane's minimum and the FIFO's head are cached; an empty one's time
+ * is UINT64_MAX, after any T a run reaches. */
 static inline gboolean pcs_evq_is_next(const PcsEvq *q, PcsTime t) {
-  if (q->fifo_len && t >= q->fifo[q->fifo_head].time) return FALSE;
-  if (!q->hole) return q->len == 0 || t < q->heap[0].time;
-  return (q->len < 2 || t < q->heap[1].time) && (q->len < 3 || t < q->heap[2].time);
+  if (G_UNLIKELY(q->len) && t >= q->heap[0].time) return FALSE;
+  return t < q->fifo_time && t < q->lane_time[q->lane_min];
 }
 
 /* Inline dispatch: when an event at T would be the next popped

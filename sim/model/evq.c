@@ -1,5 +1,6 @@
-/* evq.c - pending events keyed by (time, seq): a binary min-heap plus a
- * FIFO lane for a producer with non-decreasing times (see evq.h).
+/* evq.c - pending events keyed by (time, seq): a small unsorted lane with
+ * its minimum cached, a binary min-heap for what overflows it, and a FIFO
+ * lane for a producer with non-decreasing times (see evq.h).
  *
  * The only place the simulated clock moves (pcs_evq_pop()).  Invariant: the
  * popped sequence of (time, seq) pairs is strictly increasing.
@@ -13,7 +14,9 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->fifo_cap = q->cap;
   q->fifo = g_new(PcsEvent, q->fifo_cap);
   q->fifo_head = q->fifo_len = 0;
-  q->hole = FALSE;
+  q->fifo_time = q->fifo_seq = UINT64_MAX;
+  for (uint32_t i = 0; i < PCS_EVQ_LANE; i++) q->lane_time[i] = q->lane_seq[i] = UINT64_MAX;
+  q->lane_used = q->lane_min = 0;
   q->next_seq = 0;
   q->now = 0;
   q->popped = 0;
@@ -23,18 +26,12 @@ void pcs_evq_clear(PcsEvq *q) {
   g_clear_pointer(&q->heap, g_free);
   g_clear_pointer(&q->fifo, g_free);
   q->len = q->cap = 0;
-  q->hole = FALSE;
+  q->lane_used = 0;
   q->fifo_len = q->fifo_cap = 0;
+  q->fifo_time = q->fifo_seq = UINT64_MAX;
 }
 
-/* Removes the popped root for good: the last entry takes its place. */
-void pcs_evq_fill_hole(PcsEvq *q) {
-  q->hole = FALSE;
-  PcsEvent last = q->heap[--q->len];
-  if (q->len) pcs_evq_sift_down(q, 0, last);
-}
-
-/* A push with no hole to fill: append and sift up. */
+/* A push that finds the lane full: append to the heap and sift up. */
 void pcs_evq_push_heap(PcsEvq *q, PcsEvent ev) {
   if (G_UNLIKELY(q->len == q->cap)) {
     q->cap *= 2;
@@ -50,6 +47,55 @@ void pcs_evq_push_heap(PcsEvq *q, PcsEvent ev) {
   q->heap[i] = ev;
 }
 
+/* A pop while the overflow heap holds events: the earliest of the three
+ * lanes' minima.  The heap's root is removed at once (last entry, sift down). */
+gboolean pcs_evq_pop_overflow(PcsEvq *q, PcsEvent *out) {
+  uint32_t m = q->lane_min;
+  PcsEvent best = q->heap[0];
+  int from = 0; /* 0 heap, 1 lane, 2 fifo */
+  if (q->lane_used) {
+    PcsEvent lane = {q->lane_time[m], q->lane_seq[m], q->lane_kind[m], q->lane_arg[m]};
+    if (pcs_evq_before(&lane, &best)) best = lane, from = 1;
+  }
+  if (q->fifo_len && pcs_evq_before(&q->fifo[q->fifo_head], &best)) best = q->fifo[q->fifo_head], from = 2;
+  if (from == 0) {
+    PcsEvent last = q->heap[--q->len];
+    size_t i = 0, n = q->len;
+    for (;;) {
+      size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && pcs_evq_before(&q->heap[c + 1], &q->heap[c])) c++;
+      if (!pcs_evq_before(&q->heap[c], &last)) break;
+      q->heap[i] = q->heap[c];
+      i = c;
+    }
+    if (n) q->heap[i] = last;
+  } else if (from == 1) {
+    q->lane_time[m] = q->lane_seq[m] = UINT64_MAX;
+    q->lane_used &= ~(1u << m);
+    q->lane_min = pcs_evq_lane_scan(q);
+  } else {
+    pcs_evq_pop_fifo(q, &best);
+  }
+  *out = best;
+  g_assert(out->time >= q->now);
+  q->now = out->time;
+  q->popped++;
+  return TRUE;
+}
+
+/* Takes the FIFO's head into OUT (the caller moves the clock). */
+void pcs_evq_pop_fifo(PcsEvq *q, PcsEvent *out) {
+  *out = q->fifo[q->fifo_head];
+  q->fifo_head = q->fifo_head + 1 == q->fifo_cap ? 0 : q->fifo_head + 1;
+  if (--q->fifo_len) {
+    q->fifo_time = q->fifo[q->fifo_head].time;
+    q->fifo_seq = q->fifo[q->fifo_head].seq;
+  } else {
+    q->fifo_time = q->fifo_seq = UINT64_MAX;
+  }
+}
+
 void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   g_assert(t >= q->now);
   if (G_UNLIKELY(q->fifo_len == q->fifo_cap)) {
@@ -62,5 +108,6 @@ void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
     q->fifo_cap *= 2;
   }
   if (q->fifo_len) g_assert(t >= q->fifo[(q->fifo_head + q->fifo_len - 1) % q->fifo_cap].time);
+  if (!q->fifo_len) q->fifo_time = t, q->fifo_seq = q->next_seq;
   q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, q->next_seq++, kind, arg};
 }
