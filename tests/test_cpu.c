@@ -142,6 +142,37 @@ static void wake_latencies_are_lognormal_around_their_median(void **state) {
   pcs_params_clear(&p);
 }
 
+/* Per-CPU run queues (cpu.migration_cost): the three readers of the run
+ * above on two CPUs, woken by the bio's end-io worker at T.  With one run
+ * queue two of them take the two CPUs at once: the first two are done 17
+ * us after T, the third 17 us later.  With per-CPU queues and (nearly)
+ * every woken reader queued on the worker's CPU (cpu.wake_affine), they
+ * run one after another on that CPU while the other idles: done 17, 34
+ * and 51 us after T, as the kernel's wake-ups pile readers on one CPU. */
+static void woken_readers_queue_on_the_wakers_cpu(void **state) {
+  PcsTime done[2][3];
+  for (int per_cpu = 0; per_cpu < 2; per_cpu++) {
+    PcsParams p;
+    three_threads_one_cpu(&p, "1ms");
+    test_set(&p, "cpu.count=2", per_cpu ? "cpu.migration_cost=500us" : "cpu.migration_cost=0",
+             per_cpu ? "cpu.wake_affine=0.999" : "cpu.wake_affine=0", NULL);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "immediate", &r);
+    PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+    for (int i = 0; i < 3; i++) done[per_cpu][i] = r.thread_done_ns[i] - t;
+    qsort(done[per_cpu], 3, sizeof done[per_cpu][0], cmp_time);
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+  assert_int_equal(done[0][0], 17000);
+  assert_int_equal(done[0][1], 17000);
+  assert_int_equal(done[0][2], 34000);
+  assert_int_equal(done[1][0], 17000);
+  assert_int_equal(done[1][1], 34000);
+  assert_int_equal(done[1][2], 51000);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -149,6 +180,7 @@ int main(void) {
     cmocka_unit_test(enough_cpus_run_every_task_at_once),
     cmocka_unit_test(a_woken_reader_runs_after_the_wake_latency),
     cmocka_unit_test(wake_latencies_are_lognormal_around_their_median),
+    cmocka_unit_test(woken_readers_queue_on_the_wakers_cpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

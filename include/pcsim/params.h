@@ -132,6 +132,10 @@ typedef enum {
     "median time from a sleeping reader's wake-up (its page unlocked by end-io) to its running again: the waker's sched_waking, the IPI and the idle CPU's wake-up; drawn per wake-up, lognormal with this median and cpu.wake_jitter (seeded stream); 0: a woken reader runs at once") \
   X(cpu, wake_jitter, FRAC, "0", 0, 0,                                               \
     "with cpu.wake_latency: sigma of its lognormal spread, below 1 (ln(p90 / median) / 1.2816 of the measured latencies); 0: every wake-up takes exactly cpu.wake_latency") \
+  X(cpu, migration_cost, TIME, "0", 0, (UINT64_C(1) << 40),                        \
+    "0: one run queue for all CPUs (a task that needs a CPU takes any free one, else waits for the first that frees); set: a run queue per CPU, as the kernel's scheduler keeps: a woken reader is queued on one CPU (cpu.wake_affine) even while another idles, and a CPU with nothing of its own to run takes a task from another CPU's queue only once it has waited this long (sched_migration_cost, 500 us by default in the kernel)") \
+  X(cpu, wake_affine, FRAC, "0", 0, 0,                                                \
+    "with cpu.migration_cost: the share of woken readers queued on the CPU of the end-io worker that woke them (wake_affine()); the others go to the CPU they last ran on (seeded stream); 0: always their last CPU") \
   X(cpu, cache_size, SIZE, "0", 0, (UINT64_C(1) << 40),                               \
     "with cost.copy_cold: the CPU cache that keeps a page's data warm after its end-io read it (btrfs verifies each sector's checksum there); a page is warm while fewer than this many bytes of page data have completed end-io after it, cold after (endio.c); a multiple of the page; 0: unset") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
@@ -142,6 +146,8 @@ typedef enum {
     "add_to_page_cache_lru() that gets -EEXIST, plus freeing the private page")       \
   X(cost, insert_alloc, TIME, "0", 0, (UINT64_C(1) << 40),                          \
     "the part of insert_won spent before the page is in the cache: the page is looked up, this time runs (v6.18: the folio allocation and memcg charge before filemap_add_folio()'s xarray store), then the insert wins or gets -EEXIST; 0: an insert takes effect when the page is looked up (v3.x: ->readpages gets pages allocated beforehand)") \
+  X(cost, ra_setup, TIME, "0", 0, (UINT64_C(1) << 40),                              \
+    "v6.18: CPU time of a readahead call that lists a window before its first insert, beyond cost.insert_alloc: the page_cache_{sync,async}_ra() decision, page_cache_ra_order()'s fallback, page_cache_ra_unbounded()'s locks and first folio allocation; 0: none") \
   X(cost, ra_scan_page, TIME, "0", 0, (UINT64_C(1) << 40),                          \
     "v6.18: CPU time per cached page that page_cache_next_miss() or page_cache_prev_miss() walks when a readahead call sizes its window from the cache (context readahead: a marker or a miss the reader's own state did not expect), charged before the window's first insert; 0: free") \
   X(cost, tree_lock_hold, TIME, "100ns", 0, (UINT64_C(1) << 40),                     \

@@ -19,6 +19,8 @@ typedef struct {
   PcsRng *rng;         /* cost jitter stream, NULL without jitter */
   double *factors;     /* PCS_CPU_FACTORS jitter factors drawn from rng, one MT19937 block (pcs_cpu_cost()) */
   uint32_t factors_next;
+  uint32_t wake_cpu;   /* per-CPU queues: the CPU a woken reader is queued on when it next needs one; PCS_NONE: none */
+  PcsTime queued_at;   /* per-CPU queues: when it was queued */
 } PcsTask;
 
 #define PCS_CPU_FACTORS PCS_RNG_N
@@ -37,6 +39,13 @@ typedef struct {
   PcsTime wake_latency; /* cpu.wake_latency (median); 0: none */
   double wake_jitter;   /* cpu.wake_jitter (lognormal sigma) */
   PcsRng *wake_rng;     /* its stream, NULL without a spread */
+  /* cpu.migration_cost > 0: a run queue per CPU (ring of ntasks each) beside
+   * the shared one, which then holds only tasks that have no CPU of their own */
+  PcsTime migration_cost;
+  uint32_t ncpus;
+  uint32_t *cpuq, *cpuq_head, *cpuq_len;
+  double wake_affine;   /* cpu.wake_affine */
+  PcsRng *place_rng;    /* its stream, NULL when 0 */
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */
@@ -58,6 +67,10 @@ static inline PcsTime pcs_cpu_cost(PcsCpus *c, uint32_t task, uint64_t base) {
 /* A woken task's wait before it runs again (cpu.wake_latency, spread by
  * cpu.wake_jitter from its own stream); 0 without it. */
 PcsTime pcs_cpu_wake_latency(PcsCpus *c);
+/* With per-CPU run queues: READER, woken by the task WAKER (an end-io
+ * worker), will queue on WAKER's CPU (cpu.wake_affine) or its own last one
+ * when it next needs a CPU.  No-op with one run queue. */
+void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
 /* The CPU TASK runs on (or last ran on): whose per-CPU page list it allocates from (alloc.c). */
 static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->tasks[task].cpu; }
 /* TASK runs for COST ns: schedules its PCS_EV_TASK_STEP, or queues it for a

@@ -100,7 +100,10 @@ void pcs_endio_step(PcsSim *s, PcsWorker *w) {
   pcs_pc_end_read(&s->pc, first, n);
   if (G_UNLIKELY(s->copy_cold)) pcs_endio_fills_part(&s->endio.fills, first - chain_off, chain_pages, first, n);
   uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
-  for (uint32_t i = 0; i < nwake; i++) pcs_reader_wake(s, &s->readers[s->pc.woken[i]]);
+  for (uint32_t i = 0; i < nwake; i++) {
+    pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], w->task);
+    pcs_reader_wake(s, &s->readers[s->pc.woken[i]]);
+  }
   worker_next(s, w);
 }
 

@@ -167,9 +167,9 @@ G_ALWAYS_INLINE static inline gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t
 /* ---- do_generic_file_read() ----------------------------------------------- */
 
 /* read_pages(): start a ->readpages call under POLICY over R's list; R's
- * read() loop goes on in RET when it ends.  A readahead (PLUGGED) whose
- * window was sized from the cache first pays for the walk
- * (cost.ra_scan_page a page, readahead.c). */
+ * read() loop goes on in RET when it ends.  A readahead (PLUGGED) first
+ * pays for its call (cost.ra_setup) and, when it sized its window from the
+ * cache, for the walk (cost.ra_scan_page a page, readahead.c). */
 static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy, gboolean plugged, PcsReaderState ret) {
   g_assert(r->rp.open_bio == PCS_NONE);
   r->rp.policy = *policy;
@@ -177,8 +177,8 @@ static gboolean readpages_begin(PcsSim *s, PcsReader *r, const PcsPolicy *policy
   r->rp.pool_n = r->rp.pool_i = 0;
   if (plugged) pcs_blk_start_plug(s, r->id);
   r->state = PCS_RD_RP_NEXT;
-  uint64_t scan = plugged ? r->list.scanned * s->p->cost_ra_scan_page : 0;
-  return scan ? run_cpu(s, r, scan, PCS_RD_RP_NEXT) : TRUE;
+  uint64_t setup = plugged ? s->p->cost_ra_setup + r->list.scanned * s->p->cost_ra_scan_page : 0;
+  return setup ? run_cpu(s, r, setup, PCS_RD_RP_NEXT) : TRUE;
 }
 
 static int cmp_u64(const void *a, const void *b) {

@@ -629,6 +629,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "cpu.wake_latency", "cpu.wake_exclusive"), p->cpu_wake_latency == 0 || !p->cpu_wake_exclusive,
         "cpu.wake_latency is not modelled with cpu.wake_exclusive = 1 (the v3.x page-lock hand-off): "
         "set one of them to 0");
+  CHECK(blame(p, "cpu.wake_affine", "cpu.migration_cost"), p->cpu_wake_affine == 0 || p->cpu_migration_cost,
+        "cpu.wake_affine is set but cpu.migration_cost = 0: woken readers are placed on a CPU's own run queue only "
+        "with per-CPU run queues; set cpu.migration_cost (the kernel's 500us) or cpu.wake_affine = 0");
   CHECK(blame(p, "cpu.wake_jitter", "cpu.wake_latency"), p->cpu_wake_jitter == 0 || p->cpu_wake_latency,
         "cpu.wake_jitter is set but cpu.wake_latency = 0: the jitter spreads the wake-up latency; set its median");
   CHECK("cpu.cache_size", p->cpu_cache_size % PCS_PAGE_SIZE == 0,
@@ -667,7 +670,8 @@ static const char *const LISTED_WHEN_SET[] = {
     "workload.loops", "workload.runtime", "workload.time_based", "workload.offset", /* fio's loops, runtime, ... */
     "cost.copy_cold", "cpu.cache_size",                                            /* the cache-cold copy */
     "cpu.wake_latency", "cpu.wake_jitter",                                         /* the wake-up latency */
-    "cost.ra_scan_page",                                                           /* the context readahead's walk */
+    "cost.ra_scan_page", "cost.ra_setup",                                          /* the readahead call's CPU time */
+    "cpu.migration_cost", "cpu.wake_affine",                                       /* per-CPU run queues */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
