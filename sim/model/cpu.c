@@ -181,11 +181,6 @@ static uint32_t next_on(PcsSim *s, uint32_t cpu) {
   return PCS_NONE;
 }
 
-/* Something waits that the task on CPU would yield to at the end of its slice. */
-static gboolean waiting_for(const PcsCpus *c, uint32_t cpu) {
-  return c->runq_len || (c->migration_cost && c->cpuq_len[cpu]);
-}
-
 /* A woken reader asks for a CPU: the one it was woken onto if free, else
  * it queues there. */
 static void run_woken(PcsSim *s, uint32_t t) {
@@ -230,7 +225,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   task->cost = cost;
   if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost; /* readers' CPU time (fio's sys_cpu) */
   if (task->on_cpu) {
-    if (waiting_for(&s->cpu, task->cpu) && s->evq.now - task->slice_start >= s->p->cpu_slice) {
+    if (pcs_cpu_waiting(&s->cpu, task->cpu) && s->evq.now - task->slice_start >= s->p->cpu_slice) {
       task->on_cpu = FALSE; /* slice used up: hand the CPU over, wait behind */
       uint32_t cpu = task->cpu;
       cpu_next(s, cpu);

@@ -67,6 +67,12 @@ static inline PcsTime pcs_cpu_cost(PcsCpus *c, uint32_t task, uint64_t base) {
 /* A woken task's wait before it runs again (cpu.wake_latency, spread by
  * cpu.wake_jitter from its own stream); 0 without it. */
 PcsTime pcs_cpu_wake_latency(PcsCpus *c);
+/* A task waits that the one on CPU yields to once its slice is used up:
+ * in the shared run queue, or (per-CPU run queues) in CPU's own.  Inline:
+ * pcs_cpu_run_last() asks it at every step. */
+static inline gboolean pcs_cpu_waiting(const PcsCpus *c, uint32_t cpu) {
+  return c->runq_len || (c->migration_cost && c->cpuq_len[cpu]);
+}
 /* With per-CPU run queues: READER, woken by the task WAKER (an end-io
  * worker), will queue on WAKER's CPU (cpu.wake_affine) or its own last one
  * when it next needs a CPU.  No-op with one run queue. */
