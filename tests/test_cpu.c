@@ -173,6 +173,28 @@ static void woken_readers_queue_on_the_wakers_cpu(void **state) {
   assert_int_equal(done[1][2], 51000);
 }
 
+/* The run of a_used_up_slice_goes_to_the_back_of_the_queue with per-CPU
+ * run queues on its one CPU: the woken readers wait in that CPU's own
+ * queue, and the reader that runs its steps inline still yields to them
+ * when its 10 us slice is used up (pcs_cpu_waiting(), asked on the inline
+ * path too): the same schedule as one shared queue, done 37, 44 and 51 us
+ * after the bio (a reader that ignored the CPU's own queue inline would
+ * finish all 17 steps first: 17, 34, 51). */
+static void a_used_up_slice_yields_to_the_cpus_own_queue(void **state) {
+  PcsParams p;
+  three_threads_one_cpu(&p, "10us");
+  test_set(&p, "cpu.migration_cost=500us", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+  assert_int_equal(r.thread_done_ns[1] - t, 37000);
+  assert_int_equal(r.thread_done_ns[2] - t, 44000);
+  assert_int_equal(r.thread_done_ns[0] - t, 51000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -181,6 +203,7 @@ int main(void) {
     cmocka_unit_test(a_woken_reader_runs_after_the_wake_latency),
     cmocka_unit_test(wake_latencies_are_lognormal_around_their_median),
     cmocka_unit_test(woken_readers_queue_on_the_wakers_cpu),
+    cmocka_unit_test(a_used_up_slice_yields_to_the_cpus_own_queue),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

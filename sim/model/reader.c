@@ -198,6 +198,7 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
     const PcsReader *t = &s->readers[i];
     if (t->state == PCS_RD_DONE) continue;
     for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
+    if (t->state == PCS_RD_BATCH_LOCKED && t->batch_n) s->keep[n++] = t->pos + t->batch_n; /* the folio it holds locked */
   }
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);
