@@ -47,6 +47,8 @@ static const BadCase cases[] = {
        "memory.scattered", "memory.contiguous = 1"),
   SCEN("wake jitter without a wake latency", "[cpu]\n# spread\nwake_jitter = 0.3\n", "@:3:",
        "cpu.wake_jitter is set but cpu.wake_latency = 0"),
+  SCEN("time based with nothing that takes time", "[workload]\ntime_based = 1\nruntime = 1ms\n[cost]\ncopy = 0\nsyscall = 0\n",
+       "@:2:", "never reach workload.runtime"),
   SCEN("wake affinity without per-CPU run queues", "[cpu]\n# placement\nwake_affine = 0.4\n", "@:3:",
        "cpu.wake_affine is set but cpu.migration_cost = 0"),
   SCEN("wake affinity of 1", "[cpu]\nmigration_cost = 500us\nwake_affine = 1\n", "@:3:", "cpu.wake_affine"),

@@ -607,6 +607,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "workload.time_based", "workload.runtime"), !p->workload_time_based || p->workload_runtime,
         "workload.time_based = 1 needs workload.runtime, the time to stop at (fio: time_based requires a "
         "runtime/timeout setting)");
+  CHECK(blame(p, "workload.time_based", "cost.copy"), !p->workload_time_based || p->cost_copy || p->cost_syscall,
+        "workload.time_based = 1 with cost.copy = 0 and cost.syscall = 0: a pass over cached pages would take no "
+        "simulated time and the run would never reach workload.runtime; give one of them a cost");
   CHECK("bio.max_size", p->bio_max_size % PCS_PAGE_SIZE == 0,
         "bio.max_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
