@@ -264,6 +264,17 @@ static G_GNUC_NO_INLINE gboolean copy_maybe_cold(PcsSim *s, PcsReader *r, PcsRea
   return run_cpu(s, r, warm ? s->p->cost_copy : s->p->cost_copy_cold, next);
 }
 
+/* R sleeps in STATE on PAGE, locked under read I/O, until end-io unlocks
+ * it: wait_on_page_locked() (v3.x), folio_put_wait_locked() (6.x). */
+G_ALWAYS_INLINE static inline gboolean sleep_on(PcsSim *s, PcsReader *r, uint64_t page, PcsReaderState state) {
+  r->state = state;
+  pcs_pc_wait(&s->pc, r->id, page);
+  s->res->waits++;
+  pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, page, 0);
+  pcs_cpu_release(s, r->id);
+  return FALSE;
+}
+
 /* A cached page at pos: clear its marker (first toucher only) and read
  * ahead, or sleep while it is locked, or copy it. */
 G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
@@ -272,14 +283,7 @@ G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
     r->state = PCS_RD_ASYNC_RA;
     return TRUE;
   }
-  if (!pcs_pc_uptodate(&s->pc, page)) {
-    r->state = PCS_RD_SLEEPING;
-    pcs_pc_wait(&s->pc, r->id, page);
-    s->res->waits++;
-    pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, page, 0);
-    pcs_cpu_release(s, r->id);
-    return FALSE;
-  }
+  if (!pcs_pc_uptodate(&s->pc, page)) return sleep_on(s, r, page, PCS_RD_SLEEPING);
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_COPIED);
 }
@@ -352,12 +356,7 @@ static gboolean batch_ready(PcsSim *s, PcsReader *r) {
   uint64_t last = r->pos + r->batch_n - 1;
   if (pcs_pc_uptodate(&s->pc, last)) return batch_copy(s, r);
   r->batch_n--;
-  r->state = PCS_RD_BATCH_WAIT;
-  pcs_pc_wait(&s->pc, r->id, last);
-  s->res->waits++;
-  pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, last, 0);
-  pcs_cpu_release(s, r->id);
-  return FALSE;
+  return sleep_on(s, r, last, PCS_RD_BATCH_WAIT);
 }
 
 /* filemap_get_pages() from pos (retry:).  AGAIN: after sync readahead or
