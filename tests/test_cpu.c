@@ -15,6 +15,18 @@ static void three_threads_one_cpu(PcsParams *p, const char *slice) {
            "cpu.endio_workers=1", set, NULL);
 }
 
+/* Runs P (then clears it) and gives each thread's finish time after the
+ * bio's completion, threads 1, 2, 3 in that order. */
+static void done_after_the_bio(PcsParams *p, PcsTime done[3]) {
+  PcsResult r;
+  GArray *ev = test_run_traced(p, "immediate", &r);
+  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
+  for (int i = 0; i < 3; i++) done[i] = r.thread_done_ns[i] - t;
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(p);
+}
+
 /* A 10 us slice.  At t=0 each thread asks for its 1 us read() entry; thread
  * 1 gets the CPU, 2 and 3 queue in that order.  Thread 1: syscall until
  * 1000, insert page 0 (100 ns tree_lock + 400 ns) until 1500, read setup
@@ -75,13 +87,9 @@ static void enough_cpus_run_every_task_at_once(void **state) {
   PcsParams p;
   three_threads_one_cpu(&p, "10us");
   test_set(&p, "cpu.count=4", NULL);
-  PcsResult r;
-  GArray *ev = test_run_traced(&p, "immediate", &r);
-  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
-  for (uint32_t i = 0; i < 3; i++) assert_int_equal(r.thread_done_ns[i] - t, 17000);
-  g_array_unref(ev);
-  pcs_result_clear(&r);
-  pcs_params_clear(&p);
+  PcsTime done[3];
+  done_after_the_bio(&p, done);
+  for (uint32_t i = 0; i < 3; i++) assert_int_equal(done[i], 17000);
 }
 
 /* cpu.wake_latency 5 us, no spread, 1 ms slice (the run above): the bio
@@ -156,14 +164,8 @@ static void woken_readers_queue_on_the_wakers_cpu(void **state) {
     three_threads_one_cpu(&p, "1ms");
     test_set(&p, "cpu.count=2", per_cpu ? "cpu.migration_cost=500us" : "cpu.migration_cost=0",
              per_cpu ? "cpu.wake_affine=0.999" : "cpu.wake_affine=0", NULL);
-    PcsResult r;
-    GArray *ev = test_run_traced(&p, "immediate", &r);
-    PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
-    for (int i = 0; i < 3; i++) done[per_cpu][i] = r.thread_done_ns[i] - t;
+    done_after_the_bio(&p, done[per_cpu]);
     qsort(done[per_cpu], 3, sizeof done[per_cpu][0], cmp_time);
-    g_array_unref(ev);
-    pcs_result_clear(&r);
-    pcs_params_clear(&p);
   }
   assert_int_equal(done[0][0], 17000);
   assert_int_equal(done[0][1], 17000);
@@ -184,15 +186,11 @@ static void a_used_up_slice_yields_to_the_cpus_own_queue(void **state) {
   PcsParams p;
   three_threads_one_cpu(&p, "10us");
   test_set(&p, "cpu.migration_cost=500us", NULL);
-  PcsResult r;
-  GArray *ev = test_run_traced(&p, "immediate", &r);
-  PcsTime t = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 0)->t;
-  assert_int_equal(r.thread_done_ns[1] - t, 37000);
-  assert_int_equal(r.thread_done_ns[2] - t, 44000);
-  assert_int_equal(r.thread_done_ns[0] - t, 51000);
-  g_array_unref(ev);
-  pcs_result_clear(&r);
-  pcs_params_clear(&p);
+  PcsTime done[3];
+  done_after_the_bio(&p, done);
+  assert_int_equal(done[1], 37000);
+  assert_int_equal(done[2], 44000);
+  assert_int_equal(done[0], 51000);
 }
 
 int main(void) {
