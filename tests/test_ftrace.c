@@ -332,6 +332,107 @@ static void file_has_the_kernel_layout_and_is_deterministic(void **state) {
   assert_non_null(strstr(ta, "             fio-1004    [003] ....."));
 }
 
+/* What the sched_switch and sched_waking lines of a run say, checked line
+ * by line against the CPUs' occupants as the switches leave them. */
+typedef struct {
+  uint64_t d_sleeps;     /* a reader switched out asleep (prev_state=D) */
+  uint64_t reader_wakes; /* sched_waking of a reader */
+  uint64_t exits;        /* a reader switched out done (prev_state=X) */
+  uint64_t preempted;    /* prev_state=R of a task (not the idle task) */
+} SchedSeen;
+
+static void read_sched_lines(const char *text, uint32_t ncpu, SchedSeen *seen) {
+  g_autoptr(GRegex) line = g_regex_new("^\\s*(\\S+)-(\\d+)\\s+\\[(\\d+)\\]\\s+\\S+\\s+[\\d.]+: (\\w+): (.*)$", 0, 0, NULL);
+  g_autoptr(GRegex) sw = g_regex_new("prev_pid=(\\d+) prev_prio=120 prev_state=(\\S+) ==> next_comm=\\S+ next_pid=(\\d+)", 0, 0, NULL);
+  g_autoptr(GRegex) wk = g_regex_new("^comm=(\\S+) pid=(\\d+) prio=120 target_cpu=(\\d+)$", 0, 0, NULL);
+  uint64_t on[16] = {0}; /* each CPU's task (pid; 0: idle) */
+  g_autoptr(GHashTable) where = g_hash_table_new(g_direct_hash, g_direct_equal); /* pid -> CPU + 1 while on one */
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  memset(seen, 0, sizeof *seen);
+  for (char **l = lines; *l; l++) {
+    g_autoptr(GMatchInfo) m = NULL, f = NULL;
+    if (**l == '#' || !g_regex_match(line, *l, 0, &m)) continue;
+    g_autofree char *pid_s = g_match_info_fetch(m, 2), *cpu_s = g_match_info_fetch(m, 3);
+    g_autofree char *event = g_match_info_fetch(m, 4), *fields = g_match_info_fetch(m, 5);
+    uint64_t pid = g_ascii_strtoull(pid_s, NULL, 10), cpu = g_ascii_strtoull(cpu_s, NULL, 10);
+    assert_true(cpu < ncpu);
+    if (strcmp(event, "sched_switch") == 0) {
+      assert_true(g_regex_match(sw, fields, 0, &f));
+      g_autofree char *prev_s = g_match_info_fetch(f, 1), *state = g_match_info_fetch(f, 2), *next_s = g_match_info_fetch(f, 3);
+      uint64_t prev = g_ascii_strtoull(prev_s, NULL, 10), next = g_ascii_strtoull(next_s, NULL, 10);
+      assert_int_equal(prev, on[cpu]); /* the task leaving is the one the last switch put there */
+      assert_int_equal(pid, prev);     /* and the line is in its context */
+      if (next) assert_null(g_hash_table_lookup(where, GSIZE_TO_POINTER(next))); /* on one CPU at a time */
+      if (prev) g_hash_table_remove(where, GSIZE_TO_POINTER(prev));
+      if (next) g_hash_table_insert(where, GSIZE_TO_POINTER(next), GSIZE_TO_POINTER(cpu + 1));
+      on[cpu] = next;
+      gboolean reader = prev > 1000 && prev < 1100;
+      seen->d_sleeps += reader && strcmp(state, "D") == 0;
+      seen->exits += reader && strcmp(state, "X") == 0;
+      seen->preempted += prev && strcmp(state, "R") == 0;
+    } else if (strcmp(event, "sched_waking") == 0) {
+      assert_true(g_regex_match(wk, fields, 0, &f));
+      g_autofree char *comm = g_match_info_fetch(f, 1), *target = g_match_info_fetch(f, 3);
+      assert_true(g_ascii_strtoull(target, NULL, 10) < ncpu);
+      seen->reader_wakes += strcmp(comm, "fio") == 0;
+      if (pid) assert_int_equal(on[cpu], pid); /* a task wakes another from its CPU */
+    } else if (strcmp(event, "sched_wakeup") != 0 && pid > 1000 && pid < 1100) {
+      assert_int_equal(on[cpu], pid); /* a reader's tracepoints fire on the CPU it runs on */
+    }
+  }
+  for (uint32_t c = 0; c < ncpu; c++) assert_int_equal(on[c], 0); /* every CPU idles at the end */
+}
+
+/* With per-CPU run queues (the 6.18 scenario), four readers on two CPUs:
+ * the sched_switch lines follow each task on and off its CPU as the run's
+ * own sleeps, wake-ups and exits, and a reader's other lines carry the CPU
+ * it is on, so scripts/reader-time-split reads a run as it reads a capture. */
+static void scheduler_events_follow_each_task_on_and_off_its_cpu(void **state) {
+  PcsParams p;
+  load_small(&p, "linux-6.18-btrfs.ini", "16M");
+  test_set(&p, "workload.threads=4", NULL);
+  test_set(&p, "readahead.read_ahead_kb=128", NULL);
+  assert_true(p.cpu_count == 2 && p.cpu_migration_cost > 0);
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *path = g_build_filename(dir, "sched.ftrace.txt", NULL);
+  FILE *f = fopen(path, "wb+");
+  assert_non_null(f);
+  Tee tee = {.events = g_array_new(FALSE, FALSE, sizeof(TestEvent))};
+  pcs_ftrace_init(&tee.ft, f, &p);
+  PcsPolicy pol;
+  GError *error = NULL;
+  assert_true(pcs_policy_parse("window", &pol, &error));
+  PcsRunOptions opt = {.trace = tee_event, .trace_user = &tee};
+  PcsResult r;
+  if (!pcs_sim_run(&p, &pol, &opt, &r, &error)) fail_msg("%s", error->message);
+  assert_true(pcs_ftrace_finish(&tee.ft, path, &error));
+  assert_int_equal(fclose(f), 0);
+  pcs_ftrace_clear(&tee.ft);
+  uint64_t sleeps = 0, off_asleep = 0, wakes = 0;
+  for (guint i = 0; i < tee.events->len; i++) {
+    const TestEvent *e = &g_array_index(tee.events, TestEvent, i);
+    sleeps += e->kind == PCS_TRACE_WAIT || e->kind == PCS_TRACE_RQ_WAIT;
+    off_asleep += e->kind == PCS_TRACE_CPU_OFF && e->thread <= 4 && e->b == PCS_TASK_SLEEP;
+    wakes += e->kind == PCS_TRACE_WAKE && e->a <= 4;
+  }
+  g_array_unref(tee.events);
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  SchedSeen seen;
+  read_sched_lines(text, 2, &seen);
+  assert_true(r.waits > 100); /* the readers race: they sleep on each other's pages */
+  assert_int_equal(sleeps, r.waits);
+  assert_int_equal(seen.reader_wakes, wakes);
+  assert_int_equal(seen.reader_wakes, r.waits); /* every sleep ends in a wake-up */
+  /* A reader asleep again before it got a CPU back (its page locked anew:
+   * the re-check costs no CPU time here) leaves no CPU, so no switch. */
+  assert_int_equal(seen.d_sleeps, off_asleep);
+  assert_true(seen.d_sleeps <= r.waits && seen.d_sleeps >= r.waits * 9 / 10);
+  assert_int_equal(seen.exits, 4);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 static guint dir_entries(const char *dir) {
   g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
   guint n = 0;
@@ -372,6 +473,7 @@ int main(void) {
     cmocka_unit_test(requests_issued_after_a_completion_come_from_kblockd),
     cmocka_unit_test(trace_stats_of_the_file_gives_the_run_json),
     cmocka_unit_test(file_has_the_kernel_layout_and_is_deterministic),
+    cmocka_unit_test(scheduler_events_follow_each_task_on_and_off_its_cpu),
     cmocka_unit_test(failing_ftrace_paths_leave_nothing),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

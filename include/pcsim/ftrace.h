@@ -12,7 +12,11 @@
  *   page_cache_async_ra    RA_ASYNC  (the same fields)
  *   page_cache_ra_unbounded  after each of the two: "index=.. nr_to_read=.. lookahead_size=0"
  *   mm_filemap_add_to_page_cache  INSERT  "dev 0:40 ino 101 pfn=0x.. ofs=.. order=0"
- * Reader thread N is task fio-(1000+N) on CPU (N - 1) % cpu.count.
+ *   sched_switch           CPU_OFF + CPU_ON  "prev_comm=fio prev_pid=.. prev_prio=120 prev_state=D ==> next_comm=.."
+ *   sched_waking, sched_wakeup  WAKE  "comm=fio pid=.. prio=120 target_cpu=00N"
+ * Reader thread N is task fio-(1000+N); end-io worker K (0-based) is
+ * kworker/uM:K, pid 200+K (M = 4 x cpu.count, an unbound pool's name);
+ * each event line carries the CPU its task is on (or last ran on).
  * Timestamps are simulated time, printed as the kernel prints them
  * (microseconds, rounded).  The file is streamed: memory does not grow
  * with the run.
@@ -42,6 +46,10 @@ typedef struct {
   long count_at;            /* offset of the "entries-in-buffer" header line */
   uint32_t block_ctx;       /* thread of the last block-layer event; PCS_NO_THREAD after a completion */
   PcsFtraceThread *threads; /* [nreaders] */
+  uint32_t ntasks;          /* readers, then end-io workers */
+  uint32_t *task_cpu;       /* [ntasks]: the CPU each task is on or last ran on */
+  uint32_t *cpu_off;        /* [ncpu]: the thread that just left the CPU (CPU_OFF), PCS_NO_THREAD: none */
+  PcsTaskState *off_why;    /* [ncpu]: and why */
 } PcsFtrace;
 
 /* Writes the kernel's header to F (a new, seekable file) for a run of P. */

@@ -61,7 +61,10 @@
   X(RQ_WAIT, "rq_wait", "thread sleeps in get_request_wait(), no free request (v3.5): a=first page, b=pages of its bio") \
   X(GATHER, "gather", "v6.18 filemap_get_read_batch(): a=first page, b=folios in the batch (0: none cached)") \
   X(COPY, "copy", "page copied to the user buffer: a=page")                     \
-  X(FINISH, "finish", "thread read the whole file")
+  X(FINISH, "finish", "thread read the whole file")                             \
+  X(CPU_OFF, "cpu_off", "thread leaves its CPU (the first half of a sched_switch): a=CPU, b=why (PcsTaskState)") \
+  X(CPU_ON, "cpu_on", "thread (PCS_NO_THREAD: none, the CPU idles) gets the CPU: a=CPU") \
+  X(WAKE, "wake", "thread (PCS_NO_THREAD: a completion's interrupt) wakes a sleeping one: a=the woken thread, b=the CPU it is sent to")
 
 typedef enum {
 #define X(name, text, doc) PCS_TRACE_##name,
@@ -76,8 +79,27 @@ const char *pcs_trace_kind_name(PcsTraceKind kind);
 #define PCS_NO_THREAD UINT32_MAX
 /* THREAD is 1-based for readers, and the block layer's events (submit,
  * split, request, merges, rq_insert) carry the reader whose bio or plug they
- * concern; PCS_NO_THREAD only for the device (dispatch, complete); end-io
- * workers are threads+1.. (bio_done). */
+ * concern; PCS_NO_THREAD only for the device (dispatch, complete), an idle
+ * CPU (cpu_on) and an interrupt's wake-up (wake); end-io workers are
+ * threads+1.. (bio_done, cpu_off, cpu_on, wake). */
+
+/* Why a task leaves its CPU (cpu_off's b), with the prev_state letter the
+ * kernel's sched_switch prints for it. */
+#define PCS_TASK_STATES(X)                                                        \
+  X(SLEEP, "D", "sleeps on a locked page or for a free request (TASK_UNINTERRUPTIBLE)") \
+  X(IDLE, "I", "an end-io worker with no bio left (a kworker's TASK_IDLE)")      \
+  X(PREEMPTED, "R", "used up cpu.slice while another task waits for the CPU")   \
+  X(EXIT, "X", "a reader that is done (EXIT_DEAD)")
+
+typedef enum {
+#define X(name, letter, doc) PCS_TASK_##name,
+  PCS_TASK_STATES(X)
+#undef X
+  PCS_TASK_STATE_N
+} PcsTaskState;
+
+/* The sched_switch prev_state letter of STATE ("D", "I", "R", "X"). */
+const char *pcs_task_state_letter(PcsTaskState state);
 typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
                            uint64_t a, uint64_t b);
 

@@ -493,8 +493,10 @@ static const char run_description[] =
     "(default: workloads/linux-6.18-btrfs.ini, named on stderr).\n"
     "Options that would change the result but are not modelled are refused.\n"
     "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"
-    "`pcsim trace-stats FILE` reads back with the run's own metrics; a run of\n"
-    "several policies is refused: pick one with --policy.\n"
+    "`pcsim trace-stats FILE` reads back with the run's own metrics, with the\n"
+    "scheduler's sched_switch, sched_waking and sched_wakeup (for\n"
+    "scripts/reader-time-split); a run of several policies is refused: pick\n"
+    "one with --policy.\n"
     "--seeds N runs seeds 1..N (or N seeds from --seed S) under each policy on\n"
     "--jobs threads and prints every seed's row, then each policy's median,\n"
     "min and max of every metric (docs/seeds.md); --seeds 1 is a plain run.\n"
@@ -524,8 +526,8 @@ int pcs_cmd_run(int argc, char **argv) {
     {"blktrace", 0, 0, G_OPTION_ARG_FILENAME, &o.blktrace,
      "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt", "DIR"},
     {"ftrace", 0, 0, G_OPTION_ARG_FILENAME, &o.ftrace,
-     "Write the run as the kernel's ftrace text (block_bio_queue, block_rq_issue/complete, readahead and "
-     "page-cache insert events) for pcsim trace-stats; one policy only", "FILE"},
+     "Write the run as the kernel's ftrace text (block_bio_queue, block_rq_issue/complete, readahead, "
+     "page-cache insert and scheduler events) for pcsim trace-stats; one policy only", "FILE"},
     {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
      "After the table, draw each policy's interleaving (add/read/submit per thread) for a page range", NULL},
     {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages,

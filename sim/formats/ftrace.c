@@ -12,9 +12,12 @@
  *   page_cache_sync_ra() / page_cache_async_ra() entered     (RA_SYNC / RA_ASYNC)
  *   page_cache_ra_unbounded(), the batch each one reads      (after RA_*)
  *   __filemap_add_folio() winning the insert                 (INSERT)
+ *   __schedule() switching tasks     trace_sched_switch      (CPU_OFF, then CPU_ON)
+ *   try_to_wake_up()                 trace_sched_waking, trace_sched_wakeup (WAKE)
  *
  * Who each line is attributed to, as the kernel would: a reader's events
- * to its task fio-(1000+N) on CPU (N - 1) % cpu.count; a request issued
+ * to its task fio-(1000+N) on the CPU it runs on (before its first switch-in
+ * CPU (N - 1) % cpu.count); an end-io worker's to kworker/uM:K; a request issued
  * while a reader inserts it (blk_mq_run_hw_queue() from its own plug flush
  * or queue_bio) to that reader; a request issued when a completion frees a
  * device slot to kblockd's worker, kworker/0:1H; completions to softirq
@@ -34,6 +37,15 @@
  * Timestamps are rounded to the microsecond (ns2usecs()), so service times
  * read back are exact to within 1 us per request.
  *
+ * The scheduler's events: a task leaving its CPU (CPU_OFF) is always
+ * followed, at the same instant, by the CPU's next task or its idling
+ * (CPU_ON), and the two make one sched_switch line in the leaving task's
+ * context; a CPU_ON alone is an idle CPU taken (prev: swapper/N).  A wake-up
+ * prints sched_waking and sched_wakeup in the waker's context (an end-io
+ * worker, a reader handing a page lock on, or a completion's softirq on
+ * CPU 0).  Differs from a capture: no other task on the machine (fio's
+ * main thread, kblockd, ksoftirqd, the loop device's worker) switches.
+ *
  * The header's "entries-in-buffer/entries-written" line is written padded
  * with spaces and filled in by pcs_ftrace_finish(), so lines stream to the
  * file as the run goes.
@@ -51,6 +63,8 @@
 #define READER_PID_BASE 1000u
 #define KWORKER "kworker/0:1H"
 #define KWORKER_PID 58u
+#define ENDIO_PID_BASE 200u
+#define PRIO 120u                      /* nice 0 */
 #define COUNT_LINE_WIDTH 79            /* the padded entries line, without its newline */
 
 static const char header_top[] = "# tracer: nop\n#\n";
@@ -84,13 +98,24 @@ void pcs_ftrace_init(PcsFtrace *ft, FILE *f, const PcsParams *p) {
   ft->block_ctx = PCS_NO_THREAD;
   ft->threads = g_new0(PcsFtraceThread, ft->nreaders);
   for (uint32_t i = 0; i < ft->nreaders; i++) ft->threads[i].prev_pos = -1;
+  ft->ntasks = ft->nreaders + (uint32_t)p->cpu_endio_workers;
+  ft->task_cpu = g_new(uint32_t, ft->ntasks);
+  for (uint32_t i = 0; i < ft->ntasks; i++) ft->task_cpu[i] = i % ft->ncpu;
+  ft->cpu_off = g_new(uint32_t, ft->ncpu);
+  for (uint32_t i = 0; i < ft->ncpu; i++) ft->cpu_off[i] = PCS_NO_THREAD;
+  ft->off_why = g_new0(PcsTaskState, ft->ncpu);
   fputs(header_top, f);
   ft->count_at = ftell(f);
   count_line(ft);
   fputs(header_rest, f);
 }
 
-void pcs_ftrace_clear(PcsFtrace *ft) { g_clear_pointer(&ft->threads, g_free); }
+void pcs_ftrace_clear(PcsFtrace *ft) {
+  g_clear_pointer(&ft->threads, g_free);
+  g_clear_pointer(&ft->task_cpu, g_free);
+  g_clear_pointer(&ft->cpu_off, g_free);
+  g_clear_pointer(&ft->off_why, g_free);
+}
 
 /* The context columns up to the event name: TASK-PID, [CPU], flags, time. */
 static void prefix(PcsFtrace *ft, const char *comm, uint32_t pid, uint32_t cpu, const char *flags, PcsTime t) {
@@ -100,10 +125,70 @@ static void prefix(PcsFtrace *ft, const char *comm, uint32_t pid, uint32_t cpu, 
   ft->entries++;
 }
 
+/* Task THREAD (1-based: readers, then end-io workers; PCS_NO_THREAD: CPU's
+ * idle task) as sched_switch and sched_waking name it: comm into COMM, pid. */
+static uint32_t task_name(const PcsFtrace *ft, uint32_t thread, uint32_t cpu, char *comm, size_t size) {
+  if (thread == PCS_NO_THREAD) {
+    snprintf(comm, size, "swapper/%u", cpu);
+    return 0;
+  }
+  g_assert(thread >= 1 && thread <= ft->ntasks);
+  if (thread <= ft->nreaders) {
+    snprintf(comm, size, "fio");
+    return READER_PID_BASE + thread;
+  }
+  snprintf(comm, size, "kworker/u%u:%u", 4 * ft->ncpu, thread - ft->nreaders - 1);
+  return ENDIO_PID_BASE + thread - ft->nreaders - 1;
+}
+
+/* The context of a line task THREAD writes, on the CPU it is on. */
+static void task_prefix(PcsFtrace *ft, uint32_t thread, const char *flags, PcsTime t) {
+  char comm[32];
+  uint32_t pid = task_name(ft, thread, 0, comm, sizeof comm);
+  prefix(ft, comm, pid, ft->task_cpu[thread - 1], flags, t);
+}
+
 /* A reader thread (1-based) as the task that runs it. */
 static void reader_prefix(PcsFtrace *ft, uint32_t thread, PcsTime t) {
   g_assert(thread >= 1 && thread <= ft->nreaders);
-  prefix(ft, "fio", READER_PID_BASE + thread, (thread - 1) % ft->ncpu, ".....", t);
+  task_prefix(ft, thread, ".....", t);
+}
+
+/* CPU_ON: NEXT (PCS_NO_THREAD: idle) gets CPU, after the task that left it
+ * at this instant (CPU_OFF) or, with none, after the CPU's idle task. */
+static void sched_switch(PcsFtrace *ft, PcsTime t, uint32_t next, uint32_t cpu) {
+  g_assert(cpu < ft->ncpu);
+  uint32_t prev = ft->cpu_off[cpu];
+  const char *state = prev == PCS_NO_THREAD ? "R" : pcs_task_state_letter(ft->off_why[cpu]);
+  ft->cpu_off[cpu] = PCS_NO_THREAD;
+  if (prev == next) return; /* nothing left the CPU and it stays idle: no switch */
+  char prev_comm[32], next_comm[32];
+  uint32_t prev_pid = task_name(ft, prev, cpu, prev_comm, sizeof prev_comm);
+  uint32_t next_pid = task_name(ft, next, cpu, next_comm, sizeof next_comm);
+  if (next != PCS_NO_THREAD) ft->task_cpu[next - 1] = cpu;
+  prefix(ft, prev == PCS_NO_THREAD ? "<idle>" : prev_comm, prev_pid, cpu, "d..2.", t); /* the idle task's lines say <idle>-0 */
+  fprintf(ft->f,
+          "sched_switch: prev_comm=%s prev_pid=%u prev_prio=%u prev_state=%s ==> next_comm=%s next_pid=%u"
+          " next_prio=%u\n",
+          prev_comm, prev_pid, PRIO, state, next_comm, next_pid, PRIO);
+}
+
+/* WAKE: WAKER (PCS_NO_THREAD: a completion's softirq on CPU 0) wakes WOKEN
+ * and sends it to TARGET.  As try_to_wake_up() fires them: sched_waking
+ * before it picks a CPU (target_cpu: the one WOKEN last ran on), then
+ * sched_wakeup with the CPU it picked. */
+static void sched_wake(PcsFtrace *ft, PcsTime t, uint32_t waker, uint32_t woken, uint32_t target) {
+  char comm[32];
+  uint32_t pid = task_name(ft, woken, 0, comm, sizeof comm);
+  for (int line = 0; line < 2; line++) {
+    uint32_t cpu = line ? target : ft->task_cpu[woken - 1];
+    if (waker == PCS_NO_THREAD)
+      prefix(ft, "<idle>", 0, 0, "d.s4.", t);
+    else
+      task_prefix(ft, waker, "d..3.", t);
+    fprintf(ft->f, "%s: comm=%s pid=%u prio=%u target_cpu=%03u\n", line ? "sched_wakeup" : "sched_waking", comm, pid,
+            PRIO, cpu);
+  }
 }
 
 static PcsFtraceThread *reader(PcsFtrace *ft, uint32_t thread) {
@@ -196,6 +281,12 @@ void pcs_ftrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
     prefix(ft, "<idle>", 0, 0, "..s1.", t);
     block_line(ft, kind, a, b, NULL);
     break;
+  case PCS_TRACE_CPU_OFF: /* a = CPU, b = why */
+    g_assert(a < ft->ncpu && ft->cpu_off[a] == PCS_NO_THREAD);
+    ft->cpu_off[a] = thread, ft->off_why[a] = (PcsTaskState)b;
+    break;
+  case PCS_TRACE_CPU_ON: sched_switch(ft, t, thread, (uint32_t)a); break;
+  case PCS_TRACE_WAKE: sched_wake(ft, t, thread, (uint32_t)a, (uint32_t)b); break;
   default: break; /* eexist, read, bio_done, wait, finish: no tracepoint in a capture */
   }
 }

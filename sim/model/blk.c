@@ -364,6 +364,7 @@ void pcs_blk_put_request(PcsSim *s, uint32_t id) {
   if (q->nwait && q->requests.live + 1 <= q->nr_requests) {
     uint32_t task = q->waiters[0];
     memmove(q->waiters, q->waiters + 1, --q->nwait * sizeof *q->waiters);
+    pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_WAKE, task + 1, pcs_cpu_wake_cpu(&s->cpu, task));
     pcs_cpu_run(s, task, 0);
   }
 }
@@ -546,7 +547,7 @@ gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
     g_assert(q->nwait < q->nplugs);
     q->waiters[q->nwait++] = task;
     pcs_trace(s, task + 1, PCS_TRACE_RQ_WAIT, b->first, b->npages);
-    pcs_cpu_release(s, task);
+    pcs_cpu_release(s, task, PCS_TASK_SLEEP);
     return FALSE;
   }
   s->res->bios++;

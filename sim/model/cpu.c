@@ -136,8 +136,15 @@ PcsTime pcs_cpu_wake_latency(PcsCpus *c) {
   return (PcsTime)((double)c->wake_latency * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
 }
 
+/* The trace's sched_switch, in two halves: T leaves CPU for WHY; then
+ * the CPU's next task (or none) gets it, at the same instant. */
+static void trace_off(PcsSim *s, uint32_t t, uint32_t cpu, PcsTaskState why) {
+  pcs_trace(s, t + 1, PCS_TRACE_CPU_OFF, cpu, why);
+}
+
 static void cpu_start(PcsSim *s, uint32_t t) {
   PcsTask *task = &s->cpu.tasks[t];
+  pcs_trace(s, t + 1, PCS_TRACE_CPU_ON, task->cpu, 0);
   task->on_cpu = TRUE;
   task->slice_start = s->evq.now;
   pcs_evq_push(&s->evq, s->evq.now + task->cost, PCS_EV_TASK_STEP, t);
@@ -199,6 +206,7 @@ static void run_woken(PcsSim *s, uint32_t t) {
 static void cpu_next(PcsSim *s, uint32_t cpu) {
   uint32_t next = s->cpu.migration_cost ? next_on(s, cpu) : s->cpu.runq_len ? runq_pop(s) : PCS_NONE;
   if (next == PCS_NONE) {
+    pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_CPU_ON, cpu, 0);
     give_cpu(&s->cpu, cpu);
     return;
   }
@@ -228,6 +236,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
     if (pcs_cpu_waiting(&s->cpu, task->cpu) && s->evq.now - task->slice_start >= s->p->cpu_slice) {
       task->on_cpu = FALSE; /* slice used up: hand the CPU over, wait behind */
       uint32_t cpu = task->cpu;
+      trace_off(s, t, cpu, PCS_TASK_PREEMPTED);
       cpu_next(s, cpu);
       if (s->cpu.migration_cost)
         cpuq_push(&s->cpu, cpu, t, s->evq.now);
@@ -250,9 +259,10 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   }
 }
 
-void pcs_cpu_release(PcsSim *s, uint32_t t) {
+void pcs_cpu_release(PcsSim *s, uint32_t t, PcsTaskState why) {
   PcsTask *task = &s->cpu.tasks[t];
   if (!task->on_cpu) return;
   task->on_cpu = FALSE;
+  trace_off(s, t, task->cpu, why);
   cpu_next(s, task->cpu);
 }

@@ -4,6 +4,7 @@
 
 #include "pcsim/evq.h"
 #include "pcsim/params.h"
+#include "pool.h"
 #include "rng.h"
 
 #include <glib.h>
@@ -77,6 +78,10 @@ static inline gboolean pcs_cpu_waiting(const PcsCpus *c, uint32_t cpu) {
  * worker), will queue on WAKER's CPU (cpu.wake_affine) or its own last one
  * when it next needs a CPU.  No-op with one run queue. */
 void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
+/* The CPU a woken TASK is sent to: the one pcs_cpu_wake_target() chose, else its last. */
+static inline uint32_t pcs_cpu_wake_cpu(const PcsCpus *c, uint32_t task) {
+  return c->tasks[task].wake_cpu != PCS_NONE ? c->tasks[task].wake_cpu : c->tasks[task].cpu;
+}
 /* The CPU TASK runs on (or last ran on): whose per-CPU page list it allocates from (alloc.c). */
 static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->tasks[task].cpu; }
 /* TASK runs for COST ns: schedules its PCS_EV_TASK_STEP, or queues it for a
@@ -84,7 +89,7 @@ static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->t
 void pcs_cpu_run(PcsSim *s, uint32_t task, PcsTime cost);
 /* pcs_cpu_run_last() (internal.h): pcs_cpu_run() as the last thing a task
  * does in the handling of its own step event, which may go on inline. */
-/* TASK sleeps or finishes: its CPU goes to the next queued task.  No-op off CPU. */
-void pcs_cpu_release(PcsSim *s, uint32_t task);
+/* TASK sleeps or finishes (WHY): its CPU goes to the next queued task.  No-op off CPU. */
+void pcs_cpu_release(PcsSim *s, uint32_t task, PcsTaskState why);
 
 #endif

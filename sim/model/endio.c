@@ -62,7 +62,7 @@ static void worker_next(PcsSim *s, PcsWorker *w) {
   if (bio == PCS_NONE) {
     w->busy = FALSE;
     w->bio = PCS_NONE;
-    pcs_cpu_release(s, w->task);
+    pcs_cpu_release(s, w->task, PCS_TASK_IDLE);
     return;
   }
   PcsBio *b = pcs_bio_at(&s->bio, bio);
@@ -81,6 +81,8 @@ void pcs_endio_queue(PcsSim *s, uint32_t bio) {
   e->tail = bio;
   for (uint32_t i = 0; i < e->nworkers; i++)
     if (!e->workers[i].busy) {
+      if (G_UNLIKELY(s->opt.trace))
+        pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_WAKE, e->workers[i].task + 1, pcs_cpu_wake_cpu(&s->cpu, e->workers[i].task));
       worker_next(s, &e->workers[i]);
       return;
     }
@@ -102,7 +104,7 @@ void pcs_endio_step(PcsSim *s, PcsWorker *w) {
   uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
   for (uint32_t i = 0; i < nwake; i++) {
     pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], w->task);
-    pcs_reader_wake(s, &s->readers[s->pc.woken[i]]);
+    pcs_reader_wake(s, &s->readers[s->pc.woken[i]], w->task);
   }
   worker_next(s, w);
 }

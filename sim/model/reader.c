@@ -211,7 +211,7 @@ static gboolean finish(PcsSim *s, PcsReader *r) {
   r->done_at = s->evq.now;
   s->readers_done++;
   pcs_trace(s, r->id + 1, PCS_TRACE_FINISH, r->pos, 0);
-  pcs_cpu_release(s, r->id);
+  pcs_cpu_release(s, r->id, PCS_TASK_EXIT);
   return FALSE;
 }
 
@@ -271,7 +271,7 @@ G_ALWAYS_INLINE static inline gboolean sleep_on(PcsSim *s, PcsReader *r, uint64_
   pcs_pc_wait(&s->pc, r->id, page);
   s->res->waits++;
   pcs_trace(s, r->id + 1, PCS_TRACE_WAIT, page, 0);
-  pcs_cpu_release(s, r->id);
+  pcs_cpu_release(s, r->id, PCS_TASK_SLEEP);
   return FALSE;
 }
 
@@ -538,7 +538,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return TRUE;
   case PCS_RD_PAGE_LOCKED: /* v3.x: up to date, unlock_page() hands the lock on */
     r->state = PCS_RD_FIND_PAGE_AGAIN;
-    if (pcs_pc_wake_next(&s->pc, r->pos)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]]);
+    if (pcs_pc_wake_next(&s->pc, r->pos)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]], r->id);
     return TRUE;
   case PCS_RD_COPIED:
     return copied(s, r);
@@ -559,7 +559,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_BATCH_LOCKED);
     return batch_woken(s, r);
   case PCS_RD_BATCH_LOCKED: /* the dropped folio is pos + batch_n */
-    if (pcs_pc_wake_next(&s->pc, r->pos + r->batch_n)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]]);
+    if (pcs_pc_wake_next(&s->pc, r->pos + r->batch_n)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]], r->id);
     return batch_woken(s, r);
   case PCS_RD_BATCH_COPIED:
     return batch_copied(s, r);
@@ -634,8 +634,9 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
 /* R's page is unlocked: it runs at once, or with cpu.wake_latency at the
  * end of its wake-up delay (an event of its own while off CPU, as a step
  * would be: pcs_reader_steps() runs its SLEEPING state then). */
-void pcs_reader_wake(PcsSim *s, PcsReader *r) {
+void pcs_reader_wake(PcsSim *s, PcsReader *r, uint32_t waker) {
   g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT);
+  if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, waker + 1, PCS_TRACE_WAKE, r->id + 1, pcs_cpu_wake_cpu(&s->cpu, r->id));
   if (s->cpu.wake_latency) {
     pcs_evq_push(&s->evq, s->evq.now + pcs_cpu_wake_latency(&s->cpu), PCS_EV_TASK_STEP, r->id);
     return;

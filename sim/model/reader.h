@@ -109,7 +109,8 @@ void pcs_reader_start(PcsSim *s, PcsReader *r);
 gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev);
 /* Called by end-io (unlock_page()) for R, asleep on a page now up to date
  * (SLEEPING, or BATCH_WAIT under v6.18); R goes on at once, or after
- * cpu.wake_latency. */
-void pcs_reader_wake(PcsSim *s, PcsReader *r);
+ * cpu.wake_latency.  WAKER: the task that woke it (an end-io worker, or
+ * the reader that handed the page lock on), for the trace's wake-up. */
+void pcs_reader_wake(PcsSim *s, PcsReader *r, uint32_t waker);
 
 #endif

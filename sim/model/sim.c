@@ -25,6 +25,14 @@ static const char *const trace_names[] = {
 
 const char *pcs_trace_kind_name(PcsTraceKind kind) { return trace_names[kind]; }
 
+static const char *const task_state_letters[] = {
+#define X(name, letter, doc) letter,
+  PCS_TASK_STATES(X)
+#undef X
+};
+
+const char *pcs_task_state_letter(PcsTaskState state) { return task_state_letters[state]; }
+
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* Pages per bio POLICY can be counted on to build.  A lone reader's pages
