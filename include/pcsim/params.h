@@ -70,6 +70,8 @@ typedef enum {
     "1: bio_add_page() stops at block.max_sectors/max_segments (v3.x); 0: bios grow to bio.max_size and the block layer splits them (v4.13+)") \
   X(bio, stripe_size, SIZE, "0", 0, (UINT64_C(1) << 40),                             \
     "a bio never crosses a multiple of this disk offset (btrfs_merge_bio_hook); 0 = none") \
+  X(bio, chained, COUNT, "0", 0, 1,                                                  \
+    "1: a bio the block layer split completes once, when its last part has (bio_chain()): one end-io work verifies and unlocks all its pages; 0: each part completes on its own") \
   X(block, max_sectors, COUNT, "1024", PCS_SECTORS_PER_PAGE, (UINT64_C(1) << 31),    \
     "largest request in 512-byte sectors (max_sectors_kb * 2)")                       \
   X(block, max_segments, COUNT, "128", 1, (UINT64_C(1) << 31),                       \

@@ -534,10 +534,11 @@ static void queue_bio(PcsSim *s, uint32_t task, uint32_t bio) {
  * (block.max_sectors, block.max_segments) is cut into front parts of the
  * largest size that fits, as bio_split_to_limits() does in kernels that
  * let filesystems build multi-MiB bios (v4.13+); each part then merges or
- * starts a request on its own.  Differs from the kernel: each part is
- * completed by the end-io workers as a bio of its own (no bio_chain());
- * each part remembers where it lies in the bio as submitted (chain_off,
- * chain_pages), for the cache-cold copy (endio.c). */
+ * starts a request on its own.  Differs from the kernel unless
+ * bio.chained = 1: each part is completed by the end-io workers as a bio of
+ * its own (no bio_chain()); each part remembers where it lies in the bio as
+ * submitted (chain_off, chain_pages), for bio.chained and the cache-cold
+ * copy (endio.c). */
 gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
   PcsBio *b = bio_at(s, bio);
   PcsBlkQueue *q = &s->blk;

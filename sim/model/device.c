@@ -240,7 +240,7 @@ static void complete_request(PcsSim *s, uint32_t id) {
   s->res->latency_us_hist[pcs_latency_bucket(service)]++;
   for (uint32_t bio = rq->bio_head; bio != PCS_NONE;) {
     uint32_t next = pcs_bio_at(&s->bio, bio)->next;
-    pcs_endio_queue(s, bio);
+    if (s->p->bio_chained) pcs_endio_part_done(s, bio); else pcs_endio_queue(s, bio);
     bio = next;
   }
   pcs_blk_put_request(s, id);

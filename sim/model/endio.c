@@ -11,6 +11,18 @@
  * for the CPUs.  Pages turn up to date when the worker has finished the
  * whole bio.
  *
+ * Split bios (bio.chained).  In 6.x btrfs submits a whole readahead batch
+ * as one bio (up to 8 MiB) and the block layer splits it at the queue's
+ * limits (bio_split_to_limits(), blk.c), chaining each part to the rest
+ * (bio_chain()): the bio's own end_io, btrfs_simple_end_io(), runs once,
+ * when the last part has completed, and queues ONE end-io work, which
+ * verifies every sector (btrfs_check_read_bio()) and then unlocks all the
+ * folios (end_bbio_data_read()).  With bio.chained = 1 the parts wait in a
+ * table until the last completes, which then stands for the whole bio
+ * (cost.bio_complete once, cost.page_complete per page).  With 0 (the
+ * default, pcsim before) each part goes to end-io on its own and its pages
+ * unlock when it is done.
+ *
  * The cache-cold copy (cost.copy_cold, cpu.cache_size).  btrfs's end-io
  * work (btrfs_end_bio_work() -> btrfs_check_read_bio()) reads every sector
  * of the bio to verify its checksum (btrfs_data_csum_ok()) before
@@ -31,10 +43,11 @@
  * it).  No per-page state: the copy walks the ring from the newest entry
  * back and stops at the page's entry, past cpu.cache_size bytes, or at the
  * ring's end (cold).  Fills are recorded only with cost.copy_cold > 0.
- * Differs from the kernel: a page of a split bio is unlocked when its own
- * part completes, so a reader can copy it before its bio is verified; it
- * is cold then, as the kernel's reader, which waits for the whole bio,
- * finds it when the bio is larger than the cache.  One cache for all
+ * Differs from the kernel (unless bio.chained = 1, below): a page of a
+ * split bio is unlocked when its own part completes, so a reader can copy
+ * it before its bio is verified; it is cold then, as the kernel's reader,
+ * which waits for the whole bio, finds it when the bio is larger than the
+ * cache.  One cache for all
  * CPUs, not one per core (the end-io worker and the reader may run on
  * different cores, and the reader then copies from a shared cache or
  * memory however recent the fill).  Only page data is counted (no
@@ -53,6 +66,7 @@ void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers) {
 
 void pcs_endio_clear(PcsEndio *e) {
   g_clear_pointer(&e->workers, g_free);
+  g_clear_pointer(&e->split, g_free);
   pcs_endio_fills_clear(&e->fills);
 }
 
@@ -86,6 +100,44 @@ void pcs_endio_queue(PcsSim *s, uint32_t bio) {
       worker_next(s, &e->workers[i]);
       return;
     }
+}
+
+/* bio_chain(): a split part's completion counts toward its parent; the
+ * parent's bi_end_io (btrfs_simple_end_io(), which queues the end-io work)
+ * runs when the last part has completed.  The table is looked up by the
+ * bio as submitted; a bio submitted again at the same pages while parts of
+ * the first are in flight shares the entry until it is full (as the fills
+ * table above), so such a bio may complete a part early or late. */
+void pcs_endio_part_done(PcsSim *s, uint32_t bio) {
+  PcsEndio *e = &s->endio;
+  PcsBio *b = pcs_bio_at(&s->bio, bio);
+  if (b->npages == b->chain_pages) {
+    pcs_endio_queue(s, bio);
+    return;
+  }
+  uint64_t first = b->first - b->chain_off;
+  uint32_t i = 0;
+  while (i < e->nsplit &&
+         (e->split[i].first != first || e->split[i].pages != b->chain_pages || e->split[i].done + b->npages > b->chain_pages))
+    i++;
+  if (i == e->nsplit) {
+    if (G_UNLIKELY(e->nsplit == e->split_cap)) {
+      e->split_cap = e->split_cap ? 2 * e->split_cap : 64;
+      e->split = g_renew(PcsEndioChain, e->split, e->split_cap);
+    }
+    e->split[e->nsplit++] = (PcsEndioChain){.first = first, .pages = b->chain_pages, .done = 0};
+  }
+  PcsEndioChain *c = &e->split[i];
+  c->done += b->npages;
+  if (c->done < c->pages) {
+    pcs_pool_put(&s->bio.pool, bio);
+    return;
+  }
+  e->split[i] = e->split[--e->nsplit];
+  b->first = first; /* the last part stands for the whole bio */
+  b->npages = b->chain_pages;
+  b->chain_off = 0;
+  pcs_endio_queue(s, bio);
 }
 
 /* end_bio_extent_readpage() has run for W's bio: unlock its pages, wake

@@ -45,6 +45,9 @@ typedef struct {
   uint32_t nworkers;
   uint32_t head, tail; /* completed bios waiting for a worker */
   PcsEndioFills fills; /* recorded only with cost.copy_cold */
+  /* bio.chained: split bios with parts still on the device; grows to its high-water mark once */
+  PcsEndioChain *split;
+  uint32_t nsplit, split_cap;
 } PcsEndio;
 
 /* Called once per run: NWORKERS workers, tasks FIRST_TASK.. */
@@ -54,6 +57,11 @@ void pcs_endio_clear(PcsEndio *e);
 /* end_workqueue_bio(): the device completed BIO; queue it and start an idle
  * worker on it (asks for CPU: may schedule). */
 void pcs_endio_queue(PcsSim *s, uint32_t bio);
+/* The device completed BIO, a part of a bio the block layer split, under
+ * bio.chained: the last part of its bio to complete becomes the whole bio
+ * as submitted and is queued (pcs_endio_queue()); the others are freed.
+ * A bio that was not split is queued as it is. */
+void pcs_endio_part_done(PcsSim *s, uint32_t bio);
 /* Worker W's CPU step has run: its bio's pages turn up to date and unlock,
  * the readers sleeping on them wake (reader.c), the bio is freed, and W
  * takes the next bio or goes idle. */
