@@ -77,9 +77,9 @@ static void a_split_bio_is_verified_when_its_last_part_completes(void **state) {
   PcsEndioFills f = {0};
   pcs_endio_fills_part(&f, 0, 640, 320, 320); /* the back half first */
   assert_false(warm(&f, 639));
-  assert_int_equal(f.nchains, 1);
+  assert_int_equal(f.chains.n, 1);
   pcs_endio_fills_part(&f, 0, 640, 0, 320);
-  assert_int_equal(f.nchains, 0);
+  assert_int_equal(f.chains.n, 0);
   assert_false(warm(&f, 0));  /* 639 pages verified after it */
   assert_true(warm(&f, 400)); /* 239 */
   pcs_endio_fills_part(&f, 640, 32, 640, 32); /* not split: filled at once */
@@ -95,13 +95,13 @@ static void a_split_bio_is_verified_when_its_last_part_completes(void **state) {
 static void every_split_bio_in_flight_is_filled_whole(void **state) {
   PcsEndioFills f = {0};
   for (uint64_t b = 0; b < 200; b++) pcs_endio_fills_part(&f, b * 64, 64, b * 64, 32);
-  assert_int_equal(f.nchains, 200);
+  assert_int_equal(f.chains.n, 200);
   assert_int_equal(f.filled, 0);
   for (uint64_t b = 0; b < 200; b++) {
     pcs_endio_fills_part(&f, b * 64, 64, b * 64 + 32, 32);
     assert_int_equal(f.filled, (b + 1) * 64);
   }
-  assert_int_equal(f.nchains, 0);
+  assert_int_equal(f.chains.n, 0);
   pcs_endio_fills_clear(&f);
 }
 

@@ -369,7 +369,7 @@ static void read_sched_lines(const char *text, uint32_t ncpu, SchedSeen *seen) {
       gboolean reader = prev > 1000 && prev < 1100;
       seen->d_sleeps += reader && strcmp(state, "D") == 0;
       seen->exits += reader && strcmp(state, "X") == 0;
-      seen->preempted += prev && strcmp(state, "R") == 0;
+      seen->preempted += prev && strcmp(state, "R+") == 0;
     } else if (strcmp(event, "sched_waking") == 0) {
       assert_true(g_regex_match(wk, fields, 0, &f));
       g_autofree char *comm = g_match_info_fetch(f, 1), *target = g_match_info_fetch(f, 3);
@@ -429,6 +429,13 @@ static void scheduler_events_follow_each_task_on_and_off_its_cpu(void **state) {
   assert_int_equal(seen.d_sleeps, off_asleep);
   assert_true(seen.d_sleeps <= r.waits && seen.d_sleeps >= r.waits * 9 / 10);
   assert_int_equal(seen.exits, 4);
+  /* every other switch-out is a slice used up while another task waited */
+  uint64_t preempted = 0;
+  for (guint i = 0; i < tee.events->len; i++) {
+    const TestEvent *e = &g_array_index(tee.events, TestEvent, i);
+    preempted += e->kind == PCS_TRACE_CPU_OFF && e->b == PCS_TASK_PREEMPTED;
+  }
+  assert_int_equal(seen.preempted, preempted);
   pcs_result_clear(&r);
   pcs_params_clear(&p);
 }

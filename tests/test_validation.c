@@ -113,8 +113,10 @@ static const KnownMiss KNOWN_MISSES[] = {
    * threads at 128 KiB: 7.9 bios (and requests) per MiB against 4.8, +64%. */
   {"ra128-j4", "data bios/MiB", 0.8},
   {"ra128-j4", "requests/MiB", 0.8},
-  /* four threads at 4 MiB: the device serves them faster than the host:
-   * 2712 MiB/s against 2045 (seeds 1..3), +33% */
+  /* four threads at 4 MiB: the race starts in some seeds only (seeds 1..3:
+   * 0.30 bios/MiB against 0.48, -37%), and the device serves them faster
+   * than the host (2764 MiB/s against 2045, +35%) */
+  {"ra4096-j4", "data bios/MiB", 0.6},
   {"ra4096-j4", "aggregate MiB/s", 0.5},
 };
 

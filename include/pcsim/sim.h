@@ -64,7 +64,7 @@
   X(FINISH, "finish", "thread read the whole file")                             \
   X(CPU_OFF, "cpu_off", "thread leaves its CPU (the first half of a sched_switch): a=CPU, b=why (PcsTaskState)") \
   X(CPU_ON, "cpu_on", "thread (PCS_NO_THREAD: none, the CPU idles) gets the CPU: a=CPU") \
-  X(WAKE, "wake", "thread (PCS_NO_THREAD: a completion's interrupt) wakes a sleeping one: a=the woken thread, b=the CPU it is sent to")
+  X(WAKE, "wake", "thread (PCS_NO_THREAD: a completion's interrupt) wakes a sleeping one: a=the woken thread, b=the CPU it is queued for (per-CPU run queues; else its last CPU)")
 
 typedef enum {
 #define X(name, text, doc) PCS_TRACE_##name,
@@ -88,7 +88,7 @@ const char *pcs_trace_kind_name(PcsTraceKind kind);
 #define PCS_TASK_STATES(X)                                                        \
   X(SLEEP, "D", "sleeps on a locked page or for a free request (TASK_UNINTERRUPTIBLE)") \
   X(IDLE, "I", "an end-io worker with no bio left (a kworker's TASK_IDLE)")      \
-  X(PREEMPTED, "R", "used up cpu.slice while another task waits for the CPU")   \
+  X(PREEMPTED, "R+", "used up cpu.slice while another task waits for the CPU (preempted: __trace_sched_switch_state() reports R+)") \
   X(EXIT, "X", "a reader that is done (EXIT_DEAD)")
 
 typedef enum {
@@ -98,7 +98,7 @@ typedef enum {
   PCS_TASK_STATE_N
 } PcsTaskState;
 
-/* The sched_switch prev_state letter of STATE ("D", "I", "R", "X"). */
+/* The sched_switch prev_state of STATE ("D", "I", "R+", "X"). */
 const char *pcs_task_state_letter(PcsTaskState state);
 typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
                            uint64_t a, uint64_t b);

@@ -20,7 +20,9 @@
  *       us; a run's mean resolves less), then the median over runs.  The
  *       spacing holds the folio allocation, the memcg charge, the insert
  *       under the i_pages lock and the tracepoint; the base's
- *       cost.tree_lock_hold is subtracted, as the model charges both.
+ *       cost.tree_lock_hold is subtracted, as the model charges both, and
+ *       its cost.lru_drain / 31 (a run's mean holds one LRU batch drain per
+ *       31 inserts, which the model charges on its own).
  *   cost.read_setup, cost.bio_submit   the gap before each data bio of a
  *       thread from its previous event in the same readahead batch (its last
  *       insert or its previous data bio; a readahead entry, a metadata bio
@@ -65,6 +67,7 @@
 #define MIN_GROUP 3        /* samples of one size before its median is used */
 #define MIN_FIT_SAMPLES 10 /* samples in the groups of a fit */
 #define MIN_RUN_PAIRS 4    /* insert pairs in a run before its spacing is used */
+#define PCS_CAL_LRU_BATCH 31 /* folios in a per-CPU LRU batch (PAGEVEC_SIZE; cost.lru_drain) */
 #define MIN_RUNS 10        /* runs before an insert spacing is given */
 #define MIN_PAIRS 100      /* thread-consecutive inserts before a frame share is given */
 #define RUN_BUCKETS 13     /* runs of adjacent frames: 1, 2-3, ..., 4096 pages and more */
@@ -651,7 +654,7 @@ static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char
     if (c->traces->len > 1)
       g_string_append_printf(per, "%s %s %.0f ns", i ? "," : "; per trace:", t->name, one.median);
   }
-  double hold = (double)base->cost_tree_lock_hold;
+  double hold = (double)base->cost_tree_lock_hold + (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
   if (sp.n < MIN_RUNS || sp.median <= hold) {
     set_est(c, PCS_CAL_INSERT_WON, FALSE, 0,
             g_strdup_printf("insert_won: not measurable from this trace: %u runs of one thread's inserts on "
@@ -662,9 +665,10 @@ static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char
   set_est(c, PCS_CAL_INSERT_WON, TRUE, sp.median - hold,
           g_strdup_printf("insert_won: spacing of one thread's mm_filemap_add_to_page_cache lines on consecutive "
                           "pages with no other event between, mean per run, median over %u runs (%" G_GUINT64_FORMAT
-                          " pairs): %.0f ns, IQR %.0f..%.0f ns%s; minus the base's cost.tree_lock_hold %.0f ns (the "
-                          "model charges both per insert).  The spacing holds the folio allocation, the memcg charge, "
-                          "the insert under the i_pages lock and the tracepoint; from %s",
+                          " pairs): %.0f ns, IQR %.0f..%.0f ns%s; minus the base's cost.tree_lock_hold and "
+                          "cost.lru_drain / 31, %.0f ns (the model charges them on their own).  The spacing holds the "
+                          "folio allocation, the memcg charge, the insert under the i_pages lock, the tracepoint and "
+                          "every 31st insert the LRU batch's drain; from %s",
                           sp.n, pairs, sp.median, sp.q1, sp.q3, per->str, hold, names));
 }
 

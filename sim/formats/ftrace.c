@@ -174,9 +174,11 @@ static void sched_switch(PcsFtrace *ft, PcsTime t, uint32_t next, uint32_t cpu) 
 }
 
 /* WAKE: WAKER (PCS_NO_THREAD: a completion's softirq on CPU 0) wakes WOKEN
- * and sends it to TARGET.  As try_to_wake_up() fires them: sched_waking
+ * and queues it for TARGET.  As try_to_wake_up() fires them: sched_waking
  * before it picks a CPU (target_cpu: the one WOKEN last ran on), then
- * sched_wakeup with the CPU it picked. */
+ * sched_wakeup with the CPU it picked.  Differs from the kernel: with the
+ * shared run queue (no cpu.migration_cost) TARGET is WOKEN's last CPU, and
+ * the CPU that frees first takes it. */
 static void sched_wake(PcsFtrace *ft, PcsTime t, uint32_t waker, uint32_t woken, uint32_t target) {
   char comm[32];
   uint32_t pid = task_name(ft, woken, 0, comm, sizeof comm);

@@ -54,6 +54,7 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   for (uint32_t i = 0; i < c->cpus_free; i++) c->free_ids[i] = c->cpus_free - 1 - i, c->free_pos[c->cpus_free - 1 - i] = i;
   for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].cpu = t % (uint32_t)p->cpu_count; /* spread, like fio's threads */
   for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].wake_cpu = PCS_NONE;
+  c->lru_batch = g_new0(uint32_t, (size_t)p->cpu_count);
   c->migration_cost = p->cpu_migration_cost;
   if (c->migration_cost) {
     c->ncpus = (uint32_t)p->cpu_count;
@@ -90,6 +91,7 @@ void pcs_cpu_clear(PcsCpus *c) {
   g_clear_pointer(&c->cpuq, g_free);
   g_clear_pointer(&c->cpuq_head, g_free);
   g_clear_pointer(&c->cpuq_len, g_free);
+  g_clear_pointer(&c->lru_batch, g_free);
   g_clear_pointer(&c->place_rng, g_free);
 }
 

@@ -25,6 +25,7 @@ typedef struct {
 } PcsTask;
 
 #define PCS_CPU_FACTORS PCS_RNG_N
+#define PCS_LRU_BATCH 31 /* PAGEVEC_SIZE: a folio_batch's folios */
 
 /* The CPUs and their run queue.  Tasks: readers 0..threads-1, then end-io workers. */
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
   uint32_t ncpus;
   uint32_t *cpuq, *cpuq_head, *cpuq_len;
   double wake_affine;   /* cpu.wake_affine */
+  uint32_t *lru_batch;  /* per CPU (cpu.count): folios in its folio batch for the LRU, with cost.lru_drain */
   PcsRng *place_rng;    /* its stream, NULL when 0 */
 } PcsCpus;
 
@@ -81,6 +83,15 @@ void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
 /* The CPU a woken TASK is sent to: the one pcs_cpu_wake_target() chose, else its last. */
 static inline uint32_t pcs_cpu_wake_cpu(const PcsCpus *c, uint32_t task) {
   return c->tasks[task].wake_cpu != PCS_NONE ? c->tasks[task].wake_cpu : c->tasks[task].cpu;
+}
+/* An insert by TASK adds its folio to TASK's CPU's LRU batch: the extra
+ * CPU time of the insert that fills it (cost.lru_drain, else 0). */
+static inline PcsTime pcs_cpu_lru_add(PcsCpus *c, uint32_t task, PcsTime drain) {
+  if (!drain) return 0;
+  uint32_t *n = &c->lru_batch[c->tasks[task].cpu];
+  if (++*n < PCS_LRU_BATCH) return 0;
+  *n = 0;
+  return drain;
 }
 /* The CPU TASK runs on (or last ran on): whose per-CPU page list it allocates from (alloc.c). */
 static inline uint32_t pcs_cpu_of(const PcsCpus *c, uint32_t task) { return c->tasks[task].cpu; }

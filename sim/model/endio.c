@@ -66,7 +66,7 @@ void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers) {
 
 void pcs_endio_clear(PcsEndio *e) {
   g_clear_pointer(&e->workers, g_free);
-  g_clear_pointer(&e->split, g_free);
+  pcs_endio_chains_clear(&e->split);
   pcs_endio_fills_clear(&e->fills);
 }
 
@@ -116,24 +116,10 @@ void pcs_endio_part_done(PcsSim *s, uint32_t bio) {
     return;
   }
   uint64_t first = b->first - b->chain_off;
-  uint32_t i = 0;
-  while (i < e->nsplit &&
-         (e->split[i].first != first || e->split[i].pages != b->chain_pages || e->split[i].done + b->npages > b->chain_pages))
-    i++;
-  if (i == e->nsplit) {
-    if (G_UNLIKELY(e->nsplit == e->split_cap)) {
-      e->split_cap = e->split_cap ? 2 * e->split_cap : 64;
-      e->split = g_renew(PcsEndioChain, e->split, e->split_cap);
-    }
-    e->split[e->nsplit++] = (PcsEndioChain){.first = first, .pages = b->chain_pages, .done = 0};
-  }
-  PcsEndioChain *c = &e->split[i];
-  c->done += b->npages;
-  if (c->done < c->pages) {
+  if (!pcs_endio_chains_part(&e->split, first, b->chain_pages, b->npages)) {
     pcs_pool_put(&s->bio.pool, bio);
     return;
   }
-  e->split[i] = e->split[--e->nsplit];
   b->first = first; /* the last part stands for the whole bio */
   b->npages = b->chain_pages;
   b->chain_off = 0;
@@ -180,32 +166,36 @@ void pcs_endio_fills_part(PcsEndioFills *f, uint64_t chain_first, uint32_t chain
     pcs_endio_fills_add(f, first, n);
     return;
   }
-  /* its bio's entry.  A bio submitted again at the same pages (a re-read
-   * after an invalidation) while parts of the first are still in flight
-   * shares the entry until it is full, then opens its own: the parts are
-   * not told apart, so such a bio may be filled a part early or late */
-  uint32_t i = 0;
-  while (i < f->nchains && (f->chains[i].first != chain_first || f->chains[i].pages != chain_pages ||
-                            f->chains[i].done + n > chain_pages))
-    i++;
-  if (i == f->nchains) {
-    if (G_UNLIKELY(f->nchains == f->chains_cap)) {
-      f->chains_cap = f->chains_cap ? 2 * f->chains_cap : 64;
-      f->chains = g_renew(PcsEndioChain, f->chains, f->chains_cap);
-    }
-    f->chains[f->nchains++] = (PcsEndioChain){.first = chain_first, .pages = chain_pages, .done = 0};
-  }
-  PcsEndioChain *c = &f->chains[i];
-  c->done += n;
-  if (c->done < c->pages) return;
-  f->chains[i] = f->chains[--f->nchains];
-  pcs_endio_fills_add(f, chain_first, chain_pages);
+  if (pcs_endio_chains_part(&f->chains, chain_first, chain_pages, n)) pcs_endio_fills_add(f, chain_first, chain_pages);
 }
 
-void pcs_endio_fills_clear(PcsEndioFills *f) {
-  g_clear_pointer(&f->chains, g_free);
-  f->nchains = f->chains_cap = 0;
+/* The bio's entry.  A bio submitted again at the same pages (a re-read
+ * after an invalidation) while parts of the first are still in flight
+ * shares the entry until it is full, then opens its own: the parts are
+ * not told apart, so such a bio may complete a part early or late. */
+gboolean pcs_endio_chains_part(PcsEndioChains *t, uint64_t first, uint32_t pages, uint32_t n) {
+  uint32_t i = 0;
+  while (i < t->n && (t->v[i].first != first || t->v[i].pages != pages || t->v[i].done + n > pages)) i++;
+  if (i == t->n) {
+    if (G_UNLIKELY(t->n == t->cap)) {
+      t->cap = t->cap ? 2 * t->cap : 64;
+      t->v = g_renew(PcsEndioChain, t->v, t->cap);
+    }
+    t->v[t->n++] = (PcsEndioChain){.first = first, .pages = pages, .done = 0};
+  }
+  PcsEndioChain *c = &t->v[i];
+  c->done += n;
+  if (c->done < c->pages) return FALSE;
+  t->v[i] = t->v[--t->n]; /* swap-remove */
+  return TRUE;
 }
+
+void pcs_endio_chains_clear(PcsEndioChains *t) {
+  g_clear_pointer(&t->v, g_free);
+  t->n = t->cap = 0;
+}
+
+void pcs_endio_fills_clear(PcsEndioFills *f) { pcs_endio_chains_clear(&f->chains); }
 
 gboolean pcs_endio_fills_warm(const PcsEndioFills *f, uint64_t page, uint64_t cache_bytes) {
   uint32_t at = f->newest;

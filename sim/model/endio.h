@@ -30,13 +30,24 @@ typedef struct {
   uint32_t pages, done; /* its pages; those whose part completed */
 } PcsEndioChain;
 
+/* Split bios with parts still in flight (bio_chain()'s remaining count);
+ * grows to its high-water mark once. */
+typedef struct {
+  PcsEndioChain *v;
+  uint32_t n, cap;
+} PcsEndioChains;
+
+/* A part of N pages of the bio of PAGES pages from FIRST completed: TRUE
+ * when it was the last (the bio's entry is then gone). */
+gboolean pcs_endio_chains_part(PcsEndioChains *t, uint64_t first, uint32_t pages, uint32_t n);
+void pcs_endio_chains_clear(PcsEndioChains *t);
+
 typedef struct {
   PcsEndioFill ring[PCS_ENDIO_FILLS];
   uint32_t newest; /* index of the newest entry */
   uint32_t len;    /* entries in use, up to PCS_ENDIO_FILLS */
   uint64_t filled; /* pages filled since the run began */
-  PcsEndioChain *chains; /* split bios with parts in flight; grows to its high-water mark once */
-  uint32_t nchains, chains_cap;
+  PcsEndioChains chains; /* split bios with parts in flight, for their fills */
 } PcsEndioFills;
 
 /* The endio_workers pool and its queue of completed bios (FIFO, linked through PcsBio.next). */
@@ -45,9 +56,7 @@ typedef struct {
   uint32_t nworkers;
   uint32_t head, tail; /* completed bios waiting for a worker */
   PcsEndioFills fills; /* recorded only with cost.copy_cold */
-  /* bio.chained: split bios with parts still on the device; grows to its high-water mark once */
-  PcsEndioChain *split;
-  uint32_t nsplit, split_cap;
+  PcsEndioChains split; /* bio.chained: split bios with parts still on the device */
 } PcsEndio;
 
 /* Called once per run: NWORKERS workers, tasks FIRST_TASK.. */

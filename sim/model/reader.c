@@ -159,6 +159,10 @@ void pcs_reader_clear(PcsReader *r) {
 /* R runs for BASE ns of CPU (jittered), then goes on in NEXT.  Returns
  * FALSE: R waits for its CPU step; TRUE: the step was the next event and
  * ran inline (pcs_cpu_run_last(): only in R's own step event). */
+/* R runs on a CPU now (a woken reader looks at the page cache only once
+ * the scheduler has run it: try_to_wake_up() queues it, schedule() runs it). */
+static inline gboolean on_cpu(const PcsSim *s, const PcsReader *r) { return s->cpu.tasks[r->id].on_cpu; }
+
 G_ALWAYS_INLINE static inline gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
   r->state = next;
   return pcs_cpu_run_last(s, r->id, pcs_cpu_cost(&s->cpu, r->id, base));
@@ -424,7 +428,8 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
   if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
   inserted(s->res, r->id);
   pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
-  return run_cpu(s, r, cpu + s->p->cost_insert_won - s->p->cost_insert_alloc, PCS_RD_RP_WON);
+  PcsTime drain = pcs_cpu_lru_add(&s->cpu, r->id, s->p->cost_lru_drain); /* folio_add_lru() after the store */
+  return run_cpu(s, r, cpu + s->p->cost_insert_won - s->p->cost_insert_alloc + drain, PCS_RD_RP_WON);
 }
 
 /* The page was looked up and is not in the cache: allocate (cost.insert_alloc),
@@ -534,6 +539,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return TRUE;
   case PCS_RD_SLEEPING: /* woken: by pcs_reader_wake(), or at its cpu.wake_latency event */
     if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_PAGE_LOCKED);
+    if (!on_cpu(s, r)) return run_cpu(s, r, 0, PCS_RD_SLEEPING); /* scheduled first, then it looks */
     r->state = PCS_RD_FIND_PAGE_AGAIN;
     return TRUE;
   case PCS_RD_PAGE_LOCKED: /* v3.x: up to date, unlock_page() hands the lock on */
@@ -557,6 +563,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return batch_ready(s, r);
   case PCS_RD_BATCH_WAIT: /* woken: by pcs_reader_wake(), or at its cpu.wake_latency event */
     if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_BATCH_LOCKED);
+    if (!on_cpu(s, r)) return run_cpu(s, r, 0, PCS_RD_BATCH_WAIT); /* scheduled first, then it looks */
     return batch_woken(s, r);
   case PCS_RD_BATCH_LOCKED: /* the dropped folio is pos + batch_n */
     if (pcs_pc_wake_next(&s->pc, r->pos + r->batch_n)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]], r->id);

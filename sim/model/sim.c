@@ -169,7 +169,7 @@ static void sim_check_drained(PcsSim *s) {
   g_assert(pcs_evq_pending(&s->evq) == 0);
   g_assert(s->bio.pool.live == 0 && s->blk.requests.live == 0);
   g_assert(s->pc.n_sleepers == 0 && s->blk.elv_len == 0 && s->dev.in_service == 0);
-  g_assert(s->endio.head == PCS_NONE && s->endio.nsplit == 0 && s->cpu.runq_len == 0);
+  g_assert(s->endio.head == PCS_NONE && s->endio.split.n == 0 && s->cpu.runq_len == 0);
   for (uint32_t c = 0; c < s->cpu.ncpus; c++) g_assert(s->cpu.cpuq_len[c] == 0);
   g_assert(s->cpu.cpus_free == s->p->cpu_count);
 }
