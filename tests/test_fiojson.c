@@ -16,7 +16,7 @@
 
 /* What pcsim leaves out (docs/fio.md, "not modelled"), as key paths. */
 static const char *const not_modelled[] = {
-  "/jobs[]/ctx", "/jobs[]/majf", "/jobs[]/minf",
+  "/jobs[]/majf", "/jobs[]/minf",
   "/disk_util[]/read_merges", "/disk_util[]/write_merges", "/disk_util[]/in_queue",
   NULL};
 
@@ -153,6 +153,12 @@ static void values_read_like_fio(void **state) {
       json_object_get_array_member(json_node_get_object(json_parser_get_root(p2)), "results"), 0);
   assert_true(json_object_get_double_member(r0, "read_lat_us_p50") * 1000 ==
               (double)json_object_get_int_member(pct, "50.000000"));
+  /* ctx: the readers' context switches, the run's reader_switches: at least
+   * one a reader (its end) and one more a sleep it began on its CPU */
+  gint64 ctx = json_object_get_int_member(job, "ctx");
+  assert_int_equal(ctx, json_object_get_int_member(r0, "reader_switches"));
+  assert_true(ctx >= json_object_get_int_member(r0, "threads") && ctx <= json_object_get_int_member(r0, "threads") +
+                                                                          json_object_get_int_member(r0, "waits") + 1000);
 }
 
 /* fio's bucket scheme and percentile rule, on values worked by hand from stat.c. */

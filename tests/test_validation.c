@@ -113,11 +113,9 @@ static const KnownMiss KNOWN_MISSES[] = {
    * threads at 128 KiB: 7.9 bios (and requests) per MiB against 4.8, +64%. */
   {"ra128-j4", "data bios/MiB", 0.8},
   {"ra128-j4", "requests/MiB", 0.8},
-  /* four threads at 4 MiB windows: the race now appears, too strong: 1.21
-   * bios/MiB against 0.48 (+150%; the real range reaches 1.16), requests
-   * +59% */
-  {"ra4096-j4", "data bios/MiB", 2.0},
-  {"ra4096-j4", "requests/MiB", 0.8},
+  /* four threads at 4 MiB: the device serves them faster than the host:
+   * 2712 MiB/s against 2045 (seeds 1..3), +33% */
+  {"ra4096-j4", "aggregate MiB/s", 0.5},
 };
 
 static const KnownMiss *known_miss(const char *config, const char *metric) {

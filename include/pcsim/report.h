@@ -74,6 +74,8 @@ static inline double pcs_result_read_lat_us(const PcsResult *r, double p) {
   X(fallback_reads, U, "single-page ->readpage() fallbacks", "->readpage() fallbacks",               \
     r->fallback_reads)                                                                               \
   X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages", r->waits)             \
+  X(reader_switches, U, "times a reader left its CPU: asleep, slice used up or done (fio's ctx)",    \
+    "reader context switches", r->reader_switches)                                                   \
   X(inserts, U, "pages inserted into the page cache (mm_filemap_add_to_page_cache)", "pages inserted", \
     r->inserts)                                                                                      \
   X(owner_changes_per_mib, F, "file pages i, i+1 inserted by different threads, per MiB of file",    \

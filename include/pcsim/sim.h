@@ -116,6 +116,7 @@ typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind 
   X(ra_async, "asynchronous readahead calls")                             \
   X(fallback_reads, "single-page ->readpage() fallbacks")                 \
   X(waits, "times a thread slept on a locked page")                       \
+  X(reader_switches, "times a reader left its CPU: asleep, slice used up, done (fio's ctx)") \
   X(bytes_returned, "bytes copied to all threads")                        \
   X(sim_time_ns, "simulated time until the last thread finished")         \
   X(events, "events handled")                                             \
@@ -163,6 +164,7 @@ typedef struct {
   PcsLatHist *thread_read_lat;
   uint64_t *thread_cpu_ns; /* CPU time each reader ran (cpu.c steps, jitter and lock spinning included) */
   uint64_t reader_cpu_ns;  /* the sum of thread_cpu_ns */
+  uint64_t *thread_switches; /* times each reader left its CPU (fio's ctx: its context switches); summed in reader_switches */
   uint64_t device_busy_ns; /* time with at least one request dispatched and not completed (diskstats io_ticks) */
 } PcsResult;
 

@@ -14,6 +14,12 @@
  *     lookups, readahead, inserts, bio setup, the copy to user, lock spins):
  *     sys_cpu is the readers' simulated CPU time; usr_cpu is 0 because pcsim
  *     charges nothing in user space.
+ *   - ctx: fio's count of the job's threads' context switches (getrusage()
+ *     ru_nvcsw + ru_nivcsw, summed over the group): the times the readers
+ *     left their CPU (asleep on a page or for a request, a used-up
+ *     cpu.slice, done).  A reader that finds its page locked again before it
+ *     got a CPU back sleeps again without a switch (its re-check costs no
+ *     CPU time in the model), where the kernel's runs and switches twice.
  *   - disk_util: util is the device's busy time (at least one request in
  *     service, diskstats io_ticks) / the run time; read_ios the requests;
  *     read_ticks the summed request times in ms (diskstats read_ticks).
@@ -23,7 +29,7 @@
  *     threads.  A run shorter than 500 ms gets no samples in fio at all.
  *   - iodepth_*: a sync engine has one I/O in flight; fio's maps for it.
  * Differs from fio: timestamps are 0 and "time" is "simulated" (output is
- * deterministic); eta is 0 (the job is over); ctx, majf, minf, in_queue and
+ * deterministic); eta is 0 (the job is over); majf, minf, in_queue and
  * the merge counts are not modelled and left out (docs/fio.md).
  */
 #include "pcsim/fiojson.h"
@@ -165,7 +171,7 @@ static char *fio_size_text(uint64_t v) {
 }
 
 static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, guint group,
-                    const Dir *rd, const PcsLatHist *lat, uint64_t cpu_ns, uint64_t run_ns) {
+                    const Dir *rd, const PcsLatHist *lat, uint64_t cpu_ns, uint64_t run_ns, uint64_t ctx) {
   static const char *const depth_names[] = {"1", "2", "4", "8", "16", "32", ">=64"};
   static const char *const submit_names[] = {"0", "4", "8", "16", "32", "64", ">=64"};
   static const char *const n_names[] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"};
@@ -188,6 +194,7 @@ static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, gu
   pcs_json_uint(w, "job_runtime", ms_of(rd->ns));
   pcs_json_double(w, "usr_cpu", "%f", 0.0); /* pcsim charges nothing in user space */
   pcs_json_double(w, "sys_cpu", "%f", run_ns ? 100.0 * (double)cpu_ns / (double)run_ns : 0.0);
+  pcs_json_uint(w, "ctx", ctx);
   uint64_t ios = lat->n, one[7] = {ios, 0, 0, 0, 0, 0, 0}, zero[7] = {0};
   pct_map(w, "iodepth_level", depth_names, one, 7, ios, 0.1); /* a sync engine: depth 1 */
   uint64_t submit[7] = {0, ios, 0, 0, 0, 0, 0};
@@ -230,13 +237,14 @@ void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, co
       for (uint32_t t = 0; t < r->threads; t++) run_ns += r->thread_done_ns[t];
       Dir d = {.bytes = r->bytes_returned, .ns = r->sim_time_ns, .lat = &r->read_lat};
       thread_samples(&d, r, p->workload_block_size, 0, r->threads);
-      fio_job(&w, p, job, (guint)i, &d, &r->read_lat, r->reader_cpu_ns, run_ns);
+      fio_job(&w, p, job, (guint)i, &d, &r->read_lat, r->reader_cpu_ns, run_ns, r->reader_switches);
       continue;
     }
     for (uint32_t t = 0; t < r->threads; t++) {
       Dir d = {.bytes = r->thread_bytes[t], .ns = r->thread_done_ns[t], .lat = &r->thread_read_lat[t]};
       thread_samples(&d, r, p->workload_block_size, t, 1);
-      fio_job(&w, p, job, (guint)i, &d, &r->thread_read_lat[t], r->thread_cpu_ns[t], r->thread_done_ns[t]);
+      fio_job(&w, p, job, (guint)i, &d, &r->thread_read_lat[t], r->thread_cpu_ns[t], r->thread_done_ns[t],
+              r->thread_switches[t]);
     }
   }
   pcs_json_end(&w);

@@ -147,9 +147,11 @@ PcsTime pcs_cpu_wake_latency(PcsCpus *c, gboolean local) {
   return (PcsTime)((double)median * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
 }
 
-/* The trace's sched_switch, in two halves: T leaves CPU for WHY; then
- * the CPU's next task (or none) gets it, at the same instant. */
+/* T leaves CPU for WHY: counted for a reader, and the first half of the
+ * trace's sched_switch; then the CPU's next task (or none) gets it, at the
+ * same instant. */
 static void trace_off(PcsSim *s, uint32_t t, uint32_t cpu, PcsTaskState why) {
+  if (t < s->nreaders) s->res->thread_switches[t]++; /* the reader's context switch (fio's ctx) */
   pcs_trace(s, t + 1, PCS_TRACE_CPU_OFF, cpu, why);
 }
 

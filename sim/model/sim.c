@@ -160,6 +160,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   if (s->opt.count_page_reads) res->page_reads = g_new0(uint64_t, s->npages);
   if (s->opt.thread_latency) res->thread_read_lat = g_new0(PcsLatHist, s->nreaders);
   res->thread_cpu_ns = g_new0(uint64_t, s->nreaders);
+  res->thread_switches = g_new0(uint64_t, s->nreaders);
 }
 
 /* Teardown checks: nothing may be left behind. */
@@ -235,6 +236,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
     out->bytes_returned += out->thread_bytes[i];
     out->thread_done_ns[i] = s.readers[i].done_at;
     out->reader_cpu_ns += out->thread_cpu_ns[i];
+    out->reader_switches += out->thread_switches[i];
   }
   out->events = s.evq.popped;
   pcs_pc_count_pairs(&s.pc, &out->page_pairs, &out->owner_changes, &out->contiguous_pairs);
@@ -251,6 +253,7 @@ void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->insert_order, g_free);
   g_clear_pointer(&r->thread_read_lat, g_free);
   g_clear_pointer(&r->thread_cpu_ns, g_free);
+  g_clear_pointer(&r->thread_switches, g_free);
 }
 
 uint64_t pcs_sim_first_window_pages(const PcsParams *p) {
