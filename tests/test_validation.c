@@ -106,23 +106,19 @@ typedef struct {
 } KnownMiss;
 
 static const KnownMiss KNOWN_MISSES[] = {
-  /* Since cpu.wake_affine was read correctly off the captures (0.41 -> 0.02,
-   * docs/validation.md "Where woken readers run"), woken readers run on the
-   * CPU they slept on as the kernel's do, and race too much: what keeps the
-   * kernel's readers queued behind each other is not modelled.  Four
-   * threads at 128 KiB: 7.9 bios (and requests) per MiB against 4.8, +64%. */
-  {"ra128-j4", "data bios/MiB", 0.8},
-  {"ra128-j4", "requests/MiB", 0.8},
-  /* four threads at 4 MiB: the race starts in some seeds only (seeds 1..3:
-   * 0.30 bios/MiB against 0.48, -37%), and the device serves them faster
-   * than the host (2764 MiB/s against 2045, +35%) */
-  {"ra4096-j4", "data bios/MiB", 0.6},
+  /* Four threads at 4 MiB (seeds 1..3): 0.34 bios/MiB against 0.48 (-30%,
+   * just under the real 0.36..1.16; with cpu.wake_latency_local alone 0.44,
+   * then the woken reader scheduled first and the LRU batch, both faithful,
+   * moved it), and 2695 MiB/s against 2045 (+32%: the device serves four
+   * readers faster than the host did).  Four threads at 128 KiB are within
+   * the goal since cpu.wake_latency_local (5.7 against 4.8 bios/MiB). */
+  {"ra4096-j4", "data bios/MiB", 0.5},
   {"ra4096-j4", "aggregate MiB/s", 0.5},
 };
 
 static const KnownMiss *known_miss(const char *config, const char *metric) {
   for (gsize i = 0; i < G_N_ELEMENTS(KNOWN_MISSES); i++)
-    if (!strcmp(KNOWN_MISSES[i].config, config) && !strcmp(KNOWN_MISSES[i].metric, metric)) return &KNOWN_MISSES[i];
+    if (KNOWN_MISSES[i].config && !strcmp(KNOWN_MISSES[i].config, config) && !strcmp(KNOWN_MISSES[i].metric, metric)) return &KNOWN_MISSES[i];
   return NULL;
 }
 
@@ -165,11 +161,12 @@ static void bios_per_mib_rise_with_threads(void **state) {
  * factor of 2 of the real mechanism run's (the issue's goal).  Sync
  * readaheads were a known miss from cpu.wake_latency to the per-CPU run
  * queues (2026-12-03: 144 against 487, then 299 with them;
- * docs/validation.md, "Woken readers queue on one CPU"), and are one again
- * since cpu.wake_affine was read correctly (1583 against 487, seeds 1..3):
- * a ratchet at a factor of 4 ("Where woken readers run"). */
+ * docs/validation.md, "Woken readers queue on one CPU"), and again from
+ * the corrected cpu.wake_affine (1583 against 487, seeds 1..3; "Where woken
+ * readers run") to cpu.wake_latency_local (807: "Local and remote
+ * wake-ups").  RA_SYNC_FACTOR is the ratchet such a known miss would widen. */
 #define RACE_FACTOR 2.0
-#define RA_SYNC_KNOWN_FACTOR 4.0
+#define RA_SYNC_FACTOR RACE_FACTOR
 
 static void race_mechanism_as_real(void **state) {
   (void)state;
@@ -180,7 +177,7 @@ static void race_mechanism_as_real(void **state) {
     const char *real, *sim;
     double factor;
   } pairs[] = {{"real_owner_changes_per_mib", "sim_owner_changes_per_mib", RACE_FACTOR},
-               {"real_ra_sync", "sim_ra_sync", RA_SYNC_KNOWN_FACTOR}};
+               {"real_ra_sync", "sim_ra_sync", RA_SYNC_FACTOR}};
   g_autoptr(GString) misses = g_string_new(NULL);
   for (gsize i = 0; i < G_N_ELEMENTS(pairs); i++) {
     double real = value("ra128-j4", pairs[i].real), sim = value("ra128-j4", pairs[i].sim);

@@ -40,6 +40,15 @@
  * vCPU waking up, the switch.  It takes no CPU time.  Differs from the
  * kernel: end-io workers wake at once, and the delay does not depend on
  * how busy the CPUs are (their queueing is the run queue's, above).
+ * cpu.wake_latency_local: the median for a reader woken onto its waker's
+ * own CPU instead.  try_to_wake_up() enqueues it there directly (no IPI,
+ * no idle CPU to bring back: ttwu_queue() queues on the wake list only
+ * for another CPU), and it runs once the waker leaves the CPU, which the
+ * worker does at the end of its step here; the one-thread captures put
+ * that at about 8 us against 33-51 us for a reader whose CPU was idle
+ * (docs/validation.md, "Local and remote wake-ups").  Woken together,
+ * the first reader on the waker's CPU thus starts well before the first
+ * on the other, idle CPU.
  */
 #include "internal.h"
 
@@ -68,6 +77,7 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
     }
   }
   c->wake_latency = p->cpu_wake_latency;
+  c->wake_latency_local = p->cpu_wake_latency_local;
   c->wake_jitter = p->cpu_wake_jitter;
   if (c->wake_latency && c->wake_jitter > 0) {
     c->wake_rng = g_new(PcsRng, 1);
@@ -133,9 +143,10 @@ G_GNUC_NO_INLINE void pcs_cpu_draw_factors(PcsCpus *c, PcsTask *task) {
   task->factors_next = 0;
 }
 
-PcsTime pcs_cpu_wake_latency(PcsCpus *c) {
-  if (!c->wake_rng) return c->wake_latency;
-  return (PcsTime)((double)c->wake_latency * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
+PcsTime pcs_cpu_wake_latency(PcsCpus *c, gboolean local) {
+  PcsTime median = local && c->wake_latency_local ? c->wake_latency_local : c->wake_latency;
+  if (!c->wake_rng) return median;
+  return (PcsTime)((double)median * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
 }
 
 /* T leaves CPU for WHY: counted for a reader, and the first half of the

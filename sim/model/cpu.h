@@ -39,6 +39,7 @@ typedef struct {
   double jitter; /* cost.jitter */
   uint32_t inline_task; /* the task whose step event is being handled, if it may go on inline; else PCS_NONE */
   PcsTime wake_latency; /* cpu.wake_latency (median); 0: none */
+  PcsTime wake_latency_local; /* cpu.wake_latency_local (median onto the waker's CPU); 0: wake_latency */
   double wake_jitter;   /* cpu.wake_jitter (lognormal sigma) */
   PcsRng *wake_rng;     /* its stream, NULL without a spread */
   /* cpu.migration_cost > 0: a run queue per CPU (ring of ntasks each) beside
@@ -68,8 +69,9 @@ static inline PcsTime pcs_cpu_cost(PcsCpus *c, uint32_t task, uint64_t base) {
   return scaled < 0.0 ? 0 : (PcsTime)(int64_t)scaled;
 }
 /* A woken task's wait before it runs again (cpu.wake_latency, spread by
- * cpu.wake_jitter from its own stream); 0 without it. */
-PcsTime pcs_cpu_wake_latency(PcsCpus *c);
+ * cpu.wake_jitter from its own stream); 0 without it.  LOCAL: it was woken
+ * onto its waker's own CPU (cpu.wake_latency_local, when set). */
+PcsTime pcs_cpu_wake_latency(PcsCpus *c, gboolean local);
 /* A task waits that the one on CPU yields to once its slice is used up:
  * in the shared run queue, or (per-CPU run queues) in CPU's own.  Inline:
  * pcs_cpu_run_last() asks it at every step. */

@@ -635,6 +635,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "cpu.wake_affine", "cpu.migration_cost"), p->cpu_wake_affine == 0 || p->cpu_migration_cost,
         "cpu.wake_affine is set but cpu.migration_cost = 0: woken readers are placed on a CPU's own run queue only "
         "with per-CPU run queues; set cpu.migration_cost (the kernel's 500us) or cpu.wake_affine = 0");
+  CHECK(blame(p, "cpu.wake_latency_local", "cpu.wake_latency"), p->cpu_wake_latency_local == 0 || p->cpu_wake_latency,
+        "cpu.wake_latency_local is set but cpu.wake_latency = 0: it is the wake-up latency's median for a reader "
+        "woken onto the waker's own CPU; set cpu.wake_latency (the others') too");
   CHECK(blame(p, "cpu.wake_jitter", "cpu.wake_latency"), p->cpu_wake_jitter == 0 || p->cpu_wake_latency,
         "cpu.wake_jitter is set but cpu.wake_latency = 0: the jitter spreads the wake-up latency; set its median");
   CHECK("cpu.cache_size", p->cpu_cache_size % PCS_PAGE_SIZE == 0,
@@ -675,6 +678,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.wake_latency", "cpu.wake_jitter",                                         /* the wake-up latency */
     "cost.ra_scan_page", "cost.ra_setup",                                          /* the readahead call's CPU time */
     "cpu.migration_cost", "cpu.wake_affine",                                       /* per-CPU run queues */
+    "cpu.wake_latency_local",                                                      /* the local wake-up */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
