@@ -224,6 +224,32 @@ static void a_used_up_slice_yields_to_the_cpus_own_queue(void **state) {
   assert_int_equal(done[0], 51000);
 }
 
+/* cost.lru_drain: the per-CPU folio batch (PAGEVEC_SIZE, 31) is drained by
+ * the insert that fills it, counted per CPU whichever task inserts there:
+ * 62 inserts on CPU 0 drain twice, at the 31st and the 62nd; 30 on CPU 1
+ * none, and the 31st there drains CPU 1's batch only.  With the key at 0
+ * no insert costs anything more. */
+static void the_31st_insert_on_a_cpu_drains_its_lru_batch(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "cpu.count=2", NULL);
+  PcsCpus c;
+  pcs_cpu_init(&c, &p, 3);
+  c.tasks[0].cpu = 0, c.tasks[1].cpu = 0, c.tasks[2].cpu = 1;
+  int drained_at[4], n = 0;
+  for (int i = 1; i <= 62; i++) /* tasks 0 and 1 take turns on CPU 0 */
+    if (pcs_cpu_lru_add(&c, (uint32_t)(i % 2), 4400) == 4400) drained_at[n++] = i;
+  assert_int_equal(n, 2);
+  assert_int_equal(drained_at[0], 31);
+  assert_int_equal(drained_at[1], 62);
+  for (int i = 1; i <= 30; i++) assert_int_equal(pcs_cpu_lru_add(&c, 2, 4400), 0);
+  assert_int_equal(pcs_cpu_lru_add(&c, 0, 4400), 0); /* CPU 0's batch holds 1 */
+  assert_int_equal(pcs_cpu_lru_add(&c, 2, 4400), 4400);
+  for (int i = 0; i < 100; i++) assert_int_equal(pcs_cpu_lru_add(&c, 0, 0), 0);
+  pcs_cpu_clear(&c);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -234,6 +260,7 @@ int main(void) {
     cmocka_unit_test(a_reader_woken_onto_the_wakers_cpu_takes_the_local_latency),
     cmocka_unit_test(woken_readers_queue_on_the_wakers_cpu),
     cmocka_unit_test(a_used_up_slice_yields_to_the_cpus_own_queue),
+    cmocka_unit_test(the_31st_insert_on_a_cpu_drains_its_lru_batch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,7 +147,7 @@ typedef enum {
   X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
     "add_to_page_cache_lru() that inserts the page, outside tree_lock")               \
   X(cost, lru_drain, TIME, "0", 0, (UINT64_C(1) << 40),                             \
-    "v6.18: an insert that fills its CPU's per-CPU folio batch (31 folios, PAGEVEC_SIZE) moves the batch to the LRU under the lruvec lock (folio_add_lru() -> folio_batch_move_lru()); that insert costs this much more; 0: off") \
+    "v6.18: an insert that fills its CPU's per-CPU folio batch (31 folios, PAGEVEC_SIZE) moves the batch to the LRU under the lruvec lock (folio_add_lru() -> folio_batch_move_lru()); that insert costs this much more; 0: off.  The batch is 31 under either kernel profile (v3.5's lru_add_pvec held 14: leave it 0 there).  Differs from the kernel: fio's invalidate=1 fadvise (lru_add_drain()) and other LRU users do not empty or fill the batch") \
   X(cost, insert_lost, TIME, "200ns", 0, (UINT64_C(1) << 40),                        \
     "add_to_page_cache_lru() that gets -EEXIST, plus freeing the private page")       \
   X(cost, insert_alloc, TIME, "0", 0, (UINT64_C(1) << 40),                          \

@@ -16,6 +16,7 @@
 #define PCS_MIB (1024.0 * 1024.0) /* a double: used to divide byte counts */
 #define PCS_NS_PER_US 1000u
 #define PCS_NS_PER_S 1000000000.0
+#define PCS_PAGEVEC_SIZE 31u  /* folios in a struct folio_batch (include/linux/pagevec.h): a read batch, a per-CPU LRU batch */
 
 /* A / B, or 0 when B is 0 (a ratio over an empty run). */
 static inline double pcs_per(double a, double b) { return b > 0 ? a / b : 0.0; }

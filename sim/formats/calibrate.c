@@ -67,7 +67,7 @@
 #define MIN_GROUP 3        /* samples of one size before its median is used */
 #define MIN_FIT_SAMPLES 10 /* samples in the groups of a fit */
 #define MIN_RUN_PAIRS 4    /* insert pairs in a run before its spacing is used */
-#define PCS_CAL_LRU_BATCH 31 /* folios in a per-CPU LRU batch (PAGEVEC_SIZE; cost.lru_drain) */
+#define PCS_CAL_LRU_BATCH PCS_PAGEVEC_SIZE /* folios in a per-CPU LRU batch (cost.lru_drain) */
 #define MIN_RUNS 10        /* runs before an insert spacing is given */
 #define MIN_PAIRS 100      /* thread-consecutive inserts before a frame share is given */
 #define RUN_BUCKETS 13     /* runs of adjacent frames: 1, 2-3, ..., 4096 pages and more */

@@ -33,6 +33,13 @@
  * balance), so a queued reader waits at most for its CPU's current task
  * to sleep or use up cpu.slice.
  *
+ * cost.lru_drain (0: off): each CPU counts the folios its tasks' inserts
+ * add to its LRU batch (folio_add_lru() -> cpu_fbatches.lru_add, 31
+ * folios); the insert that fills it pays the drain (folio_batch_move_lru()
+ * under the lruvec lock): pcs_cpu_lru_add(), called by reader.c's insert.
+ * Differs from the kernel: nothing else adds to or drains the batch (fio's
+ * fadvise invalidation calls lru_add_drain(); other LRU users add to it).
+ *
  * cpu.wake_latency: a reader woken from its sleep on a page runs again only
  * after a delay drawn per wake-up (pcs_cpu_wake_latency(); reader.c
  * schedules its next step then), which is the time the captures show from

@@ -4,6 +4,7 @@
 
 #include "pcsim/evq.h"
 #include "pcsim/params.h"
+#include "pcsim/units.h"
 #include "pool.h"
 #include "rng.h"
 
@@ -25,7 +26,7 @@ typedef struct {
 } PcsTask;
 
 #define PCS_CPU_FACTORS PCS_RNG_N
-#define PCS_LRU_BATCH 31 /* PAGEVEC_SIZE: a folio_batch's folios */
+#define PCS_LRU_BATCH PCS_PAGEVEC_SIZE /* folios in a CPU's LRU add batch (cpu_fbatches.lru_add) */
 
 /* The CPUs and their run queue.  Tasks: readers 0..threads-1, then end-io workers. */
 typedef struct {

@@ -5,6 +5,7 @@
 #include "pcsim/evq.h"
 #include "pcsim/params.h"
 #include "pcsim/policy.h"
+#include "pcsim/units.h"
 #include "readahead.h"
 
 #include <glib.h>
@@ -73,7 +74,7 @@ typedef struct {
 
 /* PAGEVEC_SIZE of 6.x (include/linux/pagevec.h, 31 since 6.9): the most
  * folios filemap_get_read_batch() gathers into one folio_batch. */
-#define PCS_FOLIO_BATCH 31
+#define PCS_FOLIO_BATCH PCS_PAGEVEC_SIZE
 
 typedef struct {
   uint32_t id; /* 0-based; task id too */
