@@ -135,7 +135,7 @@ typedef enum {
   X(cpu, wake_jitter, FRAC, "0", 0, 0,                                               \
     "with cpu.wake_latency: sigma of its lognormal spread, below 1 (ln(p90 / median) / 1.2816 of the measured latencies); 0: every wake-up takes exactly cpu.wake_latency") \
   X(cpu, wake_latency_local, TIME, "0", 0, (UINT64_C(1) << 40),                     \
-    "with cpu.wake_latency: the median for a reader woken onto the waker's own CPU (a local wake-up: try_to_wake_up() enqueues it there, no IPI and no idle CPU to wake; it runs once the waker leaves the CPU), spread by cpu.wake_jitter from the same stream; 0: unset, every wake-up takes cpu.wake_latency") \
+    "with cpu.wake_latency: the median for a reader woken onto the waker's own CPU (a local wake-up: try_to_wake_up() enqueues it there, no IPI and no idle CPU to wake; it runs once the waker leaves the CPU), spread by cpu.wake_jitter from the same stream; 0: unset, every wake-up takes cpu.wake_latency.  Without cpu.migration_cost (one shared run queue) \"the waker's own CPU\" means the CPU the reader last ran on, and the CPU that frees first takes it") \
   X(cpu, migration_cost, TIME, "0", 0, (UINT64_C(1) << 40),                        \
     "0: one run queue for all CPUs (a task that needs a CPU takes any free one, else waits for the first that frees); set: a run queue per CPU, as the kernel's scheduler keeps: a woken reader is queued on one CPU (cpu.wake_affine) even while another idles, and a CPU with nothing of its own to run takes a task from another CPU's queue only once it has waited this long (sched_migration_cost, 500 us by default in the kernel)") \
   X(cpu, wake_affine, FRAC, "0", 0, 0,                                                \

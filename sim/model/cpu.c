@@ -50,8 +50,9 @@
  * cpu.wake_latency_local: the median for a reader woken onto its waker's
  * own CPU instead.  try_to_wake_up() enqueues it there directly (no IPI,
  * no idle CPU to bring back: ttwu_queue() queues on the wake list only
- * for another CPU), and it runs once the waker leaves the CPU, which the
- * worker does at the end of its step here; the one-thread captures put
+ * for another CPU), and it runs once the waker leaves the CPU (in pcsim,
+ * when the worker runs out of bios, or its slice is used up while the
+ * reader waits in the CPU's queue); the one-thread captures put
  * that at about 8 us against 33-51 us for a reader whose CPU was idle
  * (docs/validation.md, "Local and remote wake-ups").  Woken together,
  * the first reader on the waker's CPU thus starts well before the first
