@@ -156,13 +156,13 @@ void pcs_reader_clear(PcsReader *r) {
   g_clear_pointer(&r->rp.pool, g_free);
 }
 
-/* R runs for BASE ns of CPU (jittered), then goes on in NEXT.  Returns
- * FALSE: R waits for its CPU step; TRUE: the step was the next event and
- * ran inline (pcs_cpu_run_last(): only in R's own step event). */
 /* R runs on a CPU now (a woken reader looks at the page cache only once
  * the scheduler has run it: try_to_wake_up() queues it, schedule() runs it). */
 static inline gboolean on_cpu(const PcsSim *s, const PcsReader *r) { return s->cpu.tasks[r->id].on_cpu; }
 
+/* R runs for BASE ns of CPU (jittered), then goes on in NEXT.  Returns
+ * FALSE: R waits for its CPU step; TRUE: the step was the next event and
+ * ran inline (pcs_cpu_run_last(): only in R's own step event). */
 G_ALWAYS_INLINE static inline gboolean run_cpu(PcsSim *s, PcsReader *r, uint64_t base, PcsReaderState next) {
   r->state = next;
   return pcs_cpu_run_last(s, r->id, pcs_cpu_cost(&s->cpu, r->id, base));

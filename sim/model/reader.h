@@ -26,7 +26,7 @@ typedef struct PcsSim PcsSim;
   X(FIND_PAGE_AGAIN, "as FIND_PAGE after readahead, ->readpage or a wake; a miss: NO_CACHED_PAGE") \
   X(NO_CACHED_PAGE, "no_cached_page: ->readpage() of pos alone, unplugged (RP_NEXT)")            \
   X(ASYNC_RA, "page_cache_async_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN") \
-  X(SLEEPING, "asleep on pos until end-io unlocks it; woken: FIND_PAGE_AGAIN (cpu.wake_exclusive: charge cost.wakeup, then PAGE_LOCKED)") \
+  X(SLEEPING, "asleep on pos until end-io unlocks it; woken: a CPU first, then FIND_PAGE_AGAIN (cpu.wake_exclusive: charge cost.wakeup, then PAGE_LOCKED)") \
   X(PAGE_LOCKED, "cpu.wake_exclusive: holds pos's page lock; unlock_page() wakes the next sleeper, then FIND_PAGE_AGAIN") \
   X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
   X(GATHER, "v6.18 filemap_get_pages(): a call boundary first; filemap_get_read_batch() from pos; "  \
@@ -36,7 +36,7 @@ typedef struct PcsSim PcsSim;
                     "then its ->readahead (RP_NEXT) or BATCH_READY")                                 \
   X(BATCH_READY, "v6.18: the batch's last folio not up to date: drop it, sleep on it (BATCH_WAIT); "  \
                  "else charge the copy of pos, then BATCH_COPIED")                                   \
-  X(BATCH_WAIT, "v6.18 folio_put_wait_locked(): asleep until end-io unlocks the dropped folio; woken: " \
+  X(BATCH_WAIT, "v6.18 folio_put_wait_locked(): asleep until end-io unlocks the dropped folio; woken: a CPU first, then " \
                 "copy the rest of the batch (BATCH_COPIED), or none: GATHER (cpu.wake_exclusive: "     \
                 "charge cost.wakeup, then BATCH_LOCKED)")                                              \
   X(BATCH_LOCKED, "v6.18 with cpu.wake_exclusive: wake the folio's next sleeper, then as BATCH_WAIT woken") \
