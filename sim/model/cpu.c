@@ -157,12 +157,18 @@ PcsTime pcs_cpu_wake_latency(PcsCpus *c, gboolean local) {
   return (PcsTime)((double)median * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
 }
 
-/* T leaves CPU for WHY: counted for a reader, and the first half of the
- * trace's sched_switch; then the CPU's next task (or none) gets it, at the
- * same instant. */
-static void trace_off(PcsSim *s, uint32_t t, uint32_t cpu, PcsTaskState why) {
-  if (t < s->nreaders) s->res->thread_switches[t]++; /* the reader's context switch (fio's ctx) */
-  pcs_trace(s, t + 1, PCS_TRACE_CPU_OFF, cpu, why);
+static void cpu_next(PcsSim *s, uint32_t cpu);
+
+/* T, on its CPU, leaves it for WHY: a context switch (counted for a
+ * reader, fio's ctx) and the first half of the trace's sched_switch; then
+ * the CPU's next task, or none, gets it at the same instant (cpu_next()).
+ * T's cpu stays the one it last ran on. */
+static void leave_cpu(PcsSim *s, uint32_t t, PcsTaskState why) {
+  PcsTask *task = &s->cpu.tasks[t];
+  task->on_cpu = FALSE;
+  if (t < s->nreaders) s->res->thread_switches[t]++;
+  pcs_trace(s, t + 1, PCS_TRACE_CPU_OFF, task->cpu, why);
+  cpu_next(s, task->cpu);
 }
 
 static void cpu_start(PcsSim *s, uint32_t t) {
@@ -257,12 +263,9 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost; /* readers' CPU time (fio's sys_cpu) */
   if (task->on_cpu) {
     if (pcs_cpu_waiting(&s->cpu, task->cpu) && s->evq.now - task->slice_start >= s->p->cpu_slice) {
-      task->on_cpu = FALSE; /* slice used up: hand the CPU over, wait behind */
-      uint32_t cpu = task->cpu;
-      trace_off(s, t, cpu, PCS_TASK_PREEMPTED);
-      cpu_next(s, cpu);
+      leave_cpu(s, t, PCS_TASK_PREEMPTED); /* slice used up: hand the CPU over, wait behind */
       if (s->cpu.migration_cost)
-        cpuq_push(&s->cpu, cpu, t, s->evq.now);
+        cpuq_push(&s->cpu, task->cpu, t, s->evq.now);
       else
         runq_push(s, t);
       return;
@@ -284,8 +287,5 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
 
 void pcs_cpu_release(PcsSim *s, uint32_t t, PcsTaskState why) {
   PcsTask *task = &s->cpu.tasks[t];
-  if (!task->on_cpu) return;
-  task->on_cpu = FALSE;
-  trace_off(s, t, task->cpu, why);
-  cpu_next(s, task->cpu);
+  if (task->on_cpu) leave_cpu(s, t, why);
 }
