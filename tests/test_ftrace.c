@@ -64,11 +64,12 @@ static void expect_device(Expected *x, GArray *ev) {
   uint64_t submitted = 0; /* bit per thread */
   for (guint i = 0; i < ev->len; i++) {
     const TestEvent *e = &g_array_index(ev, TestEvent, i);
-    if (e->kind == PCS_TRACE_SUBMIT) {
+    if (e->kind == PCS_TRACE_SUBMIT && e->a < PCS_META_FIRST_PAGE) { /* data bios: a checksum leaf's read is metadata */
       pcs_large_bio_watch(&large, e->b * PCS_SECTORS_PER_PAGE);
       submitted |= UINT64_C(1) << e->thread;
     }
     if (e->kind != PCS_TRACE_DISPATCH && e->kind != PCS_TRACE_COMPLETE) continue;
+    if (e->a >= PCS_META_FIRST_SECTOR) continue; /* trace-stats times data requests */
     char *key = g_strdup_printf("%" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT, e->a, e->b);
     if (e->kind == PCS_TRACE_DISPATCH) {
       g_hash_table_replace(issued, key, g_memdup2(&e->t, sizeof e->t));
@@ -120,7 +121,9 @@ static void assert_round_trip(const PcsParams *p, const char *policy) {
   assert_int_equal(t.c.bios, r.bios);
   assert_int_equal(t.c.requests, r.requests);
   assert_int_equal(t.c.sectors, r.pages_read * PCS_SECTORS_PER_PAGE);
-  assert_int_equal(t.c.meta_bios + t.c.meta_requests, 0);
+  /* a checksum leaf's read (bio.csum_leaf_size) is metadata, apart from the data */
+  assert_int_equal(t.c.meta_bios, r.csum_reads);
+  assert_int_equal(t.c.meta_requests, r.csum_reads);
   /* threads: tasks that queued a bio, as in a capture; a simulated thread
    * that queued none (4 threads racing on 16 MiB under window) is unseen */
   assert_int_equal(t.c.threads, x.submitters);
@@ -409,10 +412,11 @@ static void scheduler_events_follow_each_task_on_and_off_its_cpu(void **state) {
   assert_true(pcs_ftrace_finish(&tee.ft, path, &error));
   assert_int_equal(fclose(f), 0);
   pcs_ftrace_clear(&tee.ft);
-  uint64_t sleeps = 0, off_asleep = 0, wakes = 0, preempted = 0;
+  uint64_t sleeps = 0, csum_sleeps = 0, off_asleep = 0, wakes = 0, preempted = 0;
   for (guint i = 0; i < tee.events->len; i++) {
     const TestEvent *e = &g_array_index(tee.events, TestEvent, i);
     sleeps += e->kind == PCS_TRACE_WAIT || e->kind == PCS_TRACE_RQ_WAIT;
+    csum_sleeps += e->kind == PCS_TRACE_CSUM_WAIT;
     off_asleep += e->kind == PCS_TRACE_CPU_OFF && e->thread <= 4 && e->b == PCS_TASK_SLEEP;
     wakes += e->kind == PCS_TRACE_WAKE && e->a <= 4;
     preempted += e->kind == PCS_TRACE_CPU_OFF && e->b == PCS_TASK_PREEMPTED;
@@ -424,12 +428,16 @@ static void scheduler_events_follow_each_task_on_and_off_its_cpu(void **state) {
   read_sched_lines(text, 2, &seen);
   assert_true(r.waits > 100); /* the readers race: they sleep on each other's pages */
   assert_int_equal(sleeps, r.waits);
+  /* the scenario's checksum leaves (bio.csum_leaf_size): 16 MiB needs two,
+   * each read once, and at least the reader that sent a read sleeps on it */
+  assert_int_equal(r.csum_reads, 2);
+  assert_true(csum_sleeps >= r.csum_reads);
   assert_int_equal(seen.reader_wakes, wakes);
-  assert_int_equal(seen.reader_wakes, r.waits); /* every sleep ends in a wake-up */
+  assert_int_equal(seen.reader_wakes, r.waits + csum_sleeps); /* every sleep ends in a wake-up */
   /* a woken reader is on a CPU before it looks again, so every sleep is a
    * switch-out in D, as in the kernel */
   assert_int_equal(seen.d_sleeps, off_asleep);
-  assert_int_equal(seen.d_sleeps, sleeps);
+  assert_int_equal(seen.d_sleeps, sleeps + csum_sleeps);
   assert_int_equal(seen.exits, 4);
   /* the short slice (cpu.slice = 20us) makes tasks yield to waiting ones: R+ */
   assert_true(preempted > 0);

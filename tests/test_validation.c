@@ -5,7 +5,7 @@
  * Runs scripts/validate-6.18 --out on the four configurations (the same
  * script and figures as docs/validation.md's table): each capture's own fio
  * job through `pcsim run JOB --model workloads/linux-6.18-btrfs.ini --set
- * readahead.read_ahead_kb=K`, seeds 1..3, against `pcsim trace-stats` of the
+ * readahead.read_ahead_kb=K`, seeds 1..9, against `pcsim trace-stats` of the
  * three block repeats and fio's JSON.  Then asserts what a user comparing
  * the two would check:
  * - data bios/MiB, requests/MiB and fio's aggregate MiB/s: pcsim's median
@@ -18,7 +18,11 @@
  * today, each with the bound it stays inside (a ratchet: a known miss that
  * grows fails, and one that comes within the goal fails too, until it is
  * taken off the list).  README "Validation against Linux 6.18" says why
- * each one misses.
+ * each one misses.  Nine seeds, not three: four threads at 4 MiB race or
+ * not from seed to seed (seeds 1..15: 0.20 to 0.80 bios/MiB, 2514 to 2800
+ * MiB/s, as the real repeats spread 0.36 to 1.16), and with the checksum
+ * leaves (bio.csum_leaf_size) the median of seeds 1..3 came out within the
+ * goal (0.40, 2515) where that of 1..15 does not (0.26, 2731).
  */
 #include "support.h"
 
@@ -37,7 +41,7 @@ static int validate_setup(void **state) {
   (void)state;
   g_autofree char *dir = test_tempdir();
   g_autofree char *script = test_path("scripts/validate-6.18");
-  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "3", "--fixtures",
+  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "9", "--fixtures",
                   "tests/data/kernel-6.18-btrfs-threads", "--only",
                   "ra128-j1,ra128-j4,ra4096-j1,ra4096-j4", NULL};
   g_autofree char *out = NULL, *err = NULL;
@@ -106,11 +110,12 @@ typedef struct {
 } KnownMiss;
 
 static const KnownMiss KNOWN_MISSES[] = {
-  /* Four threads at 4 MiB (seeds 1..3): 0.34 bios/MiB against 0.48 (-30%,
-   * just under the real 0.36..1.16; with cpu.wake_latency_local alone 0.44,
+  /* Four threads at 4 MiB (seeds 1..9): 0.30 bios/MiB against 0.48 (-38%,
+   * under the real 0.36..1.16; with cpu.wake_latency_local alone 0.44,
    * then the woken reader scheduled first and the LRU batch, both faithful,
-   * moved it), and 2695 MiB/s against 2045 (+32%: the device serves four
-   * readers faster than the host did).  Four threads at 128 KiB are within
+   * moved it), and 2730 MiB/s against 2045 (+33%: pcsim's device, fitted
+   * to one thread's MiB/s, is never idle, where the host idled 45% of the
+   * run behind the four readers).  Four threads at 128 KiB are within
    * the goal since cpu.wake_latency_local (5.7 against 4.8 bios/MiB). */
   {"ra4096-j4", "data bios/MiB", 0.5},
   {"ra4096-j4", "aggregate MiB/s", 0.5},

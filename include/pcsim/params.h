@@ -72,6 +72,8 @@ typedef enum {
     "a bio never crosses a multiple of this disk offset (btrfs_merge_bio_hook); 0 = none") \
   X(bio, chained, COUNT, "0", 0, 1,                                                  \
     "1: a bio the block layer split completes once, when its last part has (bio_chain()): one end-io work verifies and unlocks all its pages; 0: each part completes on its own") \
+  X(bio, csum_leaf_size, SIZE, "0", 0, (UINT64_C(1) << 16),                        \
+    "btrfs nodesize of the checksum tree (mkfs.btrfs -n; 16k by default), or 0: checksum lookups not modelled. With it, submitting a data bio first looks up its pages' checksums (btrfs_lookup_bio_sums()): a checksum leaf not yet in memory is read from the device as a metadata request of this size (rwbs RM) while the submitter sleeps, and a thread that needs a leaf being read sleeps until it is in. One leaf holds the crc32c of (size - 126) / 4 sectors (4064 at 16k: 15.9 MiB of data); leaves are never evicted during a run") \
   X(block, max_sectors, COUNT, "1024", PCS_SECTORS_PER_PAGE, (UINT64_C(1) << 31),    \
     "largest request in 512-byte sectors (max_sectors_kb * 2)")                       \
   X(block, max_segments, COUNT, "128", 1, (UINT64_C(1) << 31),                       \
@@ -174,6 +176,8 @@ typedef enum {
     "per bio completion in an endio worker: work item, checksum tree walk")           \
   X(cost, page_complete, TIME, "2us", 0, (UINT64_C(1) << 40),                        \
     "per page completion: checksum verify, extent unlock, SetPageUptodate, unlock_page") \
+  X(cost, meta_complete, TIME, "0", 0, (UINT64_C(1) << 40),                         \
+    "with bio.csum_leaf_size: CPU time of a metadata read's completion in its own worker (btrfs's endio-meta workqueue, end_bbio_meta_read(): checksum and validate the tree block, unlock it), before the sleepers are woken") \
   X(cost, wakeup, TIME, "0", 0, (UINT64_C(1) << 40),                                \
     "with cpu.wake_exclusive: CPU time a woken reader spends before it hands the page lock on (context switch in, lock_page_killable() returning, unlock_page())") \
   X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \

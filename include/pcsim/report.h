@@ -95,7 +95,9 @@ static inline double pcs_result_read_lat_us(const PcsResult *r, double p) {
   X(read_lat_us_p99, F, "99th percentile read() call latency in us", "read() latency p99 (us)",      \
     pcs_result_read_lat_us(r, 99.0))                                                                 \
   X(read_lat_us_p999, F, "99.9th percentile read() call latency in us", "read() latency p99.9 (us)", \
-    pcs_result_read_lat_us(r, 99.9))
+    pcs_result_read_lat_us(r, 99.9))                                                                 \
+  X(csum_reads, U, "checksum leaves read from the device: metadata requests, not in bios or requests (bio.csum_leaf_size)", \
+    "checksum leaf reads", r->csum_reads)
 
 typedef enum {
 #define X(name, kind, doc, label, get) PCS_COLUMN_##name,

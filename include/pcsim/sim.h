@@ -18,7 +18,10 @@
  *                   adjacent to the previous page's or not
  *   5. bio.c        submit_extent_page(), bio_add_page(): into the thread's
  *                   open bio when contiguous and within limits, else
- *                   submit_bio() of the open one and a new bio
+ *                   submit_bio() of the open one and a new bio; before
+ *                   it goes, csum.c (btrfs_lookup_bio_sums(), with
+ *                   bio.csum_leaf_size) reads any checksum leaf it needs
+ *                   that is not in memory, the thread asleep meanwhile
  *   6. blk.c        blk_queue_bio(), blk_flush_plug_list(),
  *                   bio_split_to_limits(): plug merge, elevator merge, or a
  *                   new request; bios over the request limits are split
@@ -59,6 +62,7 @@
   X(BIO_DONE, "bio_done", "end-io worker finished a bio: a=first page, b=pages") \
   X(WAIT, "wait", "thread sleeps on a locked page: a=page")                     \
   X(RQ_WAIT, "rq_wait", "thread sleeps in get_request_wait(), no free request (v3.5): a=first page, b=pages of its bio") \
+  X(CSUM_WAIT, "csum_wait", "thread sleeps in btrfs_lookup_bio_sums() until a checksum leaf is read (bio.csum_leaf_size): a=the leaf's first page on the device (from PCS_META_FIRST_PAGE), b=its pages") \
   X(GATHER, "gather", "v6.18 filemap_get_read_batch(): a=first page, b=folios in the batch (0: none cached)") \
   X(COPY, "copy", "page copied to the user buffer: a=page")                     \
   X(FINISH, "finish", "thread read the whole file")                             \
@@ -86,7 +90,7 @@ const char *pcs_trace_kind_name(PcsTraceKind kind);
 /* Why a task leaves its CPU (cpu_off's b), with the prev_state letter the
  * kernel's sched_switch prints for it. */
 #define PCS_TASK_STATES(X)                                                        \
-  X(SLEEP, "D", "sleeps on a locked page or for a free request (TASK_UNINTERRUPTIBLE)") \
+  X(SLEEP, "D", "sleeps on a locked page, for a free request or on a checksum leaf being read (TASK_UNINTERRUPTIBLE)") \
   X(IDLE, "I", "an end-io worker with no bio left (a kworker's TASK_IDLE)")      \
   X(PREEMPTED, "R+", "used up cpu.slice while another task waits for the CPU (preempted: __trace_sched_switch_state() reports R+)") \
   X(EXIT, "X", "a reader that is done (EXIT_DEAD)")
@@ -125,7 +129,8 @@ typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind 
   X(owner_changes, "of page_pairs, inserted by different threads")        \
   X(contiguous_pairs, "of page_pairs, in adjacent frames (alloc.c)")      \
   X(device_ns, "sum over requests of dispatch -> complete time")          \
-  X(max_in_flight, "most requests dispatched and not yet completed")
+  X(max_in_flight, "most requests dispatched and not yet completed")                   \
+  X(csum_reads, "checksum leaves read from the device (metadata requests, bio.csum_leaf_size)")
 
 /* Device latency histogram buckets, as the trace reader's
  * (PCS_KTRACE_LATENCY_BUCKETS): bucket 0 counts times under 2 us, bucket

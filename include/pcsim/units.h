@@ -18,6 +18,16 @@
 #define PCS_NS_PER_S 1000000000.0
 #define PCS_PAGEVEC_SIZE 31u  /* folios in a struct folio_batch (include/linux/pagevec.h): a read batch, a per-CPU LRU batch */
 
+/* btrfs metadata: where pcsim places the checksum tree's leaves on the
+ * device (page numbers from PCS_META_FIRST_PAGE up, past any file; the
+ * kernel's metadata chunk is elsewhere on the disk too), and what a leaf
+ * holds: crc32c (4 bytes) per sector after the 101-byte header and one
+ * 25-byte item header (BTRFS_LEAF_DATA_SIZE(), struct btrfs_item). */
+#define PCS_META_FIRST_PAGE (UINT64_C(1) << 36)
+#define PCS_META_FIRST_SECTOR (PCS_META_FIRST_PAGE * PCS_SECTORS_PER_PAGE)
+#define PCS_CSUM_LEAF_OVERHEAD 126u
+#define PCS_CSUM_SIZE 4u
+
 /* A / B, or 0 when B is 0 (a ratio over an empty run). */
 static inline double pcs_per(double a, double b) { return b > 0 ? a / b : 0.0; }
 

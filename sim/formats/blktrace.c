@@ -5,7 +5,8 @@
  * back/front merges into a request, G when it gets a new request, I when a
  * request is inserted, D when the driver issues it, C when it completes;
  * plus a process note (BLK_TN_PROCESS) naming each thread.  Reads carry
- * BLK_TC_READ and, being readahead, BLK_TC_AHEAD ("RA" in blkparse).
+ * BLK_TC_READ and, being readahead, BLK_TC_AHEAD ("RA" in blkparse); a
+ * checksum leaf's read BLK_TC_READ and BLK_TC_META ("RM").
  *
  * Simplifications: a thread's events go to CPU (thread - 1) % cpu.count;
  * C, which pcsim does not attribute to a task, goes to CPU 0 with pid 0
@@ -34,7 +35,7 @@
 enum { TA_QUEUE = 1, TA_BACKMERGE = 2, TA_FRONTMERGE = 3, TA_GETRQ = 4, TA_ISSUE = 7, TA_COMPLETE = 8,
        TA_INSERT = 12 };
 enum { TC_READ = 1 << 0, TC_QUEUE = 1 << 4, TC_ISSUE = 1 << 6, TC_COMPLETE = 1 << 7, TC_NOTIFY = 1 << 10,
-       TC_AHEAD = 1 << 11 };
+       TC_AHEAD = 1 << 11, TC_META = 1 << 12 };
 enum { TN_PROCESS = 0 };
 
 #define DEVICE ((8u << 20) | 0u) /* MKDEV(8, 0) as the kernel encodes it */
@@ -123,8 +124,8 @@ void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kin
     thread = t == bt->ctx_time ? bt->ctx_thread : PCS_NO_THREAD;
   bt->ctx_time = t;
   bt->ctx_thread = thread;
-  record(bt, cpu_of(bt, thread), t, sector, (uint32_t)bytes, action | TC(TC_READ) | TC(TC_AHEAD), pid_of(bt, thread),
-         NULL, 0);
+  uint32_t what = sector >= PCS_META_FIRST_SECTOR ? TC(TC_META) : TC(TC_AHEAD); /* a checksum leaf's read: "RM" */
+  record(bt, cpu_of(bt, thread), t, sector, (uint32_t)bytes, action | TC(TC_READ) | what, pid_of(bt, thread), NULL, 0);
 }
 
 char *pcs_blktrace_name(const char *policy) {

@@ -26,7 +26,8 @@
  * event (block_ctx) and falls back to the worker after a completion.
  *
  * Known differences from a capture: one file (dev 0:40, ino 0x101) on one
- * device (7,0) whose sector is page * 8; rwbs is always "RA"; timestamps
+ * device (7,0) whose sector is page * 8; rwbs is "RA" (a checksum leaf's
+ * read, from PCS_META_FIRST_SECTOR up: "RM"); timestamps
  * start at 0.  The readahead events' index and req_count are the reader's
  * page (for page_cache_async_ra under v6.18 the marked folio, the last of
  * the batch it gathered: GATHER) and what remains of its read() call from
@@ -98,7 +99,8 @@ void pcs_ftrace_init(PcsFtrace *ft, FILE *f, const PcsParams *p) {
   ft->block_ctx = PCS_NO_THREAD;
   ft->threads = g_new0(PcsFtraceThread, ft->nreaders);
   for (uint32_t i = 0; i < ft->nreaders; i++) ft->threads[i].prev_pos = -1;
-  ft->ntasks = ft->nreaders + (uint32_t)p->cpu_endio_workers;
+  /* readers, end-io workers, and with bio.csum_leaf_size the metadata worker (endio.c) */
+  ft->ntasks = ft->nreaders + (uint32_t)p->cpu_endio_workers + (p->bio_csum_leaf_size != 0);
   ft->task_cpu = g_new(uint32_t, ft->ntasks);
   for (uint32_t i = 0; i < ft->ntasks; i++) ft->task_cpu[i] = i % ft->ncpu;
   ft->cpu_off = g_new(uint32_t, ft->ncpu);
@@ -125,7 +127,7 @@ static void prefix(PcsFtrace *ft, const char *comm, uint32_t pid, uint32_t cpu, 
   ft->entries++;
 }
 
-/* Task THREAD (1-based: readers, then end-io workers; PCS_NO_THREAD: CPU's
+/* Task THREAD (1-based: readers, then end-io workers, the metadata one last; PCS_NO_THREAD: CPU's
  * idle task) as sched_switch and sched_waking name it: comm into COMM, pid. */
 static uint32_t task_name(const PcsFtrace *ft, uint32_t thread, uint32_t cpu, char *comm, size_t size) {
   if (thread == PCS_NO_THREAD) {
@@ -233,13 +235,14 @@ static void follow_reader(PcsFtrace *ft, uint32_t thread, PcsTraceKind kind, uin
 }
 
 static void block_line(PcsFtrace *ft, PcsTraceKind kind, uint64_t sector, uint64_t nr, const char *comm) {
+  const char *rwbs = sector >= PCS_META_FIRST_SECTOR ? "RM" : "RA"; /* a checksum leaf's read is metadata */
   if (kind == PCS_TRACE_SUBMIT)
-    fprintf(ft->f, "block_bio_queue: " BLOCK_DEV " RA %" PRIu64 " + %" PRIu64 " [%s]\n", sector, nr, comm);
+    fprintf(ft->f, "block_bio_queue: " BLOCK_DEV " %s %" PRIu64 " + %" PRIu64 " [%s]\n", rwbs, sector, nr, comm);
   else if (kind == PCS_TRACE_DISPATCH)
-    fprintf(ft->f, "block_rq_issue: " BLOCK_DEV " RA %" PRIu64 " () %" PRIu64 " + %" PRIu64 " be,0,4 [%s]\n",
+    fprintf(ft->f, "block_rq_issue: " BLOCK_DEV " %s %" PRIu64 " () %" PRIu64 " + %" PRIu64 " be,0,4 [%s]\n", rwbs,
             nr * PCS_SECTOR_SIZE, sector, nr, comm);
   else
-    fprintf(ft->f, "block_rq_complete: " BLOCK_DEV " RA () %" PRIu64 " + %" PRIu64 " be,0,4 [0]\n", sector, nr);
+    fprintf(ft->f, "block_rq_complete: " BLOCK_DEV " %s () %" PRIu64 " + %" PRIu64 " be,0,4 [0]\n", rwbs, sector, nr);
 }
 
 /* block_rq_issue from the reader whose insert ran the queue, or from kblockd

@@ -472,6 +472,10 @@ static void flush_plug(PcsSim *s, uint32_t task) {
   pcs_dev_dispatch(s);
 }
 
+void pcs_blk_flush_plug(PcsSim *s, uint32_t task) {
+  if (s->blk.plugs[task].plugged) flush_plug(s, task);
+}
+
 void pcs_blk_finish_plug(PcsSim *s, uint32_t task) {
   if (!s->blk.plugs[task].plugged) return;
   flush_plug(s, task);
@@ -551,8 +555,10 @@ gboolean pcs_blk_submit(PcsSim *s, uint32_t task, uint32_t bio) {
     pcs_cpu_release(s, task, PCS_TASK_SLEEP);
     return FALSE;
   }
-  s->res->bios++;
-  s->res->bio_pages_hist[b->npages]++;
+  if (!pcs_csum_is_leaf(b->first)) { /* a data bio (a checksum leaf's read is metadata: csum.c) */
+    s->res->bios++;
+    s->res->bio_pages_hist[b->npages]++;
+  }
   pcs_trace(s, task + 1, PCS_TRACE_SUBMIT, b->first, b->npages);
   uint32_t max_pages = s->blk.rq_max_pages;
   uint32_t max_segs = (uint32_t)MIN(s->p->block_max_segments, UINT32_MAX);

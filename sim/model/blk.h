@@ -79,6 +79,9 @@ void pcs_blk_start_plug(PcsSim *s, uint32_t task);
 /* blk_finish_plug(): flushes TASK's plug into the elevator and runs the
  * queue (may dispatch); no-op when TASK is not plugged. */
 void pcs_blk_finish_plug(PcsSim *s, uint32_t task);
+/* blk_flush_plug() as io_schedule() does it before TASK sleeps: the held
+ * requests go to the queue and TASK stays plugged; no-op when not plugged. */
+void pcs_blk_flush_plug(PcsSim *s, uint32_t task);
 /* blk_queue_bio() for BIO, submitted by TASK: counts it, splits it at the
  * request limits, merges or queues each part; may flush the plug and
  * dispatch.  Owns BIO from here until the device completes it, and returns

@@ -197,9 +197,12 @@ void pcs_dev_dispatch(PcsSim *s) {
     double f = service_factor(s);
     PcsTime ready = s->evq.now + (PcsTime)((double)s->p->device_latency * f);
     if (s->dev.in_service++ == 0) s->dev.busy_since = s->evq.now; /* diskstats io_ticks */
-    s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service);
+    gboolean meta = pcs_csum_is_leaf(rq->sector / PCS_SECTORS_PER_PAGE); /* a checksum leaf's read (csum.c) */
+    s->dev.meta_in_service += meta;
+    /* data requests, as trace-stats counts them */
+    s->res->max_in_flight = MAX(s->res->max_in_flight, s->dev.in_service - s->dev.meta_in_service);
     rq->dispatched = s->evq.now;
-    s->res->requests++;
+    s->res->requests += !meta;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
     if (s->p->device_sharing) { /* joins the transfers at ready (share_event) */
       s->dev.slots[s->dev.nslots++] = (PcsDevSlot){
@@ -234,10 +237,14 @@ static void complete_request(PcsSim *s, uint32_t id) {
   PcsRequest *rq = pcs_rq_at(&s->blk, id);
   pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_COMPLETE, rq->sector, rq->nsect);
   if (--s->dev.in_service == 0) s->res->device_busy_ns += s->evq.now - s->dev.busy_since;
-  s->res->pages_read += rq->nsect / PCS_SECTORS_PER_PAGE;
-  PcsTime service = s->evq.now - rq->dispatched; /* block_rq_issue -> block_rq_complete */
-  s->res->device_ns += service;
-  s->res->latency_us_hist[pcs_latency_bucket(service)]++;
+  if (pcs_csum_is_leaf(rq->sector / PCS_SECTORS_PER_PAGE)) { /* metadata: not in the data figures */
+    s->dev.meta_in_service--;
+  } else {
+    s->res->pages_read += rq->nsect / PCS_SECTORS_PER_PAGE;
+    PcsTime service = s->evq.now - rq->dispatched; /* block_rq_issue -> block_rq_complete */
+    s->res->device_ns += service;
+    s->res->latency_us_hist[pcs_latency_bucket(service)]++;
+  }
   for (uint32_t bio = rq->bio_head; bio != PCS_NONE;) {
     uint32_t next = pcs_bio_at(&s->bio, bio)->next;
     if (s->p->bio_chained) pcs_endio_part_done(s, bio); else pcs_endio_queue(s, bio);

@@ -12,6 +12,7 @@ typedef struct PcsSim PcsSim;
 
 typedef struct {
   uint32_t in_service;  /* requests dispatched, not completed */
+  uint32_t meta_in_service; /* of which checksum leaves' reads (csum.c) */
   PcsTime busy_since;   /* when in_service last rose from 0 */
   PcsTime channel_free; /* when the data channel finishes its last transfer (device.channels = 1) */
   PcsTime *channels;    /* device.channels > 1: when each channel finishes its last transfer */

@@ -23,6 +23,14 @@
  * default, pcsim before) each part goes to end-io on its own and its pages
  * unlock when it is done.
  *
+ * Checksum leaves (bio.csum_leaf_size, csum.c).  The read of a checksum
+ * tree leaf completes on btrfs's other read workqueue, endio_meta_workers
+ * (btrfs_end_io_wq()): one more worker after the data workers, with a
+ * queue of its own, so a leaf's completion never waits behind data bios
+ * in the queue (it competes with them, and the readers, for a CPU).  It
+ * costs cost.meta_complete (end_bbio_meta_read(): checksum and validate
+ * the tree block), then wakes the leaf's sleepers.
+ *
  * The cache-cold copy (cost.copy_cold, cpu.cache_size).  btrfs's end-io
  * work (btrfs_end_bio_work() -> btrfs_check_read_bio()) reads every sector
  * of the bio to verify its checksum (btrfs_data_csum_ok()) before
@@ -57,11 +65,11 @@
  */
 #include "internal.h"
 
-void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers) {
-  *e = (PcsEndio){.nworkers = nworkers, .head = PCS_NONE, .tail = PCS_NONE};
-  e->workers = g_new(PcsWorker, MAX(nworkers, 1));
-  for (uint32_t i = 0; i < nworkers; i++)
-    e->workers[i] = (PcsWorker){.task = first_task + i, .bio = PCS_NONE, .busy = FALSE};
+void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolean meta) {
+  *e = (PcsEndio){.nworkers = nworkers, .head = PCS_NONE, .tail = PCS_NONE, .meta_head = PCS_NONE, .meta_tail = PCS_NONE};
+  e->workers = g_new(PcsWorker, nworkers + 1);
+  for (uint32_t i = 0; i < nworkers + meta; i++)
+    e->workers[i] = (PcsWorker){.task = first_task + i, .bio = PCS_NONE, .busy = FALSE, .meta = i == nworkers};
 }
 
 void pcs_endio_clear(PcsEndio *e) {
@@ -72,7 +80,8 @@ void pcs_endio_clear(PcsEndio *e) {
 
 static void worker_next(PcsSim *s, PcsWorker *w) {
   PcsEndio *e = &s->endio;
-  uint32_t bio = e->head;
+  uint32_t *head = w->meta ? &e->meta_head : &e->head, *tail = w->meta ? &e->meta_tail : &e->tail;
+  uint32_t bio = *head;
   if (bio == PCS_NONE) {
     w->busy = FALSE;
     w->bio = PCS_NONE;
@@ -80,24 +89,35 @@ static void worker_next(PcsSim *s, PcsWorker *w) {
     return;
   }
   PcsBio *b = pcs_bio_at(&s->bio, bio);
-  e->head = b->next;
-  if (e->head == PCS_NONE) e->tail = PCS_NONE;
+  *head = b->next;
+  if (*head == PCS_NONE) *tail = PCS_NONE;
   w->busy = TRUE;
   w->bio = bio;
-  uint64_t cost = s->p->cost_bio_complete + (uint64_t)b->npages * s->p->cost_page_complete;
+  uint64_t cost = w->meta ? s->p->cost_meta_complete
+                          : s->p->cost_bio_complete + (uint64_t)b->npages * s->p->cost_page_complete;
   pcs_cpu_run(s, w->task, pcs_cpu_cost(&s->cpu, w->task, cost));
+}
+
+/* An idle worker W takes the bio just queued. */
+static void worker_wake(PcsSim *s, PcsWorker *w) {
+  if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_WAKE, w->task + 1, pcs_cpu_wake_cpu(&s->cpu, w->task));
+  worker_next(s, w);
 }
 
 void pcs_endio_queue(PcsSim *s, uint32_t bio) {
   PcsEndio *e = &s->endio;
+  gboolean meta = pcs_csum_is_leaf(pcs_bio_at(&s->bio, bio)->first);
+  uint32_t *head = meta ? &e->meta_head : &e->head, *tail = meta ? &e->meta_tail : &e->tail;
   pcs_bio_at(&s->bio, bio)->next = PCS_NONE;
-  if (e->tail != PCS_NONE) pcs_bio_at(&s->bio, e->tail)->next = bio; else e->head = bio;
-  e->tail = bio;
+  if (*tail != PCS_NONE) pcs_bio_at(&s->bio, *tail)->next = bio; else *head = bio;
+  *tail = bio;
+  if (meta) {
+    if (!e->workers[e->nworkers].busy) worker_wake(s, &e->workers[e->nworkers]);
+    return;
+  }
   for (uint32_t i = 0; i < e->nworkers; i++)
     if (!e->workers[i].busy) {
-      if (G_UNLIKELY(s->opt.trace))
-        pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_WAKE, e->workers[i].task + 1, pcs_cpu_wake_cpu(&s->cpu, e->workers[i].task));
-      worker_next(s, &e->workers[i]);
+      worker_wake(s, &e->workers[i]);
       return;
     }
 }
@@ -135,6 +155,11 @@ void pcs_endio_step(PcsSim *s, PcsWorker *w) {
   pcs_pool_put(&s->bio.pool, w->bio);
   w->bio = PCS_NONE;
   pcs_trace(s, w->task + 1, PCS_TRACE_BIO_DONE, first, n);
+  if (w->meta) { /* end_bbio_meta_read(): the leaf is in, its sleepers wake (csum.c) */
+    pcs_csum_leaf_read(s, first, w->task);
+    worker_next(s, w);
+    return;
+  }
   if (G_UNLIKELY(s->res->page_reads))
     for (uint32_t i = 0; i < n; i++) s->res->page_reads[first + i]++;
   pcs_pc_end_read(&s->pc, first, n);

@@ -11,6 +11,7 @@ typedef struct {
   uint32_t task;
   uint32_t bio; /* bio being completed, PCS_NONE when idle */
   gboolean busy;
+  gboolean meta; /* the metadata worker (bio.csum_leaf_size): checksum leaves' reads only */
 } PcsWorker;
 
 /* The ring of recent fills (see endio.c, "The cache-cold copy"): the last
@@ -50,17 +51,21 @@ typedef struct {
   PcsEndioChains chains; /* split bios with parts in flight, for their fills */
 } PcsEndioFills;
 
-/* The endio_workers pool and its queue of completed bios (FIFO, linked through PcsBio.next). */
+/* The endio_workers pool and its queue of completed bios (FIFO, linked
+ * through PcsBio.next); with bio.csum_leaf_size one more worker after
+ * them, btrfs's endio_meta_workers, with its own queue. */
 typedef struct {
   PcsWorker *workers;
-  uint32_t nworkers;
+  uint32_t nworkers;   /* data workers; the metadata one, if any, is workers[nworkers] */
   uint32_t head, tail; /* completed bios waiting for a worker */
+  uint32_t meta_head, meta_tail; /* completed leaf reads waiting for the metadata worker */
   PcsEndioFills fills; /* recorded only with cost.copy_cold */
   PcsEndioChains split; /* bio.chained: split bios with parts still on the device */
 } PcsEndio;
 
-/* Called once per run: NWORKERS workers, tasks FIRST_TASK.. */
-void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers);
+/* Called once per run: NWORKERS workers, tasks FIRST_TASK.., and with
+ * META the metadata worker, task FIRST_TASK + NWORKERS. */
+void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolean meta);
 /* Frees the workers; the queue must be empty. */
 void pcs_endio_clear(PcsEndio *e);
 /* end_workqueue_bio(): the device completed BIO; queue it and start an idle

@@ -23,6 +23,7 @@
 #include "alloc.h"
 #include "bio.h"
 #include "blk.h"
+#include "csum.h"
 #include "iotree.h"
 #include "device.h"
 #include "endio.h"
@@ -62,6 +63,7 @@ struct PcsSim {
   PcsFrameAlloc alloc;
   PcsBioSet bio;
   PcsBlkQueue blk;
+  PcsCsum csum;
   PcsIoTree iotree;
   PcsDevice dev;
   PcsEndio endio;

@@ -505,6 +505,22 @@ static gboolean rp_read(PcsSim *s, PcsReader *r) {
   return run_cpu(s, r, s->p->cost_bio_submit, PCS_RD_RP_SUBMIT_OPEN);
 }
 
+/* btrfs_lookup_bio_sums() before the open bio is submitted (csum.c): TRUE
+ * when its checksum leaves are in memory; FALSE: R sleeps on a leaf
+ * (RP_CSUM_WAIT, back in its submit state when woken) or waits for a
+ * request for the leaf's read (its submit state, retried when woken). */
+static gboolean csum_ready(PcsSim *s, PcsReader *r) {
+  if (!s->csum.span) return TRUE;
+  const PcsBio *b = pcs_bio_at(&s->bio, r->rp.open_bio);
+  uint64_t file = s->per_thread_files ? r->id : 0;
+  PcsCsumLookup got = pcs_csum_lookup(s, r->id, file, b->first - r->file_first, b->first + b->npages - 1 - r->file_first);
+  if (got == PCS_CSUM_SLEEP) {
+    r->rp.csum_ret = r->state;
+    r->state = PCS_RD_RP_CSUM_WAIT;
+  }
+  return got == PCS_CSUM_READY;
+}
+
 /* v6.18 read_pages(): each batch runs under its own plug, flushed when its
  * bio is submitted (blk_finish_plug(): the requests go to the driver, whose
  * worker is woken; cost.plug_flush), and the next batch plugs anew. */
@@ -583,14 +599,20 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
   case PCS_RD_RP_READ:
     return rp_read(s, r);
   case PCS_RD_RP_SUBMIT_OPEN:
+    if (!csum_ready(s, r)) return FALSE;
     if (!pcs_bio_submit(s, &r->rp.open_bio)) return FALSE; /* v3.5 get_request_wait(): retried when woken */
     pcs_bio_open(s, &r->rp.open_bio, r->id, r->rp.page);
     r->state = PCS_RD_RP_FLUSH;
     return TRUE;
   case PCS_RD_RP_SUBMIT:
+    if (!csum_ready(s, r)) return FALSE;
     if (!pcs_bio_submit(s, &r->rp.open_bio)) return FALSE; /* v3.5 get_request_wait(): retried when woken */
     if (s->kernel == PCS_KERNEL_V6_18) return batch_unplug(s, r);
     r->state = PCS_RD_RP_NEXT;
+    return TRUE;
+  case PCS_RD_RP_CSUM_WAIT: /* woken: the leaf is in (csum.c) */
+    if (!on_cpu(s, r)) return run_cpu(s, r, 0, PCS_RD_RP_CSUM_WAIT); /* scheduled first, then it looks */
+    r->state = r->rp.csum_ret;
     return TRUE;
   case PCS_RD_RP_END:
     pcs_blk_finish_plug(s, r->id);
@@ -643,7 +665,7 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
  * wake-up delay (an event of its own while off CPU, as a step
  * would be: pcs_reader_steps() runs its SLEEPING state then). */
 void pcs_reader_wake(PcsSim *s, PcsReader *r, uint32_t waker) {
-  g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT);
+  g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT || r->state == PCS_RD_RP_CSUM_WAIT);
   if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, waker + 1, PCS_TRACE_WAKE, r->id + 1, pcs_cpu_wake_cpu(&s->cpu, r->id));
   if (s->cpu.wake_latency) {
     gboolean local = pcs_cpu_wake_cpu(&s->cpu, r->id) == pcs_cpu_of(&s->cpu, waker); /* onto the waker's own CPU */

@@ -51,6 +51,8 @@ typedef struct PcsSim PcsSim;
   X(RP_READ, "submit_extent_page(): into the open bio, or charge cost.bio_submit, RP_SUBMIT_OPEN") \
   X(RP_SUBMIT_OPEN, "submit the open bio, open one with the page, back to RP_FLUSH")              \
   X(RP_SUBMIT, "submit the open bio (end of a batch or of the call), then RP_NEXT")               \
+  X(RP_CSUM_WAIT, "asleep in btrfs_lookup_bio_sums() on a checksum leaf being read (csum.c); woken: " \
+                  "on a CPU, back to the submit it came from (rp.csum_ret), which looks again")     \
   X(RP_END, "blk_finish_plug(), then where the readahead came from (v3.5 FIND_PAGE_AGAIN; v6.18 "  \
             "GATHER_AGAIN, after async readahead BATCH_READY)")                                            \
   X(DONE, "finished: the file read workload.loops times, or workload.runtime passed")
@@ -70,6 +72,7 @@ typedef struct {
   uint64_t page;     /* the page being inserted or read */
   uint32_t open_bio; /* submit_extent_page()'s bio_ret: PCS_NONE for none */
   PcsReaderState ret; /* the read() loop's state once the call ends (RP_END) */
+  PcsReaderState csum_ret; /* RP_SUBMIT or RP_SUBMIT_OPEN, asleep on a checksum leaf (RP_CSUM_WAIT) */
 } PcsReadpages;
 
 /* PAGEVEC_SIZE of 6.x (include/linux/pagevec.h, 31 since 6.9): the most
@@ -109,7 +112,8 @@ void pcs_reader_start(PcsSim *s, PcsReader *r);
  * pending. */
 gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev);
 /* Called by end-io (unlock_page()) for R, asleep on a page now up to date
- * (SLEEPING, or BATCH_WAIT under v6.18); R goes on at once, or after
+ * (SLEEPING, or BATCH_WAIT under v6.18), or on a checksum leaf now read
+ * (RP_CSUM_WAIT, csum.c); R goes on at once, or after
  * cpu.wake_latency.  WAKER: the task that woke it (an end-io worker, or
  * the reader that handed the page lock on), for the trace's wake-up. */
 void pcs_reader_wake(PcsSim *s, PcsReader *r, uint32_t waker);

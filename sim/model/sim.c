@@ -10,7 +10,7 @@
  *
  * sim_init() builds each module's state in the order a page travels
  * through them (the numbered walk in include/pcsim/sim.h: reader.c,
- * readahead.c, pagecache.c, alloc.c, bio.c, blk.c, device.c, endio.c).
+ * readahead.c, pagecache.c, alloc.c, bio.c, blk.c, csum.c, device.c, endio.c).
  */
 #include "internal.h"
 
@@ -141,11 +141,13 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->pc.file_pages = s->file_pages; /* owner and frame pairs never span two files */
   pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
   pcs_blk_init(&s->blk, p, s->nreaders);
+  pcs_csum_init(&s->csum, p, s->nreaders, s->file_pages, s->npages / s->file_pages);
   pcs_iotree_init(&s->iotree, p);
   pcs_bioset_init(&s->bio, p);
   pcs_dev_init(&s->dev, p);
-  pcs_endio_init(&s->endio, s->nreaders, nworkers);
-  pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers);
+  gboolean meta = p->bio_csum_leaf_size != 0; /* checksum leaves' reads complete on a worker of their own */
+  pcs_endio_init(&s->endio, s->nreaders, nworkers, meta);
+  pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers + meta);
   pcs_evq_init(&s->evq, s->cpu.ntasks + p->device_queue_depth + 16);
 
   res->policy = *policy;
@@ -169,7 +171,7 @@ static void sim_check_drained(PcsSim *s) {
   g_assert(pcs_evq_pending(&s->evq) == 0);
   g_assert(s->bio.pool.live == 0 && s->blk.requests.live == 0);
   g_assert(s->pc.n_sleepers == 0 && s->blk.elv_len == 0 && s->dev.in_service == 0);
-  g_assert(s->endio.head == PCS_NONE && s->endio.split.n == 0 && s->cpu.runq_len == 0);
+  g_assert(s->endio.head == PCS_NONE && s->endio.meta_head == PCS_NONE && s->endio.split.n == 0 && s->cpu.runq_len == 0);
   for (uint32_t c = 0; c < s->cpu.ncpus; c++) g_assert(s->cpu.cpuq_len[c] == 0);
   g_assert(s->cpu.cpus_free == s->p->cpu_count);
 }
@@ -181,6 +183,7 @@ static void sim_clear(PcsSim *s) {
   pcs_pc_clear(&s->pc);
   pcs_alloc_clear(&s->alloc);
   pcs_blk_clear(&s->blk);
+  pcs_csum_clear(&s->csum);
   pcs_bioset_clear(&s->bio);
   pcs_dev_clear(&s->dev);
   pcs_endio_clear(&s->endio);

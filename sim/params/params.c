@@ -614,6 +614,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "bio.max_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
         "bio.stripe_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
+  CHECK("bio.csum_leaf_size", p->bio_csum_leaf_size == 0 || (p->bio_csum_leaf_size >= PCS_PAGE_SIZE &&
+                                                               p->bio_csum_leaf_size % PCS_PAGE_SIZE == 0),
+        "bio.csum_leaf_size: expected 0 or a btrfs nodesize, a multiple of the %u-byte page (4k..64k)", PCS_PAGE_SIZE);
   CHECK("block.max_segment_size", p->block_max_segment_size % PCS_PAGE_SIZE == 0,
         "block.max_segment_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK(blame(p, "memory.scattered", "memory.contiguous"), p->memory_scattered == 0 || p->memory_contiguous,

@@ -1,0 +1,118 @@
+/* test_csum.c - btrfs's checksum leaves (bio.csum_leaf_size, sim/model/csum.c):
+ * what a user reading a run's trace would check against a kernel capture. */
+#include "support.h"
+
+#include <string.h>
+
+/* Linux 6.18 at 4 MiB (8 MiB windows: a window's bio needs one or two
+ * leaves) on a file of SIZE, THREADS readers. */
+static void load(PcsParams *p, const char *size, const char *threads) {
+  test_load(p, "workloads/linux-6.18-btrfs.ini");
+  g_autofree char *fs = g_strdup_printf("workload.file_size=%s", size);
+  g_autofree char *th = g_strdup_printf("workload.threads=%s", threads);
+  test_set(p, fs, th, "readahead.read_ahead_kb=4096", NULL);
+  assert_int_equal(p->bio_csum_leaf_size, 16 * 1024); /* the shipped scenario reads them */
+}
+
+/* Leaves of a file of FILE_PAGES pages at 16 KiB: (16384 - 126) / 4 = 4064 pages each. */
+static uint64_t leaves(uint64_t file_pages) { return (file_pages + 4063) / 4064; }
+
+/* Every leaf is read once, whoever needs it first, and every data bio goes
+ * to the block layer only once its leaves are in: the bio a reader sleeps
+ * for follows its leaf's completion, as the kernel's data bio follows its
+ * RM read from the same task in every capture. */
+static void each_leaf_is_read_once_before_the_bios_that_need_it(void **state) {
+  (void)state;
+  const char *threads[] = {"1", "4"};
+  for (gsize k = 0; k < G_N_ELEMENTS(threads); k++) {
+    PcsParams p;
+    load(&p, "100M", threads[k]);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "window", &r);
+    uint64_t npages = p.workload_file_size / PCS_PAGE_SIZE, nleaves = leaves(npages);
+    assert_int_equal(r.csum_reads, nleaves); /* 7 for 100 MiB */
+    g_autofree PcsTime *leaf_done = g_new(PcsTime, nleaves);
+    for (uint64_t i = 0; i < nleaves; i++) leaf_done[i] = UINT64_MAX;
+    uint64_t data_bios = 0, leaf_bios = 0, sleeps = 0;
+    for (guint i = 0; i < ev->len; i++) {
+      const TestEvent *e = &g_array_index(ev, TestEvent, i);
+      if (e->kind == PCS_TRACE_BIO_DONE && e->a >= PCS_META_FIRST_PAGE) {
+        uint64_t leaf = (e->a - PCS_META_FIRST_PAGE) / (16 / 4 + 1);
+        assert_true(leaf < nleaves);
+        assert_int_equal(leaf_done[leaf], UINT64_MAX); /* read once */
+        leaf_done[leaf] = e->t;
+      }
+      sleeps += e->kind == PCS_TRACE_CSUM_WAIT;
+      if (e->kind != PCS_TRACE_SUBMIT) continue;
+      if (e->a >= PCS_META_FIRST_PAGE) {
+        leaf_bios++;
+        assert_int_equal(e->b, 4); /* one 16 KiB leaf */
+        continue;
+      }
+      data_bios++;
+      for (uint64_t leaf = e->a / 4064; leaf <= (e->a + e->b - 1) / 4064; leaf++)
+        if (leaf_done[leaf] > e->t)
+          fail_msg("%s threads: data bio at page %" G_GUINT64_FORMAT " submitted before leaf %" G_GUINT64_FORMAT " was in",
+                   threads[k], e->a, leaf);
+    }
+    assert_int_equal(leaf_bios, nleaves);
+    assert_int_equal(data_bios, r.bios); /* the leaves are not counted as data bios */
+    assert_true(sleeps >= nleaves);      /* the reader that sent a read sleeps on it */
+    for (uint64_t i = 0; i < nleaves; i++) assert_true(leaf_done[i] != UINT64_MAX);
+    /* the leaves' 16 KiB are not pages read for the file */
+    assert_int_equal(r.pages_read, npages);
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
+/* fio numjobs without filename: each thread its own file, its own leaves. */
+static void per_thread_files_each_read_their_own_leaves(void **state) {
+  (void)state;
+  PcsParams p;
+  load(&p, "40M", "3");
+  test_set(&p, "workload.files=per-thread", NULL);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.csum_reads, 3 * leaves(40 * 256));
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* bio.csum_leaf_size = 0 (every scenario but the Linux 6.18 one): no leaf
+ * reads, and the readers never sleep on one. */
+static void without_leaves_nothing_is_read(void **state) {
+  (void)state;
+  PcsParams p;
+  load(&p, "40M", "2");
+  test_set(&p, "bio.csum_leaf_size=0", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "window", &r);
+  assert_int_equal(r.csum_reads, 0);
+  assert_int_equal(test_count(ev, TEST_ANY_THREAD, PCS_TRACE_CSUM_WAIT), 0);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* A nodesize that is not a whole number of pages is refused, naming the key. */
+static void a_bad_nodesize_is_refused(void **state) {
+  (void)state;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *ini = test_path("workloads/linux-6.18-btrfs.ini");
+  int status = test_pcsim(&out, &err, "run", ini, "--set", "bio.csum_leaf_size=5000", NULL);
+  assert_int_equal(status, 2);
+  assert_non_null(strstr(err, "bio.csum_leaf_size"));
+  assert_string_equal(out, "");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(each_leaf_is_read_once_before_the_bios_that_need_it),
+    cmocka_unit_test(per_thread_files_each_read_their_own_leaves),
+    cmocka_unit_test(without_leaves_nothing_is_read),
+    cmocka_unit_test(a_bad_nodesize_is_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
