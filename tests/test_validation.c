@@ -114,8 +114,8 @@ static const KnownMiss KNOWN_MISSES[] = {
    * under the real 0.36..1.16; with cpu.wake_latency_local alone 0.44,
    * then the woken reader scheduled first and the LRU batch, both faithful,
    * moved it), and 2730 MiB/s against 2045 (+33%: pcsim's device, fitted
-   * to one thread's MiB/s, is never idle, where the host idled 45% of the
-   * run behind the four readers).  Four threads at 128 KiB are within
+   * to one thread's MiB/s, is never idle, where the host idled 49% of the
+   * mechanism run behind the four readers).  Four threads at 128 KiB are within
    * the goal since cpu.wake_latency_local (5.7 against 4.8 bios/MiB). */
   {"ra4096-j4", "data bios/MiB", 0.5},
   {"ra4096-j4", "aggregate MiB/s", 0.5},

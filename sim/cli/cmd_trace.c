@@ -114,8 +114,9 @@ static double trace_metric(const PcsKtrace *t, Metric m) {
 
 /* Data bios of a simulated run, in submission order (trace callback). */
 static void sim_watch(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
-  (void)t, (void)thread, (void)a;
-  if (kind == PCS_TRACE_SUBMIT) pcs_large_bio_watch(user, b * PCS_SECTORS_PER_PAGE);
+  (void)t, (void)thread;
+  if (kind == PCS_TRACE_SUBMIT && a < PCS_META_FIRST_PAGE) /* a checksum leaf's read is metadata */
+    pcs_large_bio_watch(user, b * PCS_SECTORS_PER_PAGE);
 }
 
 /* The run's value of M: the same getter as the `pcsim run` column of that name. */

@@ -23,6 +23,9 @@
  *   - disk_util: util is the device's busy time (at least one request in
  *     service, diskstats io_ticks) / the run time; read_ios the requests;
  *     read_ticks the summed request times in ms (diskstats read_ticks).
+ *     read_ios and read_ticks count data requests only, as trace-stats
+ *     does; the kernel's diskstats also count the checksum leaves' reads
+ *     (bio.csum_leaf_size: pcsim's csum_reads), which util includes.
  *   - bw_* and iops_*: fio samples each thread every 500 ms (bw_avg_time);
  *     pcsim has each thread's whole-run figure only, so the samples are one
  *     per thread (bw_samples = threads): min, max, mean and stddev over the

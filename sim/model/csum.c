@@ -7,22 +7,31 @@
  * read_extent_buffer_pages(), wait on it): a metadata bio of one nodesize
  * (rwbs RM), submitted under the reader's plug, which io_schedule()
  * flushes when the reader sleeps; a second thread needing the same leaf
- * while it is being read sleeps on it too (wait_on_extent_buffer_writeback
- * / the extent buffer's read lock).  The read completes through its own
+ * while it is being read sleeps on it too (read_extent_buffer_pages():
+ * wait_on_bit_io() on EXTENT_BUFFER_READING).  The read completes through its own
  * workqueue (endio_meta_workers, end_bbio_meta_read(): cost.meta_complete,
  * endio.c), which marks the leaf up to date and wakes the sleepers.
  *
  * One leaf holds the crc32c of (nodesize - 126) / 4 sectors: at 16 KiB,
  * 4064 sectors of 4 KiB, 15.9 MiB of file.  Every Linux 6.18 capture of a
- * 1000 MiB file here shows 66 such reads of 32 sectors, one each 15.6 to
- * 16.0 MiB of file, each followed by the data bio that needed it from the
- * same task (docs/validation.md, "Checksum leaves").
+ * 1000 MiB file here at the default nodesize (16 KiB) shows 66 such reads
+ * of 32 sectors, one each 15.8 to 16.0 MiB of file (median spacing), each
+ * followed by the data bio that needed it from the same task; file systems
+ * made with 4k and 64k nodes read 265 and 21 (docs/validation.md,
+ * "Checksum leaves" and "Checksum leaves at three nodesizes").
  *
  * Differs from the kernel: a file's leaves are laid out one after the other
- * from the file's first page (the tree's real leaf boundaries depend on how
- * the file was written); the interior nodes above the leaves are taken as
- * cached; no leaf is evicted during a run; the lookup itself costs no CPU
- * beyond cost.bio_submit.
+ * from the file's first page and are full (the tree's real leaf boundaries
+ * depend on how the file was written: at 64k they held three quarters of
+ * a full leaf); the interior nodes above the leaves, and the other trees'
+ * blocks (the file's extent items), are taken as cached; no leaf is
+ * evicted during a run; btrfs's tree readahead (reada_for_search(), asked
+ * for when a bio has more sectors than a leaf holds, and by
+ * btrfs_get_extent()) is not modelled: each leaf is read when first
+ * needed; the lookup and the plug flush before the sleep cost no CPU
+ * beyond cost.bio_submit; the leaf's read is an ordinary request to the
+ * block layer (v3.5's CFQ favours metadata requests, REQ_PRIO, which pcsim
+ * does not; the shipped v3.5 scenarios leave the leaves out).
  */
 #include "internal.h"
 

@@ -14,7 +14,7 @@ typedef struct {
   uint64_t span;        /* file pages whose checksums one leaf holds */
   uint32_t leaf_pages;  /* pages of one leaf read (bio.csum_leaf_size) */
   uint64_t per_file;    /* leaves of one file */
-  uint8_t *state;       /* per leaf: PcsLeafState */
+  uint8_t *state;       /* per leaf: absent, being read or in memory (csum.c) */
   uint64_t *waiting;    /* per reader: the leaf it sleeps on, PCS_CSUM_NONE for none */
   uint32_t nreaders;
 } PcsCsum;

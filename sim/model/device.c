@@ -7,10 +7,13 @@
  * size / bandwidth, and the device as a whole never moves more than
  * device.bandwidth, however deep the queue.  Requests complete in the order
  * their transfers end; each completed request hands its bios to the btrfs
- * end-io workers (endio.c).  Each request's dispatch -> complete time (the
- * kernel trace's block_rq_issue -> block_rq_complete) is summed and
- * binned, and the most requests in service at once kept, for the
- * device metrics of include/pcsim/ktrace.h.
+ * end-io workers (endio.c; a checksum leaf's read to the metadata worker).
+ * Each data request's dispatch -> complete time (the kernel trace's
+ * block_rq_issue -> block_rq_complete) is summed and binned, and the most
+ * data requests in service at once kept, for the device metrics of
+ * include/pcsim/ktrace.h; a checksum leaf's read (csum.c) occupies the
+ * device like any request but, as trace-stats keeps RM apart, is in none of
+ * them.
  *
  * device.channels > 1: several transfers run at once, each at
  * device.bandwidth.  This is the loop device on a host file (losetup

@@ -69,7 +69,8 @@ void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolea
 /* Frees the workers; the queue must be empty. */
 void pcs_endio_clear(PcsEndio *e);
 /* end_workqueue_bio(): the device completed BIO; queue it and start an idle
- * worker on it (asks for CPU: may schedule). */
+ * worker on it (asks for CPU: may schedule).  A checksum leaf's read goes to
+ * the metadata worker's own queue. */
 void pcs_endio_queue(PcsSim *s, uint32_t bio);
 /* The device completed BIO, a part of a bio the block layer split, under
  * bio.chained: the last part of its bio to complete becomes the whole bio
@@ -78,7 +79,8 @@ void pcs_endio_queue(PcsSim *s, uint32_t bio);
 void pcs_endio_part_done(PcsSim *s, uint32_t bio);
 /* Worker W's CPU step has run: its bio's pages turn up to date and unlock,
  * the readers sleeping on them wake (reader.c), the bio is freed, and W
- * takes the next bio or goes idle. */
+ * takes the next bio or goes idle.  The metadata worker's step marks its
+ * checksum leaf read and wakes the leaf's sleepers (csum.c). */
 void pcs_endio_step(PcsSim *s, PcsWorker *w);
 
 /* End-io filled [FIRST, FIRST+N) (checksums verified in page order, after

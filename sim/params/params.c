@@ -615,8 +615,22 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK("bio.stripe_size", p->bio_stripe_size % PCS_PAGE_SIZE == 0,
         "bio.stripe_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK("bio.csum_leaf_size", p->bio_csum_leaf_size == 0 || (p->bio_csum_leaf_size >= PCS_PAGE_SIZE &&
-                                                               p->bio_csum_leaf_size % PCS_PAGE_SIZE == 0),
-        "bio.csum_leaf_size: expected 0 or a btrfs nodesize, a multiple of the %u-byte page (4k..64k)", PCS_PAGE_SIZE);
+                                                               (p->bio_csum_leaf_size & (p->bio_csum_leaf_size - 1)) == 0),
+        "bio.csum_leaf_size: expected 0 or a btrfs nodesize, a power of two from the %u-byte page to 64k (4k, 8k, "
+        "16k, 32k or 64k)", PCS_PAGE_SIZE);
+  /* the files' pages, one file after the other on the device, end before
+   * where pcsim places metadata (units.h PCS_META_FIRST_PAGE: 256 TiB) */
+  uint64_t nfiles = pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1;
+  uint64_t file_pages = (p->workload_offset + p->workload_file_size + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE;
+  CHECK(blame(p, "workload.file_size", "workload.files"), file_pages <= PCS_META_FIRST_PAGE / nfiles,
+        "workload.offset + workload.file_size (%" G_GUINT64_FORMAT " bytes) times %" G_GUINT64_FORMAT
+        " file(s) is past the %" G_GUINT64_FORMAT " TiB the model lays files out in",
+        p->workload_offset + p->workload_file_size, nfiles, PCS_META_FIRST_PAGE * PCS_PAGE_SIZE >> 40);
+  CHECK(blame(p, "bio.csum_leaf_size", "block.max_sectors"),
+        p->bio_csum_leaf_size <= p->block_max_sectors * PCS_SECTOR_SIZE,
+        "bio.csum_leaf_size (%" G_GUINT64_FORMAT " bytes) is larger than a request (block.max_sectors = %" G_GUINT64_FORMAT
+        " sectors): a checksum leaf is read as one request",
+        p->bio_csum_leaf_size, p->block_max_sectors);
   CHECK("block.max_segment_size", p->block_max_segment_size % PCS_PAGE_SIZE == 0,
         "block.max_segment_size: expected a multiple of the %u-byte page", PCS_PAGE_SIZE);
   CHECK(blame(p, "memory.scattered", "memory.contiguous"), p->memory_scattered == 0 || p->memory_contiguous,
