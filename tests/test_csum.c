@@ -109,7 +109,7 @@ static void leaf_reads_scale_with_the_nodesize_as_real_captures(void **state) {
   (void)state;
   const char *sizes[] = {"4k", "16k", "64k"};
   for (gsize i = 0; i < G_N_ELEMENTS(sizes); i++) {
-    g_autofree char *rel = g_strdup_printf("tests/data/kernel-6.18-nodesize/n%s/ra4096-j1-rep1/ra4096-j1-rep1.ftrace.txt.gz", sizes[i]);
+    g_autofree char *rel = g_strdup_printf("tests/data/kernel-6.18-nodesize/n%s/blocks/ra4096-j1-rep1.ftrace.txt.gz", sizes[i]);
     g_autofree char *trace = test_path(rel);
     PcsKtrace t;
     GError *error = NULL;

@@ -22,7 +22,7 @@ static int run_script(const char *name, const char *arg, char **out, char **err)
 static const struct {
   const char *name, *trace, *expect; /* a line of its output on that trace */
 } SCRIPTS[] = {
-  {"csum-leaf-reads", "tests/data/kernel-6.18-nodesize/n16k/ra4096-j1-rep1/ra4096-j1-rep1.ftrace.txt.gz",
+  {"csum-leaf-reads", "tests/data/kernel-6.18-nodesize/n16k/blocks/ra4096-j1-rep1.ftrace.txt.gz",
    "metadata reads 66"},
   {"reader-time-split", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz", "D sleeps"},
   {"wake-wait-burst", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz", "woken"},
