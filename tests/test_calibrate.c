@@ -78,7 +78,9 @@ static void emit(GArray *lines, uint64_t t, const char *task, const char *fmt, .
  * SYN_INSERT_NS apart, then bios of 1..32 pages, each SYN_BIO_NS + pages *
  * SYN_PAGE_NS after the thread's previous insert or bio, each issued at
  * once and served in SYN_LATENCY_NS + bytes / SYN_BANDWIDTH.  A thread's
- * next frame follows its previous one with probability SYN_SHARE. */
+ * next frame follows its previous one with probability SYN_SHARE.  Every
+ * eighth window starts with a 16 KiB metadata read (a checksum leaf, RM)
+ * served by the same device. */
 static char *synthetic_trace(guint windows) {
   g_autoptr(GRand) rand = g_rand_new_with_seed(13);
   g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(Line));
@@ -89,6 +91,14 @@ static char *synthetic_trace(guint windows) {
     emit(lines, t, tasks[k], "page_cache_%s_ra: dev=0:40 ino=65 index=%u req_count=8 order=0 size=32 "
          "async_size=32 ra_pages=64 mmap_miss=0 prev_pos=0", w ? "async" : "sync", page);
     t += 2000;
+    if (w % 8 == 0) {
+      uint64_t leaf = 50000u + (uint64_t)w * 8;
+      emit(lines, t, tasks[k], "block_bio_queue: 7,0 RM %" G_GUINT64_FORMAT " + 32 [fio]", leaf);
+      emit(lines, t, tasks[k], "block_rq_issue: 7,0 RM 16384 () %" G_GUINT64_FORMAT " + 32 be,0,4 [fio]", leaf);
+      t += SYN_LATENCY_NS + (uint64_t)(16384 / SYN_BANDWIDTH * 1e9 + 0.5);
+      emit(lines, t, "ksoftirqd/1-22", "block_rq_complete: 7,0 RM () %" G_GUINT64_FORMAT " + 32 be,0,4 [0]", leaf);
+      t += 2000;
+    }
     for (guint i = 0; i < SYN_WINDOW; i++, t += SYN_INSERT_NS) {
       pfn[k] = g_rand_double(rand) < SYN_SHARE ? pfn[k] + 1 : pfn[k] + 1000 + (uint64_t)g_rand_int_range(rand, 0, 1000);
       emit(lines, t, tasks[k], "mm_filemap_add_to_page_cache: dev 0:40 ino 65 pfn=0x%" G_GINT64_MODIFIER "x ofs=%u "
@@ -143,6 +153,7 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   assert_int_equal(p.block_max_segments, 128);
   assert_int_equal(p.block_max_segment_size, 65536);
   assert_int_equal(p.cpu_count, 2);
+  assert_int_equal(p.bio_csum_leaf_size, 16384); /* the metadata reads' size */
   /* every value says where it came from */
   assert_non_null(strstr(ini, "synthetic.ftrace.txt"));
   assert_non_null(strstr(ini, "# read_setup: the slope"));
@@ -174,6 +185,7 @@ static void a_simulated_trace_calibrates_back_to_its_scenario(void **state) {
   assert_near((double)got.cost_bio_submit, (double)want.cost_bio_submit, 0.10, "bio_submit");
   assert_int_equal(got.memory_pcp_freed, want.memory_pcp_freed); /* the freed pages, all read first */
   assert_int_equal(got.memory_contiguous, 1);
+  assert_int_equal(got.bio_csum_leaf_size, want.bio_csum_leaf_size); /* its RM reads are one nodesize each */
   pcs_params_clear(&want);
   pcs_params_clear(&got);
 }
@@ -204,6 +216,7 @@ static void capture_estimates_are_plausible(void **state) {
     assert_within((double)bytes / PCS_MIB, 990, 1010, files[i]);
     assert_within((double)p.memory_pcp_freed / PCS_MIB, 1, 120, files[i]);
     assert_int_equal(pcs_params_window_bytes(&p), (i < 2 ? 64 : 2048) * 4096);
+    assert_int_equal(p.bio_csum_leaf_size, 16 * 1024); /* mkfs.btrfs's default nodesize */
     pcs_params_clear(&p);
   }
 }

@@ -20,6 +20,7 @@
   X(MAX_SECTORS, block, max_sectors)         \
   X(MAX_SEGMENTS, block, max_segments)       \
   X(MAX_SEGMENT_SIZE, block, max_segment_size) \
+  X(CSUM_LEAF_SIZE, bio, csum_leaf_size)     \
   X(CONTIGUOUS, memory, contiguous)          \
   X(SCATTERED, memory, scattered)            \
   X(CONTIGUOUS_SHARE, memory, contiguous_share) \

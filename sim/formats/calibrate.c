@@ -50,6 +50,12 @@
  *   readahead.read_ahead_kb   ra_pages of the page_cache_*_ra lines (the most
  *       frequent value) * 4096: the bdi's read_ahead_kb, doubled when fio's
  *       fadvise hint (POSIX_FADV_SEQUENTIAL) applies.
+ *   bio.csum_leaf_size   the most frequent size of the read bios with rwbs M:
+ *       btrfs reads a tree block whole, so that is the file system's
+ *       nodesize, the size of the checksum leaves btrfs_lookup_bio_sums()
+ *       reads (the metadata reads may include other trees' blocks, of the
+ *       same size).  Measured only when it is a nodesize btrfs makes (a power
+ *       of two from 4 KiB to 64 KiB).
  *   block.*, cpu.count   the machine file (max_sectors_kb * 2, max_segments,
  *       max_segment_size, cpus).
  *
@@ -87,6 +93,8 @@ typedef struct {
   uint64_t pairs, contiguous;  /* thread-consecutive inserts; with adjacent frames */
   uint64_t insert_pairs;       /* insert pairs in the runs used */
   uint64_t ra_lines, ra_pages; /* readahead lines with ra_pages; the most frequent value */
+  uint64_t meta_bios, meta_sectors; /* metadata read bios; their most frequent size */
+  uint64_t data_sectors;       /* data read bios' sectors */
   uint64_t descending;         /* pages in descending runs of frames (memory.pcp_freed) */
   uint64_t blocks[PCS_BUDDY_ORDERS]; /* the other frames as aligned buddy blocks (memory.buddyinfo) */
 } TraceTally;
@@ -437,6 +445,25 @@ static void collect_readahead(const PcsKtrace *t, TraceTally *tally) {
   }
 }
 
+/* The metadata read bios (rwbs with M) and their most frequent size. */
+static void collect_meta(const PcsKtrace *t, TraceTally *tally) {
+  g_autoptr(GHashTable) counts = g_hash_table_new(g_direct_hash, g_direct_equal);
+  uint64_t best = 0;
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind != PCS_KEV_BIO) continue;
+    if (!e->meta) {
+      tally->data_sectors += e->size;
+      continue;
+    }
+    gpointer key = GUINT_TO_POINTER(e->size);
+    uint64_t n = GPOINTER_TO_UINT(g_hash_table_lookup(counts, key)) + 1u;
+    g_hash_table_insert(counts, key, GUINT_TO_POINTER((guint)MIN(n, G_MAXUINT)));
+    tally->meta_bios++;
+    if (n > best || (n == best && e->size < tally->meta_sectors)) best = n, tally->meta_sectors = e->size;
+  }
+}
+
 static void truncate_to(PcsCalibration *c, const guint *len) {
   GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_set_size(a[i], len[i]);
@@ -467,6 +494,7 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
   collect_frames(t, &tally);
   collect_bio_gaps(c, t, trace);
   collect_readahead(t, &tally);
+  collect_meta(t, &tally);
   g_array_append_val(c->traces, tally);
   return TRUE;
 }
@@ -807,6 +835,47 @@ static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
                           differ ? " (the traces DISAGREE: the first trace's value is used)" : "", per->str, doubling));
 }
 
+static void csum_leaf_estimate(PcsCalibration *c) {
+  g_autoptr(GString) per = g_string_new(NULL);
+  const TraceTally *first = NULL;
+  gboolean differ = FALSE;
+  uint64_t bios = 0, data = 0;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    if (!t->meta_bios) continue;
+    if (!first) first = t;
+    differ |= t->meta_sectors != first->meta_sectors;
+    bios += t->meta_bios, data += t->data_sectors;
+    g_string_append_printf(per, "%s%s %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " sectors", per->len ? ", " : "",
+                           t->name, t->meta_bios, t->meta_sectors);
+  }
+  if (!first) {
+    set_est(c, PCS_CAL_CSUM_LEAF_SIZE, FALSE, 0,
+            g_strdup("csum_leaf_size: not measurable from this trace: no metadata read bio (rwbs with M); kept "
+                     "from the base"));
+    return;
+  }
+  uint64_t bytes = first->meta_sectors * PCS_SECTOR_SIZE;
+  if (bytes < PCS_PAGE_SIZE || bytes > 64 * PCS_KIB || (bytes & (bytes - 1))) {
+    set_est(c, PCS_CAL_CSUM_LEAF_SIZE, FALSE, 0,
+            g_strdup_printf("csum_leaf_size: not measurable from this trace: its metadata read bios are most often "
+                            "%" G_GUINT64_FORMAT " bytes, not a btrfs nodesize (a power of two from 4 KiB to 64 KiB); "
+                            "kept from the base",
+                            bytes));
+    return;
+  }
+  double mib = (double)data * PCS_SECTOR_SIZE / PCS_MIB;
+  set_est(c, PCS_CAL_CSUM_LEAF_SIZE, TRUE, (double)bytes,
+          g_strdup_printf("csum_leaf_size: the most frequent size of the metadata read bios (rwbs with M), %"
+                          G_GUINT64_FORMAT " bytes%s: btrfs reads a tree block whole, so the nodesize, which the "
+                          "checksum leaves have; %" G_GUINT64_FORMAT " metadata reads over %.0f MiB of data bios "
+                          "(%.1f per 1000 MiB; a full leaf covers %.1f MiB of file); per trace: %s",
+                          bytes, differ ? " (the traces DISAGREE: the first trace's value is used)" : "", bios, mib,
+                          mib > 0 ? 1000.0 * (double)bios / mib : 0.0,
+                          (double)((bytes - PCS_CSUM_LEAF_OVERHEAD) / PCS_CSUM_SIZE) * PCS_PAGE_SIZE / PCS_MIB,
+                          per->str));
+}
+
 static void machine_estimates(PcsCalibration *c) {
   for (size_t k = 0; k < G_N_ELEMENTS(machine_keys); k++) {
     PcsCalibrateId id = machine_keys[k].id;
@@ -826,6 +895,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   g_autofree char *names = trace_names(c);
   machine_estimates(c);
   readahead_estimate(c, base);
+  csum_leaf_estimate(c);
   memory_estimates(c, names);
   device_estimates(c, names);
   queue_depth_estimate(c, names);
