@@ -63,9 +63,9 @@
  *          readahead, ->readpage or a wake FIND_PAGE_AGAIN (a miss:
  *          NO_CACHED_PAGE); PAGE_LOCKED for cpu.wake_exclusive.
  *   v6.18: GATHER -> SYNC_RA (then GATHER_AGAIN; a miss: NO_CACHED_PAGE)
- *          / BATCH_ASYNC_RA -> BATCH_READY -> BATCH_WAIT (woken: the rest
- *          of the batch, or GATHER) or BATCH_COPIED per page -> GATHER;
- *          BATCH_LOCKED for cpu.wake_exclusive.
+ *          / BATCH_ASYNC_RA -> BATCH_READY -> BATCH_COPIED per page
+ *          -> GATHER, or, a batch of one locked folio, BATCH_WAIT (woken:
+ *          GATHER); BATCH_LOCKED for cpu.wake_exclusive.
  *   both:  RP_* for ->readpages, which ends (RP_END) in the state the
  *          readahead came from (rp.ret).
  *
@@ -74,9 +74,10 @@
  * then alloc.c for its frame) -> RP_WON pools it -> RP_FLUSH/RP_READ
  * (bio.c) -> RP_SUBMIT (bio.c -> blk.c -> device.c); end-io (endio.c)
  * unlocks it and wakes a SLEEPING reader, which goes on in
- * FIND_PAGE_AGAIN and copies it (COPIED); under v6.18 a reader asleep in
- * BATCH_WAIT on the last folio of its batch copies the batch's earlier
- * pages (BATCH_COPIED), then gathers again from the woken folio.  Each
+ * FIND_PAGE_AGAIN and copies it (COPIED); under v6.18 a batch ending in
+ * a locked folio copies its earlier pages (BATCH_COPIED) without it, and
+ * the next gather, holding that folio alone, sleeps in BATCH_WAIT and
+ * gathers again from it when woken.  Each
  * step calls forward along that walk; only the wake comes back here, as
  * unlock_page() does in the kernel.
  *
@@ -353,13 +354,16 @@ static inline gboolean batch_copy(PcsSim *s, PcsReader *r) {
 }
 
 /* The rest of filemap_get_pages() for the batch R holds: its last folio
- * up to date, copy the batch; else filemap_update_page(): folio_trylock()
- * fails (it is locked under read I/O) and folio_put_wait_locked() drops
- * the folio from the batch and sleeps until end-io unlocks it. */
+ * up to date, copy the batch.  Not up to date (locked under read I/O):
+ * with other folios in the batch, 6.18 drops it with -EAGAIN and copies
+ * the others first ("mm/filemap: skip non-uptodate folio if there are
+ * available folios", 6.18-rc1); the next gather finds it first, alone,
+ * and filemap_update_page() runs: folio_trylock() fails and
+ * folio_put_wait_locked() sleeps until end-io unlocks it. */
 static gboolean batch_ready(PcsSim *s, PcsReader *r) {
   uint64_t last = r->pos + r->batch_n - 1;
   if (pcs_pc_uptodate(&s->pc, last)) return batch_copy(s, r);
-  r->batch_n--;
+  if (--r->batch_n) return batch_copy(s, r);
   return sleep_on(s, r, last, PCS_RD_BATCH_WAIT);
 }
 
@@ -381,10 +385,10 @@ static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
   return batch_ready(s, r);
 }
 
-/* Woken from folio_put_wait_locked() (AOP_TRUNCATED_PAGE): copy what the
- * batch still holds; it held only the waited folio: gather again (retry:). */
+/* Woken from folio_put_wait_locked() (AOP_TRUNCATED_PAGE): the batch
+ * held only the waited folio (batch_ready()), so gather again (retry:). */
 static gboolean batch_woken(PcsSim *s, PcsReader *r) {
-  if (r->batch_n) return batch_copy(s, r);
+  g_assert(r->batch_n == 0);
   r->state = PCS_RD_GATHER;
   return gather(s, r, FALSE);
 }
