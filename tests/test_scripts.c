@@ -52,9 +52,51 @@ static void each_script_reads_a_capture_and_refuses_a_missing_one(void **state) 
   }
 }
 
+/* scripts/reduce-capture keeps the block, readahead and fio's scheduler
+ * lines and drops page inserts and other tasks' switches and wake-ups; a
+ * missing input is named with exit status 2 and leaves no output. */
+static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
+  (void)state;
+  const char *lines[] = {
+      "fio-1 [000] d..2. 1.000001: block_bio_queue: 7,0 RA 2048 + 256 [fio]\n",
+      "fio-1 [000] ..... 1.000002: mm_filemap_add_to_page_cache: dev 0:40 ino 101 pfn=0x1 ofs=0 order=0\n",
+      "fio-1 [000] d..2. 1.000003: sched_switch: prev_comm=fio prev_pid=1 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120\n",
+      "bash-2 [001] d..2. 1.000004: sched_switch: prev_comm=bash prev_pid=2 prev_prio=120 prev_state=S ==> next_comm=kworker/1:1 next_pid=3 next_prio=120\n",
+      "<idle>-0 [000] d.s4. 1.000005: sched_waking: comm=fio pid=1 prio=120 target_cpu=000\n",
+      "<idle>-0 [001] d.s4. 1.000006: sched_waking: comm=kworker/1:1 pid=3 prio=120 target_cpu=001\n",
+  };
+  const gboolean kept[] = {TRUE, FALSE, TRUE, FALSE, TRUE, FALSE};
+  g_autoptr(GString) text = g_string_new("# tracer: nop\n");
+  for (gsize i = 0; i < G_N_ELEMENTS(lines); i++) g_string_append(text, lines[i]);
+  g_autofree char *in = test_tempfile("in.ftrace.txt", text->str);
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *out = g_build_filename(dir, "out.ftrace.txt.gz", NULL);
+  g_autofree char *script = test_path("scripts/reduce-capture");
+  char *argv[] = {"python3", script, in, out, NULL};
+  g_autofree char *got = test_tool(NULL, argv);
+  char *zcat[] = {"gzip", "-dc", out, NULL};
+  g_free(got);
+  got = test_tool(NULL, zcat);
+  assert_non_null(strstr(got, "# tracer: nop"));
+  for (gsize i = 0; i < G_N_ELEMENTS(lines); i++)
+    if ((strstr(got, lines[i]) != NULL) != kept[i]) fail_msg("reduce-capture %s: %s", kept[i] ? "dropped" : "kept", lines[i]);
+  g_autofree char *missing = g_build_filename(dir, "missing.gz", NULL);
+  g_autofree char *out2 = g_build_filename(dir, "out2.gz", NULL);
+  char *argv2[] = {"python3", script, missing, out2, NULL};
+  g_autofree char *o = NULL, *e = NULL;
+  int status = 0;
+  assert_true(g_spawn_sync(NULL, argv2, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o, &e, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  assert_non_null(strstr(e, "missing.gz"));
+  assert_false(g_file_test(out2, G_FILE_TEST_EXISTS));
+  g_autofree char *tmp2 = g_strconcat(out2, ".tmp", NULL);
+  assert_false(g_file_test(tmp2, G_FILE_TEST_EXISTS));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(each_script_reads_a_capture_and_refuses_a_missing_one),
+    cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
