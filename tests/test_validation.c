@@ -23,6 +23,8 @@
  * MiB/s, as the real repeats spread 0.36 to 1.16), and with the checksum
  * leaves (bio.csum_leaf_size) the median of seeds 1..3 came out within the
  * goal (0.40, 2515) where that of 1..15 does not (0.26, 2731).
+ * And --session-costs, the diagnostic of docs/validation.md ("Each session's
+ * insert path"), on the dec04 session's bs=1M four-thread row.
  */
 #include "support.h"
 
@@ -199,8 +201,46 @@ static void race_mechanism_as_real(void **state) {
   if (misses->len) fail_msg("the race against the real mechanism run:\n%s", misses->str);
 }
 
+/* --session-costs: the dec04 session's insert costs from `pcsim calibrate` on
+ * its own one-thread captures (named on stderr), and with them bs=1M at four
+ * threads races as that session's kernel did (4.27 bios/MiB; 6.76 with the
+ * shipped, slow-session costs): within 25%.  Without --out it is refused. */
+static void session_costs_predict_the_bs1m_race(void **state) {
+  (void)state;
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *script = test_path("scripts/validate-6.18");
+  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "3", "--session-costs",
+                  "--fixtures", "tests/data/kernel-6.18-dec04", "--only", "bs1m-ra128-j4", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_autofree char *root = test_path(".");
+  assert_true(g_spawn_sync(root, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("validate-6.18 --session-costs failed:\n%s%s", out, err);
+  if (!strstr(err, "cost.insert_won=")) fail_msg("no session costs on stderr:\n%s", err);
+  g_autofree char *path = g_build_filename(dir, "validation.csv", NULL);
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_auto(GStrv) names = g_strsplit(lines[0], ",", -1);
+  g_auto(GStrv) row = g_strsplit(lines[1], ",", -1);
+  double real = -1, sim = -1;
+  for (gsize i = 0; names[i] && row[i]; i++) {
+    if (!strcmp(names[i], "real_bios_per_mib")) real = g_ascii_strtod(row[i], NULL);
+    if (!strcmp(names[i], "sim_bios_per_mib")) sim = g_ascii_strtod(row[i], NULL);
+  }
+  assert_string_equal(row[1], "bs1m-ra128-j4");
+  if (!(real > 4 && fabs(sim - real) / real <= 0.25))
+    fail_msg("bs=1M, 4 threads, session costs: %.3f bios/MiB against the real %.3f", sim, real);
+  char *refused[] = {"bash", script, "--session-costs", NULL};
+  g_autofree char *o2 = NULL, *e2 = NULL;
+  assert_true(g_spawn_sync(root, refused, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o2, &e2, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  assert_non_null(strstr(e2, "--session-costs needs --out"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(session_costs_predict_the_bs1m_race),
     cmocka_unit_test(shared_rows_within_25_percent),
     cmocka_unit_test(bios_per_mib_rise_with_threads),
     cmocka_unit_test(race_mechanism_as_real),
