@@ -41,6 +41,8 @@ static void v618_batch_reads_ahead_copies_then_sleeps(void **state) {
   size_t ra = at(ev, 1, PCS_TRACE_RA_ASYNC, 24), wait = at(ev, 1, PCS_TRACE_WAIT, 8);
   size_t c6 = at(ev, 1, PCS_TRACE_COPY, 6), c7 = at(ev, 1, PCS_TRACE_COPY, 7), c8 = at(ev, 1, PCS_TRACE_COPY, 8);
   assert_true(at(ev, 1, PCS_TRACE_SYSCALL, 6) < ra);
+  /* the call's gather held 6, 7 and the locked 8: the -EAGAIN drop, not a batch that stopped at 7 */
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_GATHER, 6)->b, 3);
   assert_true(ra < c6 && c6 < c7 && c7 < wait && wait < c8);
   /* 6 and 7 before 8's bio is done, one cost.copy apart; 8 after it */
   const TestEvent *done = test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_BIO_DONE, 8);

@@ -231,7 +231,7 @@ static void session_costs_predict_the_bs1m_race(void **state) {
   assert_string_equal(row[1], "bs1m-ra128-j4");
   if (!(real > 4 && fabs(sim - real) / real <= 0.25))
     fail_msg("bs=1M, 4 threads, session costs: %.3f bios/MiB against the real %.3f", sim, real);
-  char *refused[] = {"bash", script, "--session-costs", NULL};
+  char *refused[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--session-costs", NULL};
   g_autofree char *o2 = NULL, *e2 = NULL;
   assert_true(g_spawn_sync(root, refused, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o2, &e2, &status, NULL));
   assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);

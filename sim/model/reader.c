@@ -19,16 +19,16 @@
  *   2. the batch's last folio marked: clear it and run asynchronous
  *      readahead for it (filemap_readahead()), before any page of the
  *      batch is copied, and go on with the batch held (no new lookup);
- *   3. the last folio not up to date (locked under read I/O):
- *      filemap_update_page() -> folio_put_wait_locked(): drop it from the
- *      batch and sleep until end-io unlocks it; woken, copy the rest of the
- *      batch, or, if it was the only one, gather again from it (retry:);
+ *   3. the last folio not up to date (locked under read I/O): with other
+ *      folios in the batch, drop it (-EAGAIN, 6.18-rc1) and copy the
+ *      others; alone, filemap_update_page() -> folio_put_wait_locked():
+ *      sleep until end-io unlocks it, then gather again from it (retry:);
  *   4. copy the batch's folios in order (cost.copy each, cold as above),
  *      put them, and gather the next batch (or end the call).
  * So under v6.18 a marker is acted on when its folio is gathered, up to
- * 30 pages before the pages ahead of it are copied, and a reader whose
- * batch ends in a locked folio sleeps before copying the batch's earlier
- * pages.  The gather is free (an xarray walk under RCU, a few ns a folio:
+ * 30 pages before the pages ahead of it are copied, and a reader sleeps
+ * only on the next page it copies (6.13 slept on a batch's locked last
+ * folio first and copied the earlier ones after the wake).  The gather is free (an xarray walk under RCU, a few ns a folio:
  * no cost of its own); the batch is [pos, pos + batch_n), since it is a
  * run of consecutive pages, so it needs no storage.
  * Differs from the kernel: filemap_create_folio() waits for its folio and
@@ -202,8 +202,8 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   for (uint32_t i = 0; i < s->nreaders; i++) {
     const PcsReader *t = &s->readers[i];
     if (t->state == PCS_RD_DONE) continue;
+    /* its batch, or pos: the folio it waits on or, in BATCH_LOCKED, holds locked */
     for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
-    if (t->state == PCS_RD_BATCH_LOCKED && t->batch_n) s->keep[n++] = t->pos + t->batch_n; /* the folio it holds locked */
   }
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);
@@ -585,8 +585,8 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     if (s->p->cpu_wake_exclusive) return run_cpu(s, r, s->p->cost_wakeup, PCS_RD_BATCH_LOCKED);
     if (!on_cpu(s, r)) return run_cpu(s, r, 0, PCS_RD_BATCH_WAIT); /* scheduled first, then it looks */
     return batch_woken(s, r);
-  case PCS_RD_BATCH_LOCKED: /* the dropped folio is pos + batch_n */
-    if (pcs_pc_wake_next(&s->pc, r->pos + r->batch_n)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]], r->id);
+  case PCS_RD_BATCH_LOCKED: /* the waited folio is pos (a batch of it alone: batch_n is 0) */
+    if (pcs_pc_wake_next(&s->pc, r->pos)) pcs_reader_wake(s, &s->readers[s->pc.woken[0]], r->id);
     return batch_woken(s, r);
   case PCS_RD_BATCH_COPIED:
     return batch_copied(s, r);

@@ -34,11 +34,10 @@ typedef struct PcsSim PcsSim;
   X(GATHER_AGAIN, "v6.18: as GATHER after sync readahead or ->read_folio; none: NO_CACHED_PAGE")      \
   X(BATCH_ASYNC_RA, "v6.18 filemap_readahead(): page_cache_async_ra() of the batch's last folio, "   \
                     "then its ->readahead (RP_NEXT) or BATCH_READY")                                 \
-  X(BATCH_READY, "v6.18: the batch's last folio not up to date: drop it, sleep on it (BATCH_WAIT); "  \
-                 "else charge the copy of pos, then BATCH_COPIED")                                   \
-  X(BATCH_WAIT, "v6.18 folio_put_wait_locked(): asleep until end-io unlocks the dropped folio; woken: a CPU first, then " \
-                "copy the rest of the batch (BATCH_COPIED), or none: GATHER (cpu.wake_exclusive: "     \
-                "charge cost.wakeup, then BATCH_LOCKED)")                                              \
+  X(BATCH_READY, "v6.18: the batch's last folio not up to date: drop it and copy the others, or, "  \
+                 "alone, sleep on it (BATCH_WAIT); else charge the copy of pos, then BATCH_COPIED")  \
+  X(BATCH_WAIT, "v6.18 folio_put_wait_locked(): asleep until end-io unlocks the folio at pos; woken: a CPU first, " \
+                "then GATHER (cpu.wake_exclusive: charge cost.wakeup, then BATCH_LOCKED)")         \
   X(BATCH_LOCKED, "v6.18 with cpu.wake_exclusive: wake the folio's next sleeper, then as BATCH_WAIT woken") \
   X(BATCH_COPIED, "v6.18: pos copied: account it; the batch's next folio: charge its copy; "          \
                   "the batch done: GATHER")                                                           \
