@@ -271,6 +271,34 @@ static void pooled_traces_keep_the_base(void **state) {
   pcs_params_clear(&p);
 }
 
+/* --keys: only the insert path is estimated (the shared one-thread capture's
+ * spacing, 1157 ns over both one-thread captures: 1000..1400 here), the
+ * device and everything else stay the base's, marked; a key calibrate does
+ * not estimate is refused, naming it, and nothing is written. */
+static void keys_keep_the_rest_of_the_base(void **state) {
+  g_autofree char *j1 = test_path(MECH "ra128-j1-rep1.ftrace.txt.gz"), *j4096 = test_path(MECH "ra4096-j1-rep1.ftrace.txt.gz");
+  g_autofree char *base = test_path("workloads/linux-6.18-btrfs.ini");
+  PcsParams p, b;
+  g_autofree char *ini = NULL;
+  calibrate_to(&p, &ini, (const char *const[]){j1, j4096, "--model", base, "--keys",
+                                                "cost.insert_won,cost.read_setup,cost.bio_submit", NULL});
+  GError *error = NULL;
+  pcs_params_init(&b);
+  if (!pcs_params_load(&b, base, &error)) fail_msg("%s", error->message);
+  assert_within((double)p.cost_insert_won, 1000, 1400, "cost.insert_won");
+  assert_true(p.device_latency == b.device_latency && p.device_bandwidth == b.device_bandwidth);
+  assert_int_equal(p.memory_pcp_freed, b.memory_pcp_freed);
+  assert_non_null(strstr(ini, "NOT MEASURED: device.bandwidth: not asked for (--keys)"));
+  pcs_params_clear(&b);
+  pcs_params_clear(&p);
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *never = g_build_filename(dir, "never.ini", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", j1, "--keys", "cost.insert_won,cost.copy", "--out", never, NULL), 2);
+  assert_non_null(strstr(err, "'cost.copy' is not a key calibrate estimates"));
+  assert_false(g_file_test(never, G_FILE_TEST_EXISTS));
+}
+
 /* ---- refusals ---- */
 
 static void bad_traces_are_refused_with_exit_2(void **state) {
@@ -358,6 +386,7 @@ int main(void) {
     cmocka_unit_test(fitted_frames_give_the_real_contiguous_share),
     cmocka_unit_test(one_and_four_threads_see_the_same_device),
     cmocka_unit_test(pooled_traces_keep_the_base),
+    cmocka_unit_test(keys_keep_the_rest_of_the_base),
     cmocka_unit_test(bad_traces_are_refused_with_exit_2),
     cmocka_unit_test(unidentifiable_costs_keep_the_base_marked),
   };

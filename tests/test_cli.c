@@ -391,6 +391,7 @@ static const OptionCase option_cases[] = {
   {"calibrate", "--model", {CALIB, "--model", "workloads/linux-6.18-btrfs.ini"}, {CALIB}},
   {"calibrate", "--machine", {CALIB, "--machine", "tests/data/kernel-6.18-btrfs-threads/machine.txt"}, {CALIB}},
   {"calibrate", "--out", {CALIB, "--out", "@/c.ini"}, {CALIB}, "@/c.ini"},
+  {"calibrate", "--keys", {CALIB, "--keys", "cost.insert_won"}, {CALIB}},
   {"replay", "--policy", {"replay", "@/two.sched", "--policy", "pool:16"}, {"replay", "@/two.sched"}},
   {"replay", "--format", {"replay", "workloads/liubo-diagram.sched", "--format", "json"},
    {"replay", "workloads/liubo-diagram.sched"}},

@@ -67,6 +67,12 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
  * needs but cannot see (cost.tree_lock_hold). */
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);
 const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
+/* After pcs_calibrate_finish(): keep only the estimates of KEYS
+ * ("section.key", NULL-terminated); every other one becomes not measured,
+ * so the scenario keeps the base's value for it (a user who wants a
+ * machine's insert path but the model's device).  An input error naming
+ * the key when one is not a key calibrate estimates. */
+gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error);
 
 /* The scenario: BASE's keys (those its file set) with the estimates over
  * them, in PCS_PARAMS order by section, each estimate's comment above it.

@@ -1,5 +1,5 @@
 /* cmd_calibrate.c - `pcsim calibrate TRACE... [--model BASE.ini]
- * [--machine machine.txt] [--out NEW.ini]`: a scenario estimated from real
+ * [--machine machine.txt] [--keys KEY,..] [--out NEW.ini]`: a scenario estimated from real
  * kernel traces (sim/formats/calibrate.c says what each value comes from).
  *
  * Traces are read one at a time with their events kept, their samples taken
@@ -12,7 +12,8 @@
 #include "pcsim/calibrate.h"
 #include "pcsim/ktrace.h"
 
-static gboolean calibrate(char **traces, const char *model, const char *machine, GString *out, GError **error) {
+static gboolean calibrate(char **traces, const char *model, const char *machine, const char *keys, GString *out,
+                          GError **error) {
   PcsParams base;
   pcs_params_init(&base);
   g_autoptr(PcsCalibration) c = pcs_calibrate_new();
@@ -24,8 +25,12 @@ static gboolean calibrate(char **traces, const char *model, const char *machine,
     if (pcs_cli_signal) ok = FALSE, g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
   }
   if (ok && machine) ok = pcs_calibrate_add_machine(c, machine, error);
+  if (ok) pcs_calibrate_finish(c, &base);
+  if (ok && keys) {
+    g_auto(GStrv) list = g_strsplit(keys, ",", -1);
+    ok = pcs_calibrate_keep_only(c, (const char *const *)list, error);
+  }
   if (ok) {
-    pcs_calibrate_finish(c, &base);
     g_autofree char *name = model ? g_path_get_basename(model) : NULL;
     ok = pcs_calibrate_scenario(c, &base, name, out, error);
   }
@@ -34,12 +39,16 @@ static gboolean calibrate(char **traces, const char *model, const char *machine,
 }
 
 int pcs_cmd_calibrate(int argc, char **argv) {
-  char *model = NULL, *machine = NULL, *outfile = NULL;
+  char *model = NULL, *machine = NULL, *outfile = NULL, *keys = NULL;
   GOptionEntry entries[] = {
     {"model", 'm', 0, G_OPTION_ARG_FILENAME, &model, "base scenario: its other keys are carried over", "BASE.ini"},
     {"machine", 0, 0, G_OPTION_ARG_FILENAME, &machine, "the capture's machine file (queue limits, CPUs)",
      "machine.txt"},
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &outfile, "write the scenario here (default: standard output)", "NEW.ini"},
+    {"keys", 0, 0, G_OPTION_ARG_STRING, &keys,
+     "estimate only these keys (section.key, comma-separated, e.g. cost.insert_won,cost.read_setup,cost.bio_submit: "
+     "a machine's insert path with the base's device); the others keep the base's value",
+     "KEY,..."}, 
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context(
     "TRACE...",
@@ -57,7 +66,8 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     "  readahead.max_window  ra_pages of the readahead events * 4096\n"
     "  block.max_sectors, max_segments, max_segment_size, cpu.count  --machine\n"
     "Several traces pool their events; each comment gives the per-trace spread.\n"
-    "A value the events cannot show keeps the base's, marked NOT MEASURED.\n"
+    "A value the events cannot show keeps the base's, marked NOT MEASURED; so does\n"
+    "one --keys leaves out.\n"
     "A trace without page inserts (pfn) or paired requests is refused (exit 2).",
     entries);
   GError *error = NULL;
@@ -67,9 +77,9 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc < 2) {
     rc = pcs_cli_usage_error("expected one or more TRACE files");
-  } else if (!calibrate(argv + 1, model, machine, out, &error) || !pcs_cli_write_file(outfile, out, &error)) {
+  } else if (!calibrate(argv + 1, model, machine, keys, out, &error) || !pcs_cli_write_file(outfile, out, &error)) {
     rc = pcs_cli_fail(error);
   }
-  g_free(model), g_free(machine), g_free(outfile);
+  g_free(model), g_free(machine), g_free(outfile), g_free(keys);
   return rc;
 }
