@@ -48,7 +48,7 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     {"keys", 0, 0, G_OPTION_ARG_STRING, &keys,
      "estimate only these keys (section.key, comma-separated, e.g. cost.insert_won,cost.read_setup,cost.bio_submit: "
      "a machine's insert path with the base's device); the others keep the base's value",
-     "KEY,..."}, 
+     "KEY,..."},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context(
     "TRACE...",

@@ -567,14 +567,18 @@ static void set_est(PcsCalibration *c, PcsCalibrateId id, gboolean measured, dou
   e->measured = measured, e->value = value, e->comment = comment;
 }
 
+static int estimate_of(const char *section, const char *key) {
+  for (int i = 0; i < PCS_CAL_N; i++)
+    if (!strcmp(est_section[i], section) && !strcmp(est_key[i], key)) return i;
+  return -1;
+}
+
 gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error) {
   gboolean keep[PCS_CAL_N] = {FALSE};
   for (const char *const *k = keys; *k; k++) {
-    int id = 0;
-    while (id < PCS_CAL_N && !(g_str_has_prefix(*k, est_section[id]) && (*k)[strlen(est_section[id])] == '.' &&
-                               !strcmp(*k + strlen(est_section[id]) + 1, est_key[id])))
-      id++;
-    if (id == PCS_CAL_N) {
+    g_auto(GStrv) parts = g_strsplit(*k, ".", 2);
+    int id = parts[0] && parts[1] ? estimate_of(parts[0], parts[1]) : -1;
+    if (id < 0) {
       g_autoptr(GString) known = g_string_new(NULL);
       for (int i = 0; i < PCS_CAL_N; i++) g_string_append_printf(known, "%s%s.%s", i ? ", " : "", est_section[i], est_key[i]);
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--keys: '%s' is not a key calibrate estimates (%s)", *k, known->str);
@@ -583,7 +587,7 @@ gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GEr
     keep[id] = TRUE;
   }
   for (int id = 0; id < PCS_CAL_N; id++)
-    if (!keep[id] && c->est[id].comment)
+    if (!keep[id])
       set_est(c, (PcsCalibrateId)id, FALSE, 0,
               g_strdup_printf("%s.%s: not asked for (--keys); kept from the base", est_section[id], est_key[id]));
   return TRUE;
@@ -973,12 +977,6 @@ static void comment(GString *out, const char *text) {
     g_string_append_printf(out, " %s", words[i]);
   }
   g_string_append_c(out, '\n');
-}
-
-static int estimate_of(const char *section, const char *key) {
-  for (int i = 0; i < PCS_CAL_N; i++)
-    if (!strcmp(est_section[i], section) && !strcmp(est_key[i], key)) return i;
-  return -1;
 }
 
 /* One key: an estimate (or its marked fallback) or the base's own value. */

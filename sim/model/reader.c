@@ -28,8 +28,9 @@
  * So under v6.18 a marker is acted on when its folio is gathered, up to
  * 30 pages before the pages ahead of it are copied, and a reader sleeps
  * only on the next page it copies (6.13 slept on a batch's locked last
- * folio first and copied the earlier ones after the wake).  The gather is free (an xarray walk under RCU, a few ns a folio:
- * no cost of its own); the batch is [pos, pos + batch_n), since it is a
+ * folio first and copied the earlier ones after the wake).  The gather is
+ * free (an xarray walk under RCU, a few ns a folio: no cost of its own);
+ * the batch is [pos, pos + batch_n), since it is a
  * run of consecutive pages, so it needs no storage.
  * Differs from the kernel: filemap_create_folio() waits for its folio and
  * returns it as a batch of one; here the fallback's ->readpage ends in a
