@@ -1,6 +1,7 @@
 /* test_cpu.c - simulated CPUs (cpu.c): a FIFO run queue, round-robin with a
  * fixed slice, a task keeps its CPU from step to step until it sleeps or its
- * slice is used up while another task waits. */
+ * slice is used up while another task waits (with cpu.tick: until the next
+ * tick, or a task queued for its CPU after the slice's end). */
 #include "support.h"
 #include "cpu.h"
 
@@ -250,6 +251,57 @@ static void the_31st_insert_on_a_cpu_drains_its_lru_batch(void **state) {
   pcs_params_clear(&p);
 }
 
+/* cpu.tick (EEVDF without HRTICK): the run of
+ * a_used_up_slice_goes_to_the_back_of_the_queue with a 25 us tick.
+ * Thread 1's 10 us slice is used up at 10000 with 2 and 3 waiting since 0,
+ * but it yields only at its first step from the tick at 25000: the end of
+ * page 1's read setup (23000 + 21000 = 44000).  Then 2 and 3 run their
+ * syscalls and sleep (45000, 46000). */
+static void a_used_up_slice_lasts_to_the_next_tick(void **state) {
+  PcsParams p;
+  three_threads_one_cpu(&p, "10us");
+  test_set(&p, "cpu.tick=25us", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_READ, 0)->t, 22500);
+  assert_int_equal(test_find(ev, NULL, 1, PCS_TRACE_READ, 1)->t, 44000);
+  assert_int_equal(test_find(ev, NULL, 2, PCS_TRACE_WAIT, 0)->t, 45000);
+  assert_int_equal(test_find(ev, NULL, 3, PCS_TRACE_WAIT, 0)->t, 46000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+/* When a task past its slice yields, with cpu.tick: at the first tick from
+ * its slice's end, or at once when a task is queued for its CPU after that
+ * end (update_curr() at the enqueue); a task queued earlier waits for the
+ * tick.  A 1.4 ms slice and a 4 ms tick (6.18 on 2 CPUs at HZ=250), the task
+ * on CPU 1 from 5 ms: its slice ends at 6.4 ms, the tick after it is at 8 ms. */
+static void a_task_queued_after_the_slice_ends_preempts_before_the_tick(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "cpu.count=2", "cpu.slice=1400us", "cpu.tick=4ms", "cpu.migration_cost=500us", NULL);
+  PcsCpus c;
+  pcs_cpu_init(&c, &p, 3);
+  PcsTask *t = &c.tasks[0];
+  t->cpu = 1, t->slice_end = 6400000, t->slice_due = 8000000; /* as cpu_start() sets them at 5 ms */
+  c.queued_for[1] = 5500000;                                   /* queued before the slice ended */
+  assert_false(pcs_cpu_slice_over(&c, t, 6400000));
+  assert_false(pcs_cpu_slice_over(&c, t, 7999999));
+  assert_true(pcs_cpu_slice_over(&c, t, 8000000));
+  c.queued_for[0] = 7000000; /* another CPU's enqueue does not count */
+  assert_false(pcs_cpu_slice_over(&c, t, 7000000));
+  c.queued_for[1] = 7000000; /* queued after it: update_curr() finds the deadline passed */
+  assert_true(pcs_cpu_slice_over(&c, t, 7000000));
+  c.tick = 0; /* without a tick the slice's end is all that counts */
+  t->slice_due = t->slice_end;
+  c.queued_for[1] = 0;
+  assert_true(pcs_cpu_slice_over(&c, t, 6400000));
+  assert_false(pcs_cpu_slice_over(&c, t, 6399999));
+  pcs_cpu_clear(&c);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -261,6 +313,8 @@ int main(void) {
     cmocka_unit_test(woken_readers_queue_on_the_wakers_cpu),
     cmocka_unit_test(a_used_up_slice_yields_to_the_cpus_own_queue),
     cmocka_unit_test(the_31st_insert_on_a_cpu_drains_its_lru_batch),
+    cmocka_unit_test(a_used_up_slice_lasts_to_the_next_tick),
+    cmocka_unit_test(a_task_queued_after_the_slice_ends_preempts_before_the_tick),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,6 +128,8 @@ typedef enum {
     "CPUs shared by reader threads and end-io workers")                               \
   X(cpu, slice, TIME, "1ms", 1, (UINT64_C(1) << 50),                                 \
     "a task keeps its CPU this long before yielding to a waiting task")               \
+  X(cpu, tick, TIME, "0", 0, (UINT64_C(1) << 40),                                    \
+    "the scheduler tick, 1/CONFIG_HZ (4ms at HZ=250): a task that has used up cpu.slice yields to a task already waiting only at the next tick, or at once when a task is queued for its CPU after its slice ended (6.x EEVDF without HRTICK: update_curr() runs at the tick and at an enqueue, and reschedules a task past its deadline); 0: at the first step after its slice ends") \
   X(cpu, endio_workers, COUNT, "2", 1, 4096,                                          \
     "btrfs endio worker threads that run bio completions")                            \
   X(cpu, wake_exclusive, COUNT, "0", 0, 1,                                           \

@@ -15,6 +15,18 @@
  * last; a CPU handed to a queued task keeps its id.  Task t starts "on"
  * CPU t % cpu.count.
  *
+ * cpu.tick (0: off): 6.x's EEVDF without HRTICK notices a used-up slice
+ * only in update_curr(), which runs at the scheduler tick and when a task
+ * is enqueued on the CPU's run queue.  So a task past its slice yields to
+ * a task that was already waiting at its first step from the next tick
+ * (ticks at multiples of cpu.tick, aligned on every CPU as with
+ * sched_skew_tick=0), or at once when a task is queued for its CPU after
+ * its slice ended (pcs_cpu_slice_over()); cpu_start() sets when its slice
+ * ends and when it is due.  Differs from the kernel: the slice restarts
+ * whenever the task gets a CPU, where EEVDF carries a deadline in virtual
+ * time; and wake-up preemption of a task still within its slice
+ * (RUN_TO_PARITY protects it) is not modelled.
+ *
  * cpu.migration_cost (0: off) gives each CPU a run queue of its own, as
  * the kernel's scheduler has, for woken readers: end-io wakes a reader
  * onto one CPU (pcs_cpu_wake_target(): the waker's with probability
@@ -84,6 +96,8 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
       pcs_rng_init_stream(c->place_rng, p->scenario_seed, PCS_RNG_STREAM_PLACE);
     }
   }
+  c->tick = p->cpu_tick;
+  if (c->tick) c->queued_for = g_new0(PcsTime, (size_t)p->cpu_count);
   c->wake_latency = p->cpu_wake_latency;
   c->wake_latency_local = p->cpu_wake_latency_local;
   c->wake_jitter = p->cpu_wake_jitter;
@@ -111,6 +125,7 @@ void pcs_cpu_clear(PcsCpus *c) {
   g_clear_pointer(&c->cpuq_len, g_free);
   g_clear_pointer(&c->lru_batch, g_free);
   g_clear_pointer(&c->place_rng, g_free);
+  g_clear_pointer(&c->queued_for, g_free);
 }
 
 /* A free CPU for a task that last ran on PREV: PREV if free, else the last freed. */
@@ -175,7 +190,9 @@ static void cpu_start(PcsSim *s, uint32_t t) {
   PcsTask *task = &s->cpu.tasks[t];
   pcs_trace(s, t + 1, PCS_TRACE_CPU_ON, task->cpu, 0);
   task->on_cpu = TRUE;
-  task->slice_start = s->evq.now;
+  task->slice_end = s->evq.now + s->p->cpu_slice;
+  PcsTime tick = s->cpu.tick;
+  task->slice_due = tick ? (task->slice_end + tick - 1) / tick * tick : task->slice_end;
   pcs_evq_push(&s->evq, s->evq.now + task->cost, PCS_EV_TASK_STEP, t);
 }
 
@@ -191,6 +208,7 @@ static void cpuq_push(PcsCpus *c, uint32_t cpu, uint32_t t, PcsTime now) {
   g_assert(c->cpuq_len[cpu] < c->ntasks);
   c->cpuq[(size_t)cpu * c->ntasks + (c->cpuq_head[cpu] + c->cpuq_len[cpu]++) % c->ntasks] = t;
   c->tasks[t].queued_at = now;
+  if (c->tick) c->queued_for[cpu] = now;
 }
 
 static uint32_t cpuq_pop(PcsCpus *c, uint32_t cpu) {
@@ -247,6 +265,7 @@ static void cpu_next(PcsSim *s, uint32_t cpu) {
 
 static void runq_push(PcsSim *s, uint32_t t) {
   g_assert(s->cpu.runq_len < s->cpu.ntasks);
+  for (uint32_t i = 0; s->cpu.tick && i < (uint32_t)s->p->cpu_count; i++) s->cpu.queued_for[i] = s->evq.now; /* any CPU may take it */
   s->cpu.runq[(s->cpu.runq_head + s->cpu.runq_len++) % s->cpu.ntasks] = t;
 }
 
@@ -262,7 +281,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   task->cost = cost;
   if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost; /* readers' CPU time (fio's sys_cpu) */
   if (task->on_cpu) {
-    if (pcs_cpu_waiting(&s->cpu, task->cpu) && s->evq.now - task->slice_start >= s->p->cpu_slice) {
+    if (pcs_cpu_waiting(&s->cpu, task->cpu) && pcs_cpu_slice_over(&s->cpu, task, s->evq.now)) {
       leave_cpu(s, t, PCS_TASK_PREEMPTED); /* slice used up: hand the CPU over, wait behind */
       if (s->cpu.migration_cost)
         cpuq_push(&s->cpu, task->cpu, t, s->evq.now);

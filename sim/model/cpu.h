@@ -15,7 +15,8 @@ typedef struct PcsSim PcsSim;
 
 typedef struct {
   PcsTime cost;        /* CPU time of the step being run or waited for */
-  PcsTime slice_start; /* when it last got a CPU */
+  PcsTime slice_end;   /* when its slice, counted from its getting the CPU, is used up */
+  PcsTime slice_due;   /* when it yields to a task already waiting: slice_end, or the first tick from it (cpu.tick) */
   gboolean on_cpu;
   uint32_t cpu;        /* the CPU it runs on (or last ran on): 0..cpu.count-1 */
   PcsRng *rng;         /* cost jitter stream, NULL without jitter */
@@ -51,6 +52,8 @@ typedef struct {
   double wake_affine;   /* cpu.wake_affine */
   uint32_t *lru_batch;  /* per CPU (cpu.count): folios in its folio batch for the LRU, with cost.lru_drain */
   PcsRng *place_rng;    /* its stream, NULL when 0 */
+  PcsTime tick;         /* cpu.tick; 0: a slice ends at its step */
+  PcsTime *queued_for;  /* with cpu.tick, per CPU: when a task was last queued to run on it */
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */
@@ -68,6 +71,15 @@ static inline PcsTime pcs_cpu_cost(PcsCpus *c, uint32_t task, uint64_t base) {
   if (G_UNLIKELY(tk->factors_next == PCS_CPU_FACTORS)) pcs_cpu_draw_factors(c, tk);
   double scaled = (double)base * tk->factors[tk->factors_next++];
   return scaled < 0.0 ? 0 : (PcsTime)(int64_t)scaled;
+}
+/* TASK, on its CPU with another task waiting for it, has used up its
+ * slice: at slice_due; with cpu.tick, also once a task was queued for its
+ * CPU after slice_end (EEVDF's update_curr() runs at the tick and at an
+ * enqueue, and either reschedules a task past its deadline).  Inline:
+ * pcs_cpu_run_last() asks it whenever a task waits. */
+static inline gboolean pcs_cpu_slice_over(const PcsCpus *c, const PcsTask *task, PcsTime now) {
+  if (now >= task->slice_due) return TRUE;
+  return c->tick && now >= task->slice_end && c->queued_for[task->cpu] >= task->slice_end;
 }
 /* A woken task's wait before it runs again (cpu.wake_latency, spread by
  * cpu.wake_jitter from its own stream); 0 without it.  LOCAL: it was woken

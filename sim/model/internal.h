@@ -86,7 +86,7 @@ static inline void pcs_trace(PcsSim *s, uint32_t thread, PcsTraceKind kind, uint
 G_ALWAYS_INLINE static inline gboolean pcs_cpu_run_last(PcsSim *s, uint32_t t, PcsTime cost) {
   PcsTask *task = &s->cpu.tasks[t];
   if (G_UNLIKELY(t != s->cpu.inline_task || !task->on_cpu ||
-                 (pcs_cpu_waiting(&s->cpu, task->cpu) && s->evq.now - task->slice_start >= s->p->cpu_slice))) {
+                 (pcs_cpu_waiting(&s->cpu, task->cpu) && pcs_cpu_slice_over(&s->cpu, task, s->evq.now)))) {
     pcs_cpu_run(s, t, cost);
     return FALSE;
   }

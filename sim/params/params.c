@@ -696,6 +696,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cost.ra_scan_page", "cost.ra_setup",                                          /* the readahead call's CPU time */
     "cpu.migration_cost", "cpu.wake_affine",                                       /* per-CPU run queues */
     "cpu.wake_latency_local",                                                      /* the local wake-up */
+    "cpu.tick",                                                                    /* the scheduler tick */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
