@@ -302,6 +302,35 @@ static void a_task_queued_after_the_slice_ends_preempts_before_the_tick(void **s
   pcs_params_clear(&p);
 }
 
+/* cpu.tick: a task queued for the CPU after the running one's slice ended
+ * takes the CPU at the running one's next step, not at the tick.  Two
+ * readers of a 64 KiB file each (per-thread files, one 16-page window),
+ * one CPU, one end-io worker, a 10 us slice and a 1 ms tick: thread 1 reads
+ * its window and sleeps at 365 us; thread 2 gets the CPU and its slice ends
+ * at 375 us.  Thread 1's bio completes at 476.036 us and the end-io worker
+ * (thread 3) is queued then: thread 2 yields at the end of the step it is
+ * in (479 us) and the worker runs; without the enqueue rule thread 2 would
+ * keep the CPU to its own sleep at 782 us (the tick at 1 ms comes later). */
+static void a_task_queued_after_the_slice_ended_runs_at_the_next_step(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", "workload.threads=2", "workload.file_size=64k", "workload.files=per-thread",
+           "readahead.read_ahead_kb=64", "readahead.fadvise_hint=0", "cpu.count=1", "cpu.endio_workers=1",
+           "cpu.slice=10us", "cpu.tick=1ms", "device.latency=50us", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "window", &r);
+  size_t at = 0;
+  const TestEvent *done = test_find(ev, &at, TEST_ANY_THREAD, PCS_TRACE_COMPLETE, TEST_ANY);
+  assert_int_equal(done->t, 476036);
+  const TestEvent *off = test_find(ev, &at, 2, PCS_TRACE_CPU_OFF, 0);
+  assert_int_equal(off->t, 479000);
+  assert_int_equal(off->b, PCS_TASK_PREEMPTED);
+  assert_int_equal(test_find(ev, &at, 3, PCS_TRACE_CPU_ON, 0)->t, 479000);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -315,6 +344,7 @@ int main(void) {
     cmocka_unit_test(the_31st_insert_on_a_cpu_drains_its_lru_batch),
     cmocka_unit_test(a_used_up_slice_lasts_to_the_next_tick),
     cmocka_unit_test(a_task_queued_after_the_slice_ends_preempts_before_the_tick),
+    cmocka_unit_test(a_task_queued_after_the_slice_ended_runs_at_the_next_step),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

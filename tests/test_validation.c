@@ -5,7 +5,7 @@
  * Runs scripts/validate-6.18 --out on the four configurations (the same
  * script and figures as docs/validation.md's table): each capture's own fio
  * job through `pcsim run JOB --model workloads/linux-6.18-btrfs.ini --set
- * readahead.read_ahead_kb=K`, seeds 1..9, against `pcsim trace-stats` of the
+ * readahead.read_ahead_kb=K`, seeds 1..21, against `pcsim trace-stats` of the
  * three block repeats and fio's JSON.  Then asserts what a user comparing
  * the two would check:
  * - data bios/MiB, requests/MiB and fio's aggregate MiB/s: pcsim's median
@@ -18,11 +18,10 @@
  * today, each with the bound it stays inside (a ratchet: a known miss that
  * grows fails, and one that comes within the goal fails too, until it is
  * taken off the list).  README "Validation against Linux 6.18" says why
- * each one misses.  Nine seeds, not three: four threads at 4 MiB race or
- * not from seed to seed (seeds 1..15: 0.20 to 0.80 bios/MiB, 2514 to 2800
- * MiB/s, as the real repeats spread 0.36 to 1.16), and with the checksum
- * leaves (bio.csum_leaf_size) the median of seeds 1..3 came out within the
- * goal (0.40, 2515) where that of 1..15 does not (0.26, 2731).
+ * each one misses.  21 seeds, not 3 or 9: four threads at 4 MiB race or
+ * not from seed to seed (0.20 to 0.92 bios/MiB over seeds 1..21, as the real
+ * repeats spread 0.36 to 1.16), and the median of a few seeds lands on either
+ * side of the goal (seeds 1..5: 0.268, 1..9: 0.413, 1..21: 0.268).
  * And --session-costs, the diagnostic of docs/validation.md ("Each session's
  * insert path"), on the dec04 session's bs=1M four-thread row.
  */
@@ -43,7 +42,7 @@ static int validate_setup(void **state) {
   (void)state;
   g_autofree char *dir = test_tempdir();
   g_autofree char *script = test_path("scripts/validate-6.18");
-  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "9", "--fixtures",
+  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "21", "--fixtures",
                   "tests/data/kernel-6.18-btrfs-threads", "--only",
                   "ra128-j1,ra128-j4,ra4096-j1,ra4096-j4", NULL};
   g_autofree char *out = NULL, *err = NULL;
@@ -112,15 +111,17 @@ typedef struct {
 } KnownMiss;
 
 static const KnownMiss KNOWN_MISSES[] = {
-  /* Four threads at 4 MiB (seeds 1..9): 2631 MiB/s against 2045 (+29%,
-   * over the real 1895..2628: pcsim's device, fitted to one thread's MiB/s,
-   * is never idle, where the host idled 55% of the mechanism run behind
-   * the four readers).  Their bios/MiB is within the goal since the
-   * scheduler tick and 6.x's slice (cpu.tick, cpu.slice, 2026-12-04): 0.371
-   * against 0.483 (seeds 1..21: median 0.382, 0.197..1.016; real
-   * 0.361..1.159); before, 0.30 (seeds 1..21: 0.242).  Four threads at
-   * 128 KiB are within the goal since cpu.wake_latency_local (5.7 against
-   * 4.8 bios/MiB). */
+  /* Four threads at 4 MiB (seeds 1..21): 0.268 bios/MiB against 0.483
+   * (-45%; under the real 0.361..1.159; pcsim's seeds 0.20..0.92: the race
+   * happens in some seeds, as in some real repeats), and 2715 MiB/s against
+   * 2045 (+33%, over the real 1895..2628: pcsim's device, fitted to one
+   * thread's MiB/s, completes a window's requests one after another and
+   * never gets ahead of the readers, where the host completed windows
+   * together and was busy 45% of the mechanism run, scripts/window-order and
+   * scripts/window-chain).  The scheduler tick (cpu.tick, 2026-12-04) moved
+   * the bios 0.242 -> 0.268.  Four threads at 128 KiB are within the goal
+   * since cpu.wake_latency_local (5.6 against 4.8 bios/MiB). */
+  {"ra4096-j4", "data bios/MiB", 0.5},
   {"ra4096-j4", "aggregate MiB/s", 0.5},
 };
 

@@ -265,7 +265,10 @@ static void cpu_next(PcsSim *s, uint32_t cpu) {
 
 static void runq_push(PcsSim *s, uint32_t t) {
   g_assert(s->cpu.runq_len < s->cpu.ntasks);
-  for (uint32_t i = 0; s->cpu.tick && i < (uint32_t)s->p->cpu_count; i++) s->cpu.queued_for[i] = s->evq.now; /* any CPU may take it */
+  /* the kernel enqueues a woken task on one CPU's run queue (select_task_rq(): here its
+   * last CPU, as none is idle), and only that CPU's update_curr() runs; any CPU that frees
+   * may still take it from here, as newidle balancing would pull it */
+  if (s->cpu.tick) s->cpu.queued_for[s->cpu.tasks[t].cpu] = s->evq.now;
   s->cpu.runq[(s->cpu.runq_head + s->cpu.runq_len++) % s->cpu.ntasks] = t;
 }
 
