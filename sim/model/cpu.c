@@ -22,10 +22,15 @@
  * (ticks at multiples of cpu.tick, aligned on every CPU as with
  * sched_skew_tick=0), or at once when a task is queued for its CPU after
  * its slice ended (pcs_cpu_slice_over()); cpu_start() sets when its slice
- * ends and when it is due.  Differs from the kernel: the slice restarts
+ * ends and when it is due.  A task queued on the shared run queue counts
+ * as queued for the CPU it last ran on (the kernel enqueues a woken task on
+ * one CPU's run queue).  Differs from the kernel: the slice restarts
  * whenever the task gets a CPU, where EEVDF carries a deadline in virtual
- * time; and wake-up preemption of a task still within its slice
- * (RUN_TO_PARITY protects it) is not modelled.
+ * time; the ticks fall at the same phase from the run's start in every
+ * seed; and a woken task never preempts a reader before its slice is used
+ * up, where EEVDF lets it in once the reader is no longer eligible (it ran
+ * more than its share: most preemptions of the captures' readers are by a
+ * woken kworker, docs/validation.md, "The scheduler tick").
  *
  * cpu.migration_cost (0: off) gives each CPU a run queue of its own, as
  * the kernel's scheduler has, for woken readers: end-io wakes a reader
