@@ -12,6 +12,8 @@ import sys
 
 # TASK-PID [CPU] FLAGS TIME: EVENT: REST
 LINE = re.compile(r'^\s*(\S+)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$')
+# block_rq_issue / block_rq_complete of a read: MAJ,MIN RWBS [BYTES] () SECTOR + SECTORS
+RQ = re.compile(r'^\d+,\d+ (R[A-Z]*) (?:\d+ )?\(\) (\d+) \+ (\d+)')
 
 
 def open_trace(path):
@@ -43,3 +45,12 @@ def paths_from_argv(doc, argv, lo=1, hi=None):
             print('%s: %s: %s' % (name, path, e.strerror), file=sys.stderr)
             sys.exit(2)
     return args
+
+
+def quantiles(v, *fractions):
+    """The FRACTIONS (0 <= f < 1) quantiles of the values V, by rank: the value at
+    index int(n * f) of the sorted values; NaN for each when V is empty."""
+    v = sorted(v)
+    if not v:
+        return tuple(float('nan') for _ in fractions)
+    return tuple(v[min(int(len(v) * f), len(v) - 1)] for f in fractions)
