@@ -331,6 +331,34 @@ static void a_task_queued_after_the_slice_ended_runs_at_the_next_step(void **sta
   pcs_params_clear(&p);
 }
 
+/* cpu.tick with the shared run queue: a task queued there counts as queued
+ * for the CPU it last ran on only, as the kernel enqueues a woken task on
+ * one CPU.  Four readers of a 64 KiB file each, two CPUs, one end-io worker
+ * (task 4, "on" CPU 0), a 10 us slice and a 1 ms tick: threads 3 and 4
+ * take the CPUs at 365 us; thread 1's bio completes at 476.036 us and the
+ * worker is queued for CPU 0: thread 3 there yields at its next step (479
+ * us), thread 4 on CPU 1 keeps its CPU until it sleeps after submitting its
+ * bio (730.1 us).  Marking every CPU would preempt thread 4 too. */
+static void a_task_on_the_shared_queue_counts_for_its_last_cpu_only(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", "workload.threads=4", "workload.file_size=64k", "workload.files=per-thread",
+           "readahead.read_ahead_kb=64", "readahead.fadvise_hint=0", "cpu.count=2", "cpu.endio_workers=1",
+           "cpu.slice=10us", "cpu.tick=1ms", "device.latency=50us", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "window", &r);
+  assert_int_equal(test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_COMPLETE, TEST_ANY)->t, 476036);
+  const TestEvent *off3 = test_find(ev, NULL, 3, PCS_TRACE_CPU_OFF, 0);
+  assert_int_equal(off3->t, 479000);
+  assert_int_equal(off3->b, PCS_TASK_PREEMPTED);
+  const TestEvent *off4 = test_find(ev, NULL, 4, PCS_TRACE_CPU_OFF, 1);
+  assert_int_equal(off4->t, 730100);
+  assert_int_equal(off4->b, PCS_TASK_SLEEP);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -345,6 +373,7 @@ int main(void) {
     cmocka_unit_test(a_used_up_slice_lasts_to_the_next_tick),
     cmocka_unit_test(a_task_queued_after_the_slice_ends_preempts_before_the_tick),
     cmocka_unit_test(a_task_queued_after_the_slice_ended_runs_at_the_next_step),
+    cmocka_unit_test(a_task_on_the_shared_queue_counts_for_its_last_cpu_only),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
