@@ -330,6 +330,7 @@ typedef struct {
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers" /* file, same and bad: only where they apply */
 static const OptionCase option_cases[] = {
   {"run", "--policy", {"run", SEEDS_S, "--policy", "pool:16"}, {"run", SEEDS_S}},
+  {"run", "--no-fold", {"run", SEEDS_S, "--stats", "--no-fold"}, {"run", SEEDS_S, "--stats"}}, /* and no_fold_... below */
   {"run", "--set", {"run", SEEDS_S, "--set", "workload.threads=2"}, {"run", SEEDS_S}},
   {"run", "--seed", {"run", SEEDS_S, "--seed", "2"}, {"run", SEEDS_S}},
   {"run", "--format", {"run", SEEDS_S, "--format", "csv"}, {"run", SEEDS_S}},
@@ -514,12 +515,31 @@ static void compare_simulates_the_policy_it_is_given(void **state) {
   assert_non_null(strstr(out, "# policy immediate\n"));
 }
 
+/* --no-fold: every copy an event of its own (reader.c), the same output
+ * to the byte; --stats says how many copy steps were folded. */
+static void no_fold_gives_the_same_output(void **state) {
+  const char *formats[] = {"json", "csv"};
+  for (size_t f = 0; f < G_N_ELEMENTS(formats); f++) {
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    assert_int_equal(test_pcsim(&o1, &e1, "run", "workloads/eight-threads.ini", "--set", "workload.file_size=64M",
+                                "--format", formats[f], "--stats", NULL), 0);
+    assert_int_equal(test_pcsim(&o2, &e2, "run", "workloads/eight-threads.ini", "--set", "workload.file_size=64M",
+                                "--format", formats[f], "--stats", "--no-fold", NULL), 0);
+    assert_string_equal(o1, o2);
+    const char *folded = strstr(e1, " folded=");
+    assert_non_null(folded);
+    assert_true(g_ascii_strtoull(folded + strlen(" folded="), NULL, 10) > 1000);
+    assert_non_null(strstr(e2, " folded=0 redone=0"));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(run_table_shows_the_change_against_the_first_policy),
     cmocka_unit_test(every_documented_option_of_every_command_has_an_effect),
     cmocka_unit_test(compare_simulates_the_policy_it_is_given),
     cmocka_unit_test(stdout_is_byte_identical_and_stats_go_to_stderr),
+    cmocka_unit_test(no_fold_gives_the_same_output),
     cmocka_unit_test(csv_has_the_json_columns),
     cmocka_unit_test(bad_input_exits_2_with_file_line_and_key),
     cmocka_unit_test(help_and_params_explain_everything),

@@ -75,6 +75,14 @@ static void fifo_and_heap_tie_break_by_push_order(void **state) {
 
 /* A reference: every pending event in one array, the smallest
  * (time, seq) popped by a linear scan. */
+/* The sequence number pcs_evq_take_seq() gives a push at NOW, NEXT its
+ * counter: above every one before, stamped with NOW (evq.h). */
+static uint64_t ref_seq(uint64_t *next, PcsTime now) {
+  uint64_t base = (uint64_t)MIN(now, PCS_EVQ_STAMP_MAX) << PCS_EVQ_SEQ_SHIFT | 1, seq = MAX(*next, base);
+  *next = seq + 2;
+  return seq;
+}
+
 typedef struct {
   PcsEvent ev[4096];
   size_t n;
@@ -111,18 +119,18 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
   ref.n = 0;
   GRand *rng = g_rand_new_with_seed(11);
   PcsTime fifo_last = 0;
-  uint64_t seq = 0, from_fifo = 0, cross_ties = 0;
+  uint64_t seq = 1, from_fifo = 0, cross_ties = 0;
   PcsEvent prev = {0};
   for (uint32_t i = 0; i < 20000; i++) {
     uint32_t what = g_rand_int_range(rng, 0, 20); /* 6/20 heap, 5/20 fifo, 9/20 pop */
     if (what < 6 && ref.n < G_N_ELEMENTS(ref.ev)) {
       PcsTime t = q.now + g_rand_int_range(rng, 0, 30);
       pcs_evq_push(&q, t, 0, i);
-      ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+      ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
     } else if (what < 11 && ref.n < G_N_ELEMENTS(ref.ev)) {
       fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 8); /* non-decreasing */
       pcs_evq_push_fifo(&q, fifo_last, 1, i);
-      ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
+      ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i};
     } else if (ref.n) {
       PcsEvent want = reference_pop(&ref), got = {0};
       assert_true(pcs_evq_pop(&q, &got));
@@ -155,12 +163,12 @@ static void many_pending_pop_as_one_heap(void **state) {
   static Reference ref;
   ref.n = 0;
   GRand *rng = g_rand_new_with_seed(23);
-  uint64_t seq = 0, holds = 0, bare_pops = 0;
+  uint64_t seq = 1, holds = 0, bare_pops = 0;
   PcsTime fifo_last = 0;
   for (uint32_t i = 0; i < 16; i++) { /* 16 pending, as the bench's bare heap */
     PcsTime t = g_rand_int_range(rng, 0, 100);
     pcs_evq_push(&q, t, 0, i);
-    ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+    ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
   }
   for (uint32_t i = 16; i < 200000; i++) {
     PcsEvent want = reference_pop(&ref), got = {0};
@@ -176,14 +184,14 @@ static void many_pending_pop_as_one_heap(void **state) {
     if (what == 2) {
       fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 50);
       pcs_evq_push_fifo(&q, fifo_last, 1, i);
-      ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
+      ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i};
     }
     holds += pushes > 0 && got.kind == 0;
     bare_pops += pushes == 0;
     for (uint32_t k = 0; k < pushes; k++) {
       PcsTime t = q.now + g_rand_int_range(rng, 0, 64); /* ties with pending events are common */
       pcs_evq_push(&q, t, 0, i);
-      ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+      ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
     }
     assert_int_equal(pcs_evq_pending(&q), ref.n);
   }
@@ -221,7 +229,7 @@ static void is_next_means_strictly_before_everything_pending(void **state) {
   assert_true(pcs_evq_hold_inline(&q, 12));
   assert_int_equal(q.now, 12);
   assert_int_equal(q.popped, 2);
-  assert_int_equal(q.next_seq, seq + 1);
+  assert_int_equal(q.next_seq, seq + 2); /* one number taken (odd numbers only: evq.h) */
   assert_false(pcs_evq_hold_inline(&q, 15)); /* not next: nothing changes */
   assert_int_equal(q.now, 12);
   assert_int_equal(q.popped, 2);
@@ -246,7 +254,7 @@ static void small_lane_and_overflow_pop_as_one_heap(void **state) {
   static Reference ref;
   ref.n = 0;
   GRand *rng = g_rand_new_with_seed(31);
-  uint64_t seq = 0, overflow_pops = 0, lane_only_pops = 0, high_slots = 0, ties = 0, next_checks[2] = {0};
+  uint64_t seq = 1, overflow_pops = 0, lane_only_pops = 0, high_slots = 0, ties = 0, next_checks[2] = {0};
   PcsTime fifo_last = 0;
   PcsEvent prev = {0};
   uint32_t target = 4;
@@ -257,11 +265,11 @@ static void small_lane_and_overflow_pop_as_one_heap(void **state) {
       if (g_rand_int_range(rng, 0, 8) == 0) {
         fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 6);
         pcs_evq_push_fifo(&q, fifo_last, 1, i);
-        ref.ev[ref.n++] = (PcsEvent){fifo_last, seq++, 1, i};
+        ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i};
       } else {
         PcsTime t = q.now + g_rand_int_range(rng, 0, 12);
         pcs_evq_push(&q, t, 0, i);
-        ref.ev[ref.n++] = (PcsEvent){t, seq++, 0, i};
+        ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
       }
       high_slots += (q.lane_used >> PCS_EVQ_LANE / 2) != 0;
     } else if (ref.n) {
@@ -330,6 +338,7 @@ static void inline_dispatch_runs_as_push_and_pop(void **state) {
     for (uint32_t t = 0; t < TASKS; t++) pcs_evq_push(&q, step_ns(t, k[t]++), 0, t);
     PcsEvent ev;
     while (n < STEPS && pcs_evq_pop(&q, &ev)) {
+      if (pcs_evq_poll_due(&q)) pcs_evq_polled(&q); /* as the event loop does (sim.c) */
       for (;;) { /* the task runs its step; one in 8 also starts a device transfer */
         run[n++] = (PcsEvent){q.now, q.popped, ev.kind, ev.arg};
         if (ev.kind == 1 || n == STEPS) break;
@@ -362,6 +371,44 @@ static void inline_dispatch_runs_as_push_and_pop(void **state) {
   g_free(runs[0]), g_free(runs[1]);
 }
 
+/* A stamped push (a reader's folded copies, reader.c) sorts among the
+ * events at its time by its stamp: after those pushed before the stamp,
+ * before those pushed at it or later, whenever they were pushed; and
+ * pcs_evq_stamp_tied() reports an event at the same time pushed at the
+ * stamp itself, whose order against it the stamp cannot tell. */
+static void stamped_event_sorts_by_its_stamp(void **state) {
+  PcsEvq q;
+  pcs_evq_init(&q, 8);
+  PcsEvent ev;
+  pcs_evq_push(&q, 100, 0, 1);              /* A, pushed at 0 */
+  pcs_evq_push_stamped(&q, 100, 50, 0, 3);  /* F, its last step pushed at 50 */
+  pcs_evq_push(&q, 40, 1, 0);
+  pcs_evq_push(&q, 60, 1, 0);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 40);
+  pcs_evq_push(&q, 100, 0, 2);              /* C, pushed at 40: before F, though F waits with a smaller number */
+  assert_false(pcs_evq_is_next(&q, 100));
+  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 60);
+  pcs_evq_push(&q, 100, 0, 4);              /* D, pushed at 60: after F */
+  pcs_evq_push_fifo(&q, 100, 1, 5);         /* E, the FIFO lane, pushed at 60: after D */
+  const uint32_t order[] = {1, 2, 3, 4, 5};
+  for (size_t i = 0; i < G_N_ELEMENTS(order); i++) {
+    assert_true(pcs_evq_pop(&q, &ev));
+    assert_int_equal(ev.time, 100);
+    assert_int_equal(ev.arg, order[i]);
+    if (ev.arg == 3) assert_false(pcs_evq_stamp_tied(&q, 50)); /* D and E were pushed after 50 */
+  }
+  /* a tie the stamp cannot tell: G stamped 150, H pushed at 150, both at 200 */
+  pcs_evq_push_stamped(&q, 200, 150, 0, 6);
+  pcs_evq_push(&q, 150, 1, 0);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 150);
+  pcs_evq_push(&q, 200, 0, 7);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 6);
+  assert_true(pcs_evq_stamp_tied(&q, 150));
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 7);
+  assert_false(pcs_evq_pop(&q, &ev));
+  pcs_evq_clear(&q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(pops_in_time_then_sequence_order),
@@ -372,6 +419,7 @@ int main(void) {
     cmocka_unit_test(is_next_means_strictly_before_everything_pending),
     cmocka_unit_test(small_lane_and_overflow_pop_as_one_heap),
     cmocka_unit_test(inline_dispatch_runs_as_push_and_pop),
+    cmocka_unit_test(stamped_event_sorts_by_its_stamp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -350,7 +350,7 @@ static void cancelling_a_sweep_after_points_finished_prints_nothing(void **state
     PcsGrid g;
     GError *error = NULL;
     test_load(&p, SCEN);
-    assert_true(pcs_params_set(&p, pcs_params_find_dotted("workload.file_size"), "16M", "test", &error));
+    assert_true(pcs_params_set(&p, pcs_params_find_dotted("workload.file_size"), "64M", "test", &error));
     pcs_grid_init(&g);
     assert_true(pcs_grid_add(&g, "workload.threads=1..48", &error));
     assert_true(pcs_grid_finish(&g, &p, NULL, &error));

@@ -22,6 +22,20 @@
  * An event that would be popped right after it is pushed need not enter
  * the queue at all: pcs_evq_hold_inline() lets the code that would push it
  * run it at once instead, counted as an event all the same.
+ *
+ * A sequence number is stamped with the time it was taken at: its bits from
+ * PCS_EVQ_SEQ_SHIFT up hold that time (capped at PCS_EVQ_STAMP_MAX), the
+ * rest count the pushes at that time, odd numbers only
+ * (pcs_evq_take_seq()).  They still rise with every push, so the order is
+ * that of a plain counter.  What the stamp buys: a reader that folds several
+ * CPU steps into one event (reader.c, "Copies folded into one event") can
+ * push it with the sequence number its last step would have taken when it
+ * was pushed, in the past of that step: pcs_evq_push_stamped() gives it
+ * stamp S and count 0, even, so it sorts after every event pushed before
+ * time S and before every event pushed at S or later.  Only against another
+ * event at the same time stamped at the same S is its place unknown;
+ * pcs_evq_stamp_tied() tells the reader, which then has the run redone
+ * without folding (sim.c).
  */
 #ifndef PCSIM_EVQ_H
 #define PCSIM_EVQ_H
@@ -56,15 +70,31 @@ typedef struct {
   size_t fifo_head, fifo_len, fifo_cap;
   PcsTime fifo_time;  /* the FIFO head's key, (UINT64_MAX, UINT64_MAX) when empty */
   uint64_t fifo_seq;
-  uint64_t next_seq;
+  uint64_t next_seq; /* odd; pcs_evq_take_seq() */
   PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
   uint64_t popped;  /* events handled so far, those dispatched inline included */
+  uint64_t poll_at; /* the loop polls once popped reaches it (pcs_evq_poll_due()) */
 } PcsEvq;
 
-/* The event loop looks at its cancel flag and progress callback when
- * popped & PCS_EVQ_POLL_MASK is 0 (every 4096 events); pcs_evq_hold_inline()
- * leaves those events to the loop. */
+/* The event loop looks at its cancel flag and progress callback every
+ * 4096 events: once popped reaches poll_at, the next multiple of 4096
+ * (reached, not hit: a reader's folded copies count as several events at
+ * once, reader.c); pcs_evq_hold_inline() leaves that event to the loop. */
 #define PCS_EVQ_POLL_MASK 0xfffu
+static inline gboolean pcs_evq_poll_due(const PcsEvq *q) { return q->popped >= q->poll_at; }
+/* The loop has polled: the next poll is at the next multiple of 4096. */
+static inline void pcs_evq_polled(PcsEvq *q) { q->poll_at = (q->popped | PCS_EVQ_POLL_MASK) + 1; }
+
+/* The stamp of a sequence number: the time it was taken at (above
+ * PCS_EVQ_STAMP_MAX, that cap); below it, the count of pushes at that time.
+ * 2^20 pushes at one instant, or a simulated time past 2^42 ns (73
+ * minutes), and the stamps no longer tell the times apart: past the cap
+ * reader.c folds no more steps, and a count that overflows into the next
+ * nanosecond's stamp can only make pcs_evq_stamp_tied() answer TRUE too
+ * often, which costs a rerun, never a wrong order. */
+#define PCS_EVQ_SEQ_SHIFT 20
+#define PCS_EVQ_STAMP_MAX ((PcsTime)1 << 42)
+static inline uint64_t pcs_evq_stamp(uint64_t seq) { return seq >> PCS_EVQ_SEQ_SHIFT; }
 
 /* Called once per run: room for CAPACITY pending events in each lane (16 when 0). */
 void pcs_evq_init(PcsEvq *q, size_t capacity);
@@ -106,25 +136,54 @@ static inline uint32_t pcs_evq_lane_scan(const PcsEvq *q) {
   return pcs_evq_lane_pick(q, low, pcs_evq_lane_scan4(q, 4));
 }
 
-/* Schedule at absolute time T (>= now); never allocates unless the bound was
- * wrong.  Into a free slot of the lane, the lowest: the new event's sequence
- * number is above every pending one, so it is the lane's new minimum iff
- * its time is strictly before the old minimum's. */
-static inline void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
+/* The next sequence number: above every one taken before, stamped with
+ * now (branch-free: two conditional moves). */
+static inline uint64_t pcs_evq_take_seq(PcsEvq *q) {
+  PcsTime at = q->now < PCS_EVQ_STAMP_MAX ? q->now : PCS_EVQ_STAMP_MAX;
+  uint64_t base = at << PCS_EVQ_SEQ_SHIFT | 1, seq = q->next_seq > base ? q->next_seq : base;
+  q->next_seq = seq + 2;
+  return seq;
+}
+
+/* Into a free slot of the lane, the lowest, or the heap when the lane is
+ * full.  The lane's new minimum iff its key is below the old minimum's: a
+ * stamped event (pcs_evq_push_stamped()) may wait there with a sequence
+ * number above the new one's. */
+static inline void pcs_evq_push_seq(PcsEvq *q, PcsTime t, uint64_t seq, uint32_t kind, uint32_t arg) {
   g_assert(t >= q->now);
-  uint64_t seq = q->next_seq++;
   if (G_UNLIKELY(q->lane_used == (1u << PCS_EVQ_LANE) - 1)) {
     pcs_evq_push_heap(q, (PcsEvent){t, seq, kind, arg});
     return;
   }
-  uint32_t i = (uint32_t)__builtin_ctz(~q->lane_used);
+  __extension__ typedef unsigned __int128 u128;
+  uint32_t i = (uint32_t)__builtin_ctz(~q->lane_used), m = q->lane_min;
   q->lane_time[i] = t;
   q->lane_seq[i] = seq;
   q->lane_kind[i] = kind;
   q->lane_arg[i] = arg;
   q->lane_used |= 1u << i;
-  if (t < q->lane_time[q->lane_min]) q->lane_min = i;
+  if (((u128)t << 64 | seq) < ((u128)q->lane_time[m] << 64 | q->lane_seq[m])) q->lane_min = i;
 }
+
+/* Schedule at absolute time T (>= now); never allocates unless the bound was wrong. */
+static inline void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
+  pcs_evq_push_seq(q, t, pcs_evq_take_seq(q), kind, arg);
+}
+
+/* Schedule at T the last of several steps folded into one event, with the
+ * sequence number that step would have taken at STAMP, when the step
+ * before it ended (now < STAMP <= T < PCS_EVQ_STAMP_MAX): count 0, which no
+ * other push takes.  See the top of this file. */
+static inline void pcs_evq_push_stamped(PcsEvq *q, PcsTime t, PcsTime stamp, uint32_t kind, uint32_t arg) {
+  g_assert(q->now < stamp && stamp <= t && t < PCS_EVQ_STAMP_MAX);
+  pcs_evq_push_seq(q, t, (uint64_t)stamp << PCS_EVQ_SEQ_SHIFT, kind, arg);
+}
+
+/* Just popped a stamped event, stamped STAMP: does a pending event at the
+ * same time carry the same stamp, so that the order of the two is not
+ * known (evq.c)?  Every pending event at now has a larger sequence number
+ * than the popped one, so it is enough to look at the earliest. */
+gboolean pcs_evq_stamp_tied(const PcsEvq *q, PcsTime stamp);
 
 /* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
 static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
@@ -148,8 +207,8 @@ popped:
 }
 
 /* An event at T, scheduled now, would be the very next one popped: T is
- * strictly before every pending event (a new event's sequence number is
- * above all pending ones, so at an equal time a pending event goes first).
+ * strictly before every pending event (at an equal time a pending event
+ * goes first, or, stamped later than now, after it: either way not next).
  * The lane's minimum and the FIFO's head are cached; an empty one's time
  * is UINT64_MAX, after any T a run reaches. */
 static inline gboolean pcs_evq_is_next(const PcsEvq *q, PcsTime t) {
@@ -163,11 +222,11 @@ static inline gboolean pcs_evq_is_next(const PcsEvq *q, PcsTime t) {
  * clock moves to T and it counts as an event (popped: a simulated step,
  * however dispatched).  The caller then runs it at once, in place of
  * returning to the event loop.  FALSE, and nothing done, when T is not
- * next or the loop is due to poll (PCS_EVQ_POLL_MASK); the caller then
+ * next or the loop is due to poll (pcs_evq_poll_due()); the caller then
  * pushes it.  T >= now, as for a push (the callers add a cost to now). */
 static inline gboolean pcs_evq_hold_inline(PcsEvq *q, PcsTime t) {
-  if (!pcs_evq_is_next(q, t) || ((q->popped + 1) & PCS_EVQ_POLL_MASK) == 0) return FALSE;
-  q->next_seq++;
+  if (!pcs_evq_is_next(q, t) || q->popped + 1 >= q->poll_at) return FALSE;
+  pcs_evq_take_seq(q);
   q->now = t;
   q->popped++;
   return TRUE;

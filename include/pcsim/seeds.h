@@ -30,6 +30,7 @@ typedef struct {
   guint count;                /* seeds first .. first + count - 1, >= 1 */
   guint jobs;                 /* worker threads, >= 1 */
   const volatile int *cancel; /* non-zero stops the runs */
+  gboolean no_fold;           /* PcsRunOptions.no_fold for every run */
   /* Optional: called in the worker thread before run I (seed index
    * I / npolicies, policy I % npolicies) to fill its trace callback. */
   void (*prepare)(void *user, guint i, PcsRunOptions *opt);

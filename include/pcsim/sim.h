@@ -171,6 +171,9 @@ typedef struct {
   uint64_t reader_cpu_ns;  /* the sum of thread_cpu_ns */
   uint64_t *thread_switches; /* times each reader left its CPU (fio's ctx: its context switches); summed in reader_switches */
   uint64_t device_busy_ns; /* time with at least one request dispatched and not completed (diskstats io_ticks) */
+  /* how the run was simulated, not what it simulated (--stats; not in the reports) */
+  uint64_t folded_steps; /* copy steps folded into the event of the copy before them (reader.c) */
+  gboolean fold_redone;  /* a folded event's place was not known: the run was redone unfolded (sim.c) */
 } PcsResult;
 
 /* Files one read() call of THREAD (0-based) that took NS. */
@@ -184,6 +187,10 @@ typedef struct {
   void *trace_user;
   gboolean count_page_reads; /* fill PcsResult.page_reads */
   gboolean thread_latency;   /* fill PcsResult.thread_read_lat */
+  /* Run every CPU step as an event of its own: no copies folded into one
+   * event (reader.c).  The same output, slower: the reference the folded
+   * run is tested against (tests/test_fold.c, pcsim run --no-fold). */
+  gboolean no_fold;
   /* Called every few thousand events with the events so far (progress
    * lines); may be NULL. */
   void (*progress)(void *user, uint64_t events, PcsTime now);

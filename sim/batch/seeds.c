@@ -86,7 +86,7 @@ static gboolean run_slot(void *user, guint i, GError **error) {
   PcsParams p;
   pcs_params_copy(&p, s->base);
   p.scenario_seed = pcs_seeds_seed(s, i / np);
-  PcsRunOptions opt = {.cancel = s->cancel};
+  PcsRunOptions opt = {.cancel = s->cancel, .no_fold = s->no_fold};
   if (s->prepare) s->prepare(s->prepare_user, i, &opt);
   gboolean ok = pcs_sim_run(&p, &g_array_index(s->policies, PcsPolicy, i % np), &opt, &run->out[i], error);
   pcs_params_clear(&p);

@@ -172,11 +172,18 @@ GOptionContext *pcs_cli_context(const char *parameters, const char *description,
   return ctx;
 }
 
-void pcs_cli_print_stats(double wall, uint64_t events) {
+static void print_stats(double wall, uint64_t events, const char *more) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld\n", wall, events,
-          wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss);
+  fprintf(stderr, "stats: wall_s=%.3f events=%" G_GUINT64_FORMAT " events_per_s=%.0f peak_rss_kib=%ld%s\n", wall, events,
+          wall > 0 ? (double)events / wall : 0.0, ru.ru_maxrss, more);
+}
+
+void pcs_cli_print_stats(double wall, uint64_t events) { print_stats(wall, events, ""); }
+
+void pcs_cli_print_run_stats(double wall, uint64_t events, uint64_t folded, uint64_t redone) {
+  g_autofree char *more = g_strdup_printf(" folded=%" G_GUINT64_FORMAT " redone=%" G_GUINT64_FORMAT, folded, redone);
+  print_stats(wall, events, more);
 }
 
 gboolean pcs_cli_jobs_check(gint jobs, GError **error) {

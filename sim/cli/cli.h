@@ -73,6 +73,10 @@ guint pcs_cli_jobs(gint jobs);
 
 /* --stats: "stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z" on stderr. */
 void pcs_cli_print_stats(double wall, uint64_t events);
+/* The same line for `pcsim run`, with how it was simulated: FOLDED copy
+ * steps folded into one event (--no-fold: 0), REDONE runs redone unfolded
+ * (PcsResult.folded_steps, fold_redone). */
+void pcs_cli_print_run_stats(double wall, uint64_t events, uint64_t folded, uint64_t redone);
 
 int pcs_cmd_run(int argc, char **argv);
 int pcs_cmd_params(int argc, char **argv);

@@ -41,6 +41,7 @@ typedef struct {
   gint seeds; /* 0: not given */
   gint jobs;  /* 0: not given */
   gboolean progress;
+  gboolean no_fold;
 } RunOpts;
 
 static void run_opts_clear(RunOpts *o) {
@@ -164,6 +165,7 @@ typedef struct {
   uint64_t progress_estimate;             /* events estimated for all policies */
   uint64_t progress_before;               /* events of the policies already run */
   const char *progress_policy;
+  uint64_t folded, redone; /* --stats: PcsResult.folded_steps and fold_redone, summed */
 } RunJob;
 
 /* The rate a run's estimate is turned into minutes with: events per second
@@ -284,6 +286,8 @@ static gboolean run_policies(RunJob *j, GArray *results, GString *timelines, uin
     if (j->show_progress) j->ropt.progress = run_progress, j->ropt.progress_user = j;
     if (!pcs_sim_run(&j->p, &g_array_index(j->policies, PcsPolicy, i), &j->ropt, &r, error)) return FALSE;
     *events += r.events;
+    j->folded += r.folded_steps;
+    j->redone += r.fold_redone;
     j->progress_before = *events;
     g_array_append_val(results, r);
     if (j->tl.rows) {
@@ -328,6 +332,7 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
   gint64 t0 = g_get_monotonic_time();
   uint64_t events = 0;
   run_estimate(j, o);
+  j->ropt.no_fold = o->no_fold;
   gboolean ok = run_policies(j, results, timelines, &events, error);
   if (j->show_progress && !j->progress_lines) fputc('\n', stderr);
   double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
@@ -337,7 +342,7 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
     ok = run_write(j, o, report, error);
   }
   for (guint i = 0; i < results->len; i++) pcs_result_clear(&g_array_index(results, PcsResult, i));
-  if (ok && o->stats) pcs_cli_print_stats(wall, events);
+  if (ok && o->stats) pcs_cli_print_run_stats(wall, events, j->folded, j->redone);
   return ok;
 }
 
@@ -346,13 +351,15 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
 static gboolean run_seeds(RunJob *j, const RunOpts *o, GError **error) {
   guint np = j->policies->len, n = (guint)o->seeds * np;
   PcsSeeds s = {.base = &j->p, .policies = j->policies, .first = o->seed ? j->p.scenario_seed : 1,
-                .count = (guint)o->seeds, .jobs = pcs_cli_jobs(o->jobs), .cancel = &pcs_cli_signal};
+                .count = (guint)o->seeds, .jobs = pcs_cli_jobs(o->jobs), .cancel = &pcs_cli_signal,
+                .no_fold = o->no_fold};
   PcsResult *res = g_new0(PcsResult, n);
   g_autoptr(GString) report = g_string_new(NULL);
   gint64 t0 = g_get_monotonic_time();
   uint64_t events = 0;
   gboolean ok = pcs_seeds_run(&s, res, &events, error);
   double wall = (double)(g_get_monotonic_time() - t0) / G_USEC_PER_SEC;
+  for (guint i = 0; ok && i < n; i++) j->folded += res[i].folded_steps, j->redone += res[i].fold_redone;
   if (ok) {
     PcsSeedResults sr = {res, np, s.first, s.count};
     j->p.scenario_seed = s.first; /* the provenance names the first seed */
@@ -365,7 +372,7 @@ static gboolean run_seeds(RunJob *j, const RunOpts *o, GError **error) {
     ok = pcs_cli_write_file(NULL, report, error);
   }
   g_free(res);
-  if (ok && o->stats) pcs_cli_print_stats(wall, events);
+  if (ok && o->stats) pcs_cli_print_run_stats(wall, events, j->folded, j->redone);
   return ok;
 }
 
@@ -533,13 +540,17 @@ int pcs_cmd_run(int argc, char **argv) {
     {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages,
      "Page range A-B for --timeline (default: the 32 pages after the first readahead window)", "A-B"},
     {"stats", 0, 0, G_OPTION_ARG_NONE, &o.stats,
-     "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z' on stderr", NULL},
+     "Print 'stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z folded=F redone=R' on stderr (F: copy steps "
+     "folded into one event; R: runs redone unfolded, docs/performance.md)", NULL},
     {"seeds", 0, 0, G_OPTION_ARG_INT, &o.seeds,
      "Run N seeds (1..N, or from --seed) and add each metric's median and min..max", "N"},
     {"progress", 0, 0, G_OPTION_ARG_NONE, &o.progress,
      "Print the estimated work and a progress line every few seconds on stderr, also when it is not a terminal "
      "(logs, CI); without it, only runs estimated over ~10 s do, and progress only on a terminal", NULL},
     {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "With --seeds: runs in parallel (default: the number of cores)", "N"},
+    {"no-fold", 0, 0, G_OPTION_ARG_NONE, &o.no_fold,
+     "Run every CPU step as an event of its own, no copies folded into one (docs/performance.md): the same output, "
+     "slower; to check that, or to time the difference", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - simulate one scenario under each policy",
       run_description, entries);

@@ -3,7 +3,8 @@
  * lane for a producer with non-decreasing times (see evq.h).
  *
  * The only place the simulated clock moves (pcs_evq_pop()).  Invariant: the
- * popped sequence of (time, seq) pairs is strictly increasing.
+ * popped sequence of (time, seq) pairs is strictly increasing (a stamped
+ * push, evq.h, keeps it: its number is below those pushed after its stamp).
  */
 #include "pcsim/evq.h"
 
@@ -17,9 +18,10 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->fifo_time = q->fifo_seq = UINT64_MAX;
   for (uint32_t i = 0; i < PCS_EVQ_LANE; i++) q->lane_time[i] = q->lane_seq[i] = UINT64_MAX;
   q->lane_used = q->lane_min = 0;
-  q->next_seq = 0;
+  q->next_seq = 1;
   q->now = 0;
   q->popped = 0;
+  q->poll_at = PCS_EVQ_POLL_MASK + 1;
 }
 
 void pcs_evq_clear(PcsEvq *q) {
@@ -108,6 +110,14 @@ void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
     q->fifo_cap *= 2;
   }
   if (q->fifo_len) g_assert(t >= q->fifo[(q->fifo_head + q->fifo_len - 1) % q->fifo_cap].time);
-  if (!q->fifo_len) q->fifo_time = t, q->fifo_seq = q->next_seq;
-  q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, q->next_seq++, kind, arg};
+  uint64_t seq = pcs_evq_take_seq(q);
+  if (!q->fifo_len) q->fifo_time = t, q->fifo_seq = seq;
+  q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, seq, kind, arg};
+}
+
+gboolean pcs_evq_stamp_tied(const PcsEvq *q, PcsTime stamp) {
+  PcsEvent next = {q->lane_time[q->lane_min], q->lane_seq[q->lane_min], 0, 0};
+  if (q->len && pcs_evq_before(&q->heap[0], &next)) next = q->heap[0];
+  if (q->fifo_len && pcs_evq_before(&q->fifo[q->fifo_head], &next)) next = q->fifo[q->fifo_head];
+  return next.time == q->now && pcs_evq_stamp(next.seq) == stamp;
 }

@@ -93,6 +93,28 @@
  * does).  In-flight readahead then still completes; the run ends when the
  * last thread is done.
  *
+ * Copies folded into one event (fold_copies()).  A copy of a page that is
+ * up to date, followed by more such pages of the same read() call (v6.18:
+ * of the batch it holds), is a run of steps no other task can observe or
+ * change: nothing unsets a present page's up-to-date bit or sets its
+ * marker, the copy touches only the reader's own buffer and counts, and a
+ * reader on its CPU keeps it until a step ends past its slice.  So the run
+ * is charged as one step: the costs drawn in order from the reader's
+ * stream, summed, and the whole run accounted when the last copy ends
+ * (copied(), batch_copied()), counted as as many events.  It stops at a
+ * page not yet up to date or marked, the call's end, the batch's end, and
+ * the first step end at or past slice_end, where the scheduler could act.
+ * The event carries the sequence number its last step would have taken
+ * (stamped with the end of the step before it, evq.h), so it runs in the
+ * place among the other events at its time that the unfolded run gives
+ * it; where the stamp cannot tell (another event at that time stamped at
+ * the same nanosecond, pcs_evq_stamp_tied()) the run is redone without
+ * folding (sim.c).  Off when a trace is asked for (it reports each copy
+ * at its time), with cost.copy_cold (a copy's cost depends on the time it
+ * starts), and when a file can be invalidated under a reader
+ * (workload.loops > 1, time_based).  The output is byte-identical either
+ * way (tests/test_fold.c).
+ *
  * The hot helpers (find_page(), page_found(), reader_step()) are forced
  * inline into reader_run(): with them the per-page cost is that of the
  * former hand-written loops (cachegrind: same instruction count).  The
@@ -281,6 +303,54 @@ G_ALWAYS_INLINE static inline gboolean sleep_on(PcsSim *s, PcsReader *r, uint64_
   return FALSE;
 }
 
+/* ---- copies folded into one event (see the top of this file) ------------- */
+
+/* Copies are folded only while their steps end before this time, half the
+ * stamps' range (evq.h): the last one then ends within it (a copy costs
+ * far less than 2^41 ns). */
+#define FOLD_BEFORE (PCS_EVQ_STAMP_MAX / 2)
+
+/* May the copy at pos + 1 + folded be folded in after the ones before? */
+static inline gboolean fold_next(const PcsSim *s, const PcsReader *r) {
+  if (s->kernel == PCS_KERNEL_V6_18) return r->folded + 1 < r->batch_n; /* held, up to date */
+  uint64_t page = r->pos + 1 + r->folded;
+  return page < r->call_end && pcs_pc_present(&s->pc, page) && pcs_pc_uptodate(&s->pc, page) &&
+         !pcs_pc_readahead(&s->pc, page);
+}
+
+/* R copies pos (cost.copy) and goes on in NEXT, as run_cpu() would, with
+ * the copies after it that may be folded in charged as the same step. */
+static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
+  PcsCpus *c = &s->cpu;
+  PcsTask *task = &c->tasks[r->id];
+  PcsTime now = s->evq.now;
+  if (!task->on_cpu || (pcs_cpu_waiting(c, task->cpu) && pcs_cpu_slice_over(c, task, now)) || !fold_next(s, r) ||
+      now >= FOLD_BEFORE)
+    return run_cpu(s, r, s->p->cost_copy, next); /* a step of its own: it may yield, or is the only copy */
+  PcsTime end = now + pcs_cpu_cost(c, r->id, s->p->cost_copy), stamp = now;
+  while (end < task->slice_end && end < FOLD_BEFORE && fold_next(s, r)) {
+    stamp = end; /* the step before the last ends here: the last one's push */
+    end += pcs_cpu_cost(c, r->id, s->p->cost_copy);
+    r->folded++;
+  }
+  r->state = next;
+  if (!r->folded) return pcs_cpu_run_last(s, r->id, end - now);
+  r->fold_stamp = stamp;
+  task->cost = end - now; /* pcs_cpu_run()'s path for a task that keeps its CPU */
+  s->res->thread_cpu_ns[r->id] += end - now;
+  pcs_evq_push_stamped(&s->evq, end, stamp, PCS_EV_TASK_STEP, r->id);
+  return FALSE;
+}
+
+/* R's folded copies have run (the event of the last): they count as
+ * events, and the run is redone unfolded if this event's place among the
+ * others at its time is not known (evq.h). */
+static inline void fold_landed(PcsSim *s, PcsReader *r) {
+  s->evq.popped += r->folded;
+  s->res->folded_steps += r->folded;
+  if (G_UNLIKELY(pcs_evq_stamp_tied(&s->evq, r->fold_stamp))) s->fold_tied = TRUE;
+}
+
 /* A cached page at pos: clear its marker (first toucher only) and read
  * ahead, or sleep while it is locked, or copy it. */
 G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
@@ -291,6 +361,7 @@ G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
   }
   if (!pcs_pc_uptodate(&s->pc, page)) return sleep_on(s, r, page, PCS_RD_SLEEPING);
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_COPIED);
+  if (s->fold) return fold_copies(s, r, PCS_RD_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_COPIED);
 }
 
@@ -314,8 +385,13 @@ G_ALWAYS_INLINE static inline void account_copy(PcsSim *s, PcsReader *r) {
                                                       : s->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;
 }
 
-/* The copy of pos has run: account it and look up the next page at once. */
+/* The copy of pos has run (and the ones folded in after it): account it
+ * and look up the next page at once. */
 static gboolean copied(PcsSim *s, PcsReader *r) {
+  if (G_UNLIKELY(r->folded)) {
+    fold_landed(s, r);
+    for (; r->folded; r->folded--) account_copy(s, r);
+  }
   account_copy(s, r);
   return find_page(s, r, FALSE);
 }
@@ -351,6 +427,7 @@ static uint32_t read_batch(const PcsSim *s, const PcsReader *r) {
 /* copy_folio_to_iter() of pos, the batch's next folio, then BATCH_COPIED. */
 static inline gboolean batch_copy(PcsSim *s, PcsReader *r) {
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_BATCH_COPIED);
+  if (s->fold) return fold_copies(s, r, PCS_RD_BATCH_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_BATCH_COPIED);
 }
 
@@ -397,6 +474,10 @@ static gboolean batch_woken(PcsSim *s, PcsReader *r) {
 /* The copy of pos has run: account it; copy the batch's next folio, or
  * put the batch and gather the next (filemap_read()'s loop). */
 static gboolean batch_copied(PcsSim *s, PcsReader *r) {
+  if (G_UNLIKELY(r->folded)) {
+    fold_landed(s, r);
+    for (; r->folded; r->folded--, r->batch_n--) account_copy(s, r);
+  }
   g_assert(pcs_pc_uptodate(&s->pc, r->pos)); /* held: no invalidation dropped it (invalidate_file()) */
   account_copy(s, r);
   if (--r->batch_n) return batch_copy(s, r);
@@ -661,7 +742,7 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
     reader_run_inline(s, r);
     s->cpu.inline_task = PCS_NONE;
     if (!pcs_evq_pop(&s->evq, ev)) return FALSE;
-  } while (ev->kind == PCS_EV_TASK_STEP && ev->arg < s->nreaders && (s->evq.popped & PCS_EVQ_POLL_MASK) != 0);
+  } while (ev->kind == PCS_EV_TASK_STEP && ev->arg < s->nreaders && !pcs_evq_poll_due(&s->evq));
   return TRUE;
 }
 

@@ -118,6 +118,11 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->res = res;
   s->kernel = pcs_params_kernel(p);
   s->copy_cold = p->cost_copy_cold != 0;
+  /* copies folded into one event (reader.c): not while a trace reports each
+   * copy at its time, nor with cold copies, nor when a pass can invalidate
+   * the file under a reader; a copy of no cost has no step to fold */
+  s->fold = !s->opt.no_fold && !s->opt.trace && !s->copy_cold && p->workload_loops == 1 && !p->workload_time_based &&
+            p->cost_copy > 0;
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
   s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
@@ -198,8 +203,10 @@ static gboolean sim_loop(PcsSim *s) {
   const volatile int *cancel = s->opt.cancel;
   gboolean more = pcs_evq_pop(&s->evq, &ev);
   while (more) {
-    if (G_UNLIKELY((s->evq.popped & PCS_EVQ_POLL_MASK) == 0)) { /* every 4096 events: off the hot path */
+    if (G_UNLIKELY(pcs_evq_poll_due(&s->evq))) { /* every 4096 events: off the hot path */
+      pcs_evq_polled(&s->evq);
       if (cancel && g_atomic_int_get(cancel)) return FALSE;
+      if (s->fold_tied) return TRUE; /* the run is redone unfolded (pcs_sim_run()) */
       if (s->opt.progress) s->opt.progress(s->opt.progress_user, s->evq.popped, s->evq.now);
     }
     switch (ev.kind) {
@@ -227,7 +234,18 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
   if (!pcs_params_validate(p, error) || !pcs_sim_check_limits(p, policy, error)) return FALSE;
   PcsSim s;
   sim_init(&s, p, policy, opt, out);
-  if (!sim_loop(&s)) {
+  gboolean done = sim_loop(&s);
+  if (done && s.fold_tied) { /* a folded event's place was not known (reader.c): run it again unfolded */
+    PcsRunOptions unfolded = s.opt;
+    unfolded.no_fold = TRUE;
+    sim_clear(&s);
+    pcs_result_clear(out);
+    memset(out, 0, sizeof *out);
+    sim_init(&s, p, policy, &unfolded, out);
+    out->fold_redone = TRUE;
+    done = sim_loop(&s);
+  }
+  if (!done) {
     sim_clear(&s);
     pcs_result_clear(out);
     g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");

@@ -1,0 +1,151 @@
+/* test_fold.c - copies folded into one event (reader.c, "Copies folded
+ * into one event") change nothing a user sees.
+ *
+ * Each case runs a scenario twice, folded and with PcsRunOptions.no_fold
+ * (every copy an event of its own, as before folding existed), and asks
+ * for the same results to the bit: the JSON report, the event count, and
+ * every per-thread array and latency histogram (its running mean and
+ * deviation as doubles).  The cases are the shapes of race that put
+ * events of different tasks at the same nanosecond, where a folded event's
+ * place among them is decided by its stamp (evq.h): readers woken together
+ * by one end-io, more readers than CPUs (slices ending mid-run), no jitter
+ * (every copy the same cost, so steps of several readers end together and
+ * the stamp cannot always tell: those runs are redone unfolded, and the
+ * test asserts that some are), full jitter, both kernels' copy loops, the
+ * scheduler tick and per-CPU run queues of the 6.18 scenario, a runtime
+ * cut, per-thread files, block sizes from 4 KiB to 1 MiB.
+ */
+#include "support.h"
+
+#include "pcsim/report.h"
+#include "pcsim/sim.h"
+
+#include <string.h>
+
+typedef struct {
+  const char *workload;
+  const char *sets[6];
+} FoldCase;
+
+static const FoldCase cases[] = {
+  {"workloads/liubo-2011.ini", {NULL}},
+  {"workloads/liubo-2011.ini", {"scenario.kernel=v6.18", NULL}},
+  {"workloads/liubo-2011.ini", {"workload.threads=16", "cpu.count=2", NULL}},
+  {"workloads/liubo-2011.ini", {"workload.threads=3", "cpu.count=2", "cost.jitter=0", NULL}},
+  {"workloads/liubo-2011.ini", {"workload.block_size=4k", "scenario.seed=2", NULL}},
+  {"workloads/liubo-2011.ini", {"workload.block_size=1M", "cost.jitter=0.9", NULL}},
+  {"workloads/liubo-2011.ini", {"workload.runtime=4ms", NULL}},
+  {"workloads/liubo-2011.ini", {"workload.files=per-thread", "scenario.kernel=v6.18", NULL}},
+  {"workloads/liubo-2011-calibrated.ini", {NULL}},
+  {"workloads/liubo-2011-calibrated.ini", {"cost.jitter=0", NULL}},
+  {"workloads/eight-threads.ini", {NULL}},
+  {"workloads/eight-threads.ini", {"scenario.seed=3", "scenario.kernel=v6.18", NULL}},
+  {"workloads/nvme-fast.ini", {NULL}},
+  {"workloads/linux-6.18-btrfs.ini", {"readahead.read_ahead_kb=128", NULL}},
+  {"workloads/linux-6.18-btrfs.ini", {"workload.block_size=4k", "cost.jitter=0", NULL}},
+  {"workloads/single-thread.ini", {NULL}},
+};
+
+static void run(const PcsParams *p, const PcsPolicy *pol, gboolean no_fold, PcsResult *out) {
+  PcsRunOptions opt = {.count_page_reads = TRUE, .thread_latency = TRUE, .no_fold = no_fold};
+  GError *error = NULL;
+  if (!pcs_sim_run(p, pol, &opt, out, &error)) fail_msg("%s", error->message);
+}
+
+#define SAME_ARRAY(field, n)                                                                        \
+  do {                                                                                              \
+    if (memcmp(a->field, b->field, (n) * sizeof *a->field) != 0) fail_msg("%s: " #field " differs", what); \
+  } while (0)
+
+static void assert_same(const PcsParams *p, const PcsResult *a, const PcsResult *b, const char *what) {
+  g_autoptr(GString) ja = g_string_new(NULL), jb = g_string_new(NULL);
+  pcs_report_json(ja, p, a, 1);
+  pcs_report_json(jb, p, b, 1);
+  if (strcmp(ja->str, jb->str) != 0) fail_msg("%s: the JSON reports differ", what);
+  assert_int_equal(a->events, b->events);
+  assert_int_equal(a->sim_time_ns, b->sim_time_ns);
+  assert_int_equal(a->owner_changes, b->owner_changes);
+  assert_int_equal(memcmp(&a->read_lat, &b->read_lat, sizeof a->read_lat), 0);
+  SAME_ARRAY(thread_bytes, a->threads);
+  SAME_ARRAY(thread_done_ns, a->threads);
+  SAME_ARRAY(thread_inserts, a->threads);
+  SAME_ARRAY(thread_cpu_ns, a->threads);
+  SAME_ARRAY(thread_switches, a->threads);
+  SAME_ARRAY(thread_read_lat, a->threads);
+  SAME_ARRAY(bio_pages_hist, a->hist_len);
+  SAME_ARRAY(page_reads, p->workload_file_size / PCS_PAGE_SIZE);
+}
+
+static void folded_runs_equal_unfolded_runs(void **state) {
+  uint64_t folded = 0, redone = 0, runs = 0;
+  for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+    PcsParams p;
+    test_load(&p, cases[c].workload);
+    test_set(&p, "workload.file_size=24M", NULL);
+    for (size_t k = 0; cases[c].sets[k]; k++) test_set(&p, cases[c].sets[k], NULL);
+    g_autoptr(GArray) pols = g_array_new(FALSE, FALSE, sizeof(PcsPolicy));
+    GError *error = NULL;
+    if (!pcs_policy_parse_list(p.scenario_policies, pols, &error)) fail_msg("%s", error->message);
+    for (guint i = 0; i < pols->len; i++) {
+      const PcsPolicy *pol = &g_array_index(pols, PcsPolicy, i);
+      g_autofree char *what = g_strdup_printf("%s %s%s%s", cases[c].workload, pol->name, cases[c].sets[0] ? " " : "",
+                                              cases[c].sets[0] ? cases[c].sets[0] : "");
+      PcsResult a, b;
+      run(&p, pol, FALSE, &a);
+      run(&p, pol, TRUE, &b);
+      assert_same(&p, &a, &b, what);
+      assert_int_equal(b.folded_steps, 0);
+      folded += a.folded_steps;
+      redone += a.fold_redone;
+      runs++;
+      pcs_result_clear(&a);
+      pcs_result_clear(&b);
+    }
+    pcs_params_clear(&p);
+  }
+  print_message("%" G_GUINT64_FORMAT " runs, %" G_GUINT64_FORMAT " copy steps folded, %" G_GUINT64_FORMAT
+                " runs redone unfolded\n", runs, folded, redone);
+  assert_true(folded > 100000);     /* the cases fold */
+  assert_true(redone >= 1);         /* and some tie where the stamp cannot tell: the redo path runs */
+  assert_true(redone < runs / 2);   /* but not most */
+}
+
+/* What folding leaves alone: a trace reports every copy at its time, a
+ * cold copy's cost depends on when it starts, and a second pass
+ * invalidates pages under a reader. */
+static void folding_is_off_where_a_copy_is_not_private(void **state) {
+  const char *sets[][2] = {{"cost.copy_cold=3us", "cpu.cache_size=1M"}, {"workload.loops=2", NULL}};
+  for (size_t c = 0; c < G_N_ELEMENTS(sets); c++) {
+    PcsParams p;
+    test_load(&p, "workloads/liubo-2011.ini");
+    test_set(&p, "workload.file_size=8M", sets[c][0], sets[c][1], NULL);
+    PcsResult r;
+    test_run(&p, "immediate", &r);
+    assert_int_equal(r.folded_steps, 0);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+  PcsParams p;
+  test_load(&p, "workloads/liubo-2011.ini");
+  test_set(&p, "workload.file_size=8M", NULL);
+  PcsPolicy pol;
+  assert_true(pcs_policy_parse("immediate", &pol, NULL));
+  g_autoptr(GString) text = g_string_new(NULL);
+  PcsRunOptions opt = {.trace = test_trace_text, .trace_user = text};
+  PcsResult r;
+  assert_true(pcs_sim_run(&p, &pol, &opt, &r, NULL));
+  assert_int_equal(r.folded_steps, 0);
+  pcs_result_clear(&r);
+  test_run(&p, "immediate", &r); /* the same run untraced folds */
+  assert_true(r.folded_steps > 0);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(folded_runs_equal_unfolded_runs),
+    cmocka_unit_test(folding_is_off_where_a_copy_is_not_private),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
