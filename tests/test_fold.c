@@ -13,7 +13,8 @@
  * the stamp cannot always tell: those runs are redone unfolded, and the
  * test asserts that some are), full jitter, both kernels' copy loops, the
  * scheduler tick and per-CPU run queues of the 6.18 scenario, a runtime
- * cut, per-thread files, block sizes from 4 KiB to 1 MiB.
+ * cut, per-thread files, block sizes from 4 KiB to 1 MiB, copies so cheap
+ * that some cost 0 ns.
  */
 #include "support.h"
 
@@ -44,6 +45,8 @@ static const FoldCase cases[] = {
   {"workloads/linux-6.18-btrfs.ini", {"readahead.read_ahead_kb=128", NULL}},
   {"workloads/linux-6.18-btrfs.ini", {"workload.block_size=4k", "cost.jitter=0", NULL}},
   {"workloads/single-thread.ini", {NULL}},
+  {"workloads/single-thread.ini", {"cost.copy=1ns", "cost.jitter=0.1", NULL}}, /* copies of 0 ns: nothing to stamp */
+  {"workloads/liubo-2011.ini", {"cost.copy=3ns", "cost.jitter=0.9", "scenario.kernel=v6.18", NULL}},
 };
 
 static void run(const PcsParams *p, const PcsPolicy *pol, gboolean no_fold, PcsResult *out) {

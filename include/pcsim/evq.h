@@ -71,6 +71,7 @@ typedef struct {
   PcsTime fifo_time;  /* the FIFO head's key, (UINT64_MAX, UINT64_MAX) when empty */
   uint64_t fifo_seq;
   uint64_t next_seq; /* odd; pcs_evq_take_seq() */
+  uint64_t seq_overflow; /* non-zero once a count ran past its stamp's range (pcs_evq_take_seq()) */
   PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
   uint64_t popped;  /* events handled so far, those dispatched inline included */
   uint64_t poll_at; /* the loop polls once popped reaches it (pcs_evq_poll_due()) */
@@ -87,11 +88,11 @@ static inline void pcs_evq_polled(PcsEvq *q) { q->poll_at = (q->popped | PCS_EVQ
 
 /* The stamp of a sequence number: the time it was taken at (above
  * PCS_EVQ_STAMP_MAX, that cap); below it, the count of pushes at that time.
- * 2^20 pushes at one instant, or a simulated time past 2^42 ns (73
- * minutes), and the stamps no longer tell the times apart: past the cap
- * reader.c folds no more steps, and a count that overflows into the next
- * nanosecond's stamp can only make pcs_evq_stamp_tied() answer TRUE too
- * often, which costs a rerun, never a wrong order. */
+ * Past the cap (2^42 ns, 73 simulated minutes) reader.c folds no more
+ * steps.  A count that reaches 2^20 pushes at one instant runs into the
+ * next nanosecond's stamps (the order stays that of a counter); the queue
+ * then sets seq_overflow, and a folded event that finds it set has its run
+ * redone unfolded, as for an unknown place (reader.c fold_landed()). */
 #define PCS_EVQ_SEQ_SHIFT 20
 #define PCS_EVQ_STAMP_MAX ((PcsTime)1 << 42)
 static inline uint64_t pcs_evq_stamp(uint64_t seq) { return seq >> PCS_EVQ_SEQ_SHIFT; }
@@ -142,6 +143,7 @@ static inline uint64_t pcs_evq_take_seq(PcsEvq *q) {
   PcsTime at = q->now < PCS_EVQ_STAMP_MAX ? q->now : PCS_EVQ_STAMP_MAX;
   uint64_t base = at << PCS_EVQ_SEQ_SHIFT | 1, seq = q->next_seq > base ? q->next_seq : base;
   q->next_seq = seq + 2;
+  q->seq_overflow |= (seq - base) >> PCS_EVQ_SEQ_SHIFT;
   return seq;
 }
 

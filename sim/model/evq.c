@@ -19,6 +19,7 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   for (uint32_t i = 0; i < PCS_EVQ_LANE; i++) q->lane_time[i] = q->lane_seq[i] = UINT64_MAX;
   q->lane_used = q->lane_min = 0;
   q->next_seq = 1;
+  q->seq_overflow = 0;
   q->now = 0;
   q->popped = 0;
   q->poll_at = PCS_EVQ_POLL_MASK + 1;

@@ -328,7 +328,7 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
       now >= FOLD_BEFORE)
     return run_cpu(s, r, s->p->cost_copy, next); /* a step of its own: it may yield, or is the only copy */
   PcsTime end = now + pcs_cpu_cost(c, r->id, s->p->cost_copy), stamp = now;
-  while (end < task->slice_end && end < FOLD_BEFORE && fold_next(s, r)) {
+  while (end > now && end < task->slice_end && end < FOLD_BEFORE && fold_next(s, r)) { /* a copy of 0 ns: no stamp after now */
     stamp = end; /* the step before the last ends here: the last one's push */
     end += pcs_cpu_cost(c, r->id, s->p->cost_copy);
     r->folded++;
@@ -344,11 +344,12 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
 
 /* R's folded copies have run (the event of the last): they count as
  * events, and the run is redone unfolded if this event's place among the
- * others at its time is not known (evq.h). */
+ * others at its time is not known (evq.h: a pending event at this time
+ * stamped at the same nanosecond, or a stamp overrun). */
 static inline void fold_landed(PcsSim *s, PcsReader *r) {
   s->evq.popped += r->folded;
   s->res->folded_steps += r->folded;
-  if (G_UNLIKELY(pcs_evq_stamp_tied(&s->evq, r->fold_stamp))) s->fold_tied = TRUE;
+  if (G_UNLIKELY(pcs_evq_stamp_tied(&s->evq, r->fold_stamp) || s->evq.seq_overflow)) s->fold_tied = TRUE;
 }
 
 /* A cached page at pos: clear its marker (first toucher only) and read
