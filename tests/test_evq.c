@@ -126,11 +126,11 @@ static void fifo_lane_interleaves_as_one_heap(void **state) {
     if (what < 6 && ref.n < G_N_ELEMENTS(ref.ev)) {
       PcsTime t = q.now + g_rand_int_range(rng, 0, 30);
       pcs_evq_push(&q, t, 0, i);
-      ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
+      ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i, 0};
     } else if (what < 11 && ref.n < G_N_ELEMENTS(ref.ev)) {
       fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 8); /* non-decreasing */
       pcs_evq_push_fifo(&q, fifo_last, 1, i);
-      ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i};
+      ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i, 0};
     } else if (ref.n) {
       PcsEvent want = reference_pop(&ref), got = {0};
       assert_true(pcs_evq_pop(&q, &got));
@@ -168,7 +168,7 @@ static void many_pending_pop_as_one_heap(void **state) {
   for (uint32_t i = 0; i < 16; i++) { /* 16 pending, as the bench's bare heap */
     PcsTime t = g_rand_int_range(rng, 0, 100);
     pcs_evq_push(&q, t, 0, i);
-    ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
+    ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i, 0};
   }
   for (uint32_t i = 16; i < 200000; i++) {
     PcsEvent want = reference_pop(&ref), got = {0};
@@ -184,14 +184,14 @@ static void many_pending_pop_as_one_heap(void **state) {
     if (what == 2) {
       fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 50);
       pcs_evq_push_fifo(&q, fifo_last, 1, i);
-      ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i};
+      ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i, 0};
     }
     holds += pushes > 0 && got.kind == 0;
     bare_pops += pushes == 0;
     for (uint32_t k = 0; k < pushes; k++) {
       PcsTime t = q.now + g_rand_int_range(rng, 0, 64); /* ties with pending events are common */
       pcs_evq_push(&q, t, 0, i);
-      ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
+      ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i, 0};
     }
     assert_int_equal(pcs_evq_pending(&q), ref.n);
   }
@@ -265,11 +265,11 @@ static void small_lane_and_overflow_pop_as_one_heap(void **state) {
       if (g_rand_int_range(rng, 0, 8) == 0) {
         fifo_last = MAX(fifo_last, q.now) + g_rand_int_range(rng, 0, 6);
         pcs_evq_push_fifo(&q, fifo_last, 1, i);
-        ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i};
+        ref.ev[ref.n++] = (PcsEvent){fifo_last, ref_seq(&seq, q.now), 1, i, 0};
       } else {
         PcsTime t = q.now + g_rand_int_range(rng, 0, 12);
         pcs_evq_push(&q, t, 0, i);
-        ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i};
+        ref.ev[ref.n++] = (PcsEvent){t, ref_seq(&seq, q.now), 0, i, 0};
       }
       high_slots += (q.lane_used >> PCS_EVQ_LANE / 2) != 0;
     } else if (ref.n) {
@@ -340,7 +340,7 @@ static void inline_dispatch_runs_as_push_and_pop(void **state) {
     while (n < STEPS && pcs_evq_pop(&q, &ev)) {
       if (pcs_evq_poll_due(&q)) pcs_evq_polled(&q); /* as the event loop does (sim.c) */
       for (;;) { /* the task runs its step; one in 8 also starts a device transfer */
-        run[n++] = (PcsEvent){q.now, q.popped, ev.kind, ev.arg};
+        run[n++] = (PcsEvent){q.now, q.popped, ev.kind, ev.arg, 0};
         if (ev.kind == 1 || n == STEPS) break;
         if (k[ev.arg] % 8 == 0) {
           fifo_last = MAX(fifo_last, q.now) + step_ns(ev.arg + TASKS, k[ev.arg]);
@@ -373,38 +373,59 @@ static void inline_dispatch_runs_as_push_and_pop(void **state) {
 
 /* A stamped push (a reader's folded copies, reader.c) sorts among the
  * events at its time by its stamp: after those pushed before the stamp,
- * before those pushed at it or later, whenever they were pushed; and
- * pcs_evq_stamp_tied() reports an event at the same time pushed at the
- * stamp itself, whose order against it the stamp cannot tell. */
+ * before those pushed at it or later, whenever they were pushed.  Against
+ * one pushed at the stamp itself, the numbers of the events that pushed
+ * the two decide (pcs_evq_place_stamped(), then pcs_evq_unpop() behind the
+ * ones pushed first); against a parent stamped alike that was itself a
+ * folded step, nothing does. */
 static void stamped_event_sorts_by_its_stamp(void **state) {
   PcsEvq q;
   pcs_evq_init(&q, 8);
   PcsEvent ev;
-  pcs_evq_push(&q, 100, 0, 1);              /* A, pushed at 0 */
-  pcs_evq_push_stamped(&q, 100, 50, 0, 3);  /* F, its last step pushed at 50 */
+  uint64_t after;
+  pcs_evq_push(&q, 100, 0, 1);                 /* A, pushed at 0 */
+  pcs_evq_push_stamped(&q, 100, 50, 7, 0, 3);  /* F, its last step pushed at 50 */
   pcs_evq_push(&q, 40, 1, 0);
   pcs_evq_push(&q, 60, 1, 0);
   assert_true(pcs_evq_pop(&q, &ev) && ev.time == 40);
-  pcs_evq_push(&q, 100, 0, 2);              /* C, pushed at 40: before F, though F waits with a smaller number */
+  pcs_evq_push(&q, 100, 0, 2);                 /* C, pushed at 40: before F, though F waits with a smaller number */
   assert_false(pcs_evq_is_next(&q, 100));
   assert_true(pcs_evq_pop(&q, &ev) && ev.time == 60);
-  pcs_evq_push(&q, 100, 0, 4);              /* D, pushed at 60: after F */
-  pcs_evq_push_fifo(&q, 100, 1, 5);         /* E, the FIFO lane, pushed at 60: after D */
+  pcs_evq_push(&q, 100, 0, 4);                 /* D, pushed at 60: after F */
+  pcs_evq_push_fifo(&q, 100, 1, 5);            /* E, the FIFO lane, pushed at 60: after D */
   const uint32_t order[] = {1, 2, 3, 4, 5};
   for (size_t i = 0; i < G_N_ELEMENTS(order); i++) {
     assert_true(pcs_evq_pop(&q, &ev));
     assert_int_equal(ev.time, 100);
     assert_int_equal(ev.arg, order[i]);
-    if (ev.arg == 3) assert_false(pcs_evq_stamp_tied(&q, 50)); /* D and E were pushed after 50 */
+    if (ev.arg == 3) assert_int_equal(pcs_evq_place_stamped(&q, 7, &after), PCS_EVQ_PLACE_NOW); /* none stamped 50 */
   }
-  /* a tie the stamp cannot tell: G stamped 150, H pushed at 150, both at 200 */
-  pcs_evq_push_stamped(&q, 200, 150, 0, 6);
-  pcs_evq_push(&q, 150, 1, 0);
-  assert_true(pcs_evq_pop(&q, &ev) && ev.time == 150);
-  pcs_evq_push(&q, 200, 0, 7);
-  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 6);
-  assert_true(pcs_evq_stamp_tied(&q, 150));
-  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 7);
+  /* pushed at G's stamp, 150, by Y1 and Y2: G's parent between them */
+  uint64_t next = q.next_seq, y1 = ref_seq(&next, q.now);
+  pcs_evq_push(&q, 150, 1, 10);                     /* Y1 */
+  pcs_evq_push(&q, 150, 1, 11);                     /* Y2 */
+  pcs_evq_push_stamped(&q, 200, 150, y1 + 1, 0, 6); /* G: its last step's parent handled after Y1, before Y2 */
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 10 && ev.seq == y1);
+  pcs_evq_push(&q, 200, 0, 12);                     /* H1, parent Y1 */
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 11);
+  pcs_evq_push(&q, 200, 0, 13);                     /* H2, parent Y2 */
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 6); /* G's number is the least at 200 */
+  assert_int_equal(pcs_evq_place_stamped(&q, y1 + 1, &after), PCS_EVQ_PLACE_LATER);
+  uint64_t popped = q.popped;
+  pcs_evq_unpop(&q, after + 1, y1 + 1, 0, 6);
+  assert_int_equal(q.popped, popped - 1);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 12); /* H1 */
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 6);  /* G, now in its place */
+  assert_int_equal(pcs_evq_place_stamped(&q, y1 + 1, &after), PCS_EVQ_PLACE_NOW);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 13); /* H2 */
+  /* G2's parent a folded step stamped 200, H3's a real event pushed at 200: unknown */
+  pcs_evq_push(&q, 250, 1, 14);                     /* Y3, pushed at 200 */
+  pcs_evq_push_stamped(&q, 300, 250, (uint64_t)200 << PCS_EVQ_SEQ_SHIFT, 0, 16);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 14);
+  pcs_evq_push(&q, 300, 0, 15);                     /* H3, parent Y3 */
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 16);
+  assert_int_equal(pcs_evq_place_stamped(&q, (uint64_t)200 << PCS_EVQ_SEQ_SHIFT, &after), PCS_EVQ_PLACE_UNKNOWN);
+  assert_true(pcs_evq_pop(&q, &ev) && ev.arg == 15);
   assert_false(pcs_evq_pop(&q, &ev));
   pcs_evq_clear(&q);
 }

@@ -32,10 +32,16 @@
  * push it with the sequence number its last step would have taken when it
  * was pushed, in the past of that step: pcs_evq_push_stamped() gives it
  * stamp S and count 0, even, so it sorts after every event pushed before
- * time S and before every event pushed at S or later.  Only against another
- * event at the same time stamped at the same S is its place unknown;
- * pcs_evq_stamp_tied() tells the reader, which then has the run redone
- * without folding (sim.c).
+ * time S and before every event pushed at S or later.  Against another
+ * event at the same time stamped at the same S, the order of the two
+ * pushes within that nanosecond decides, which is the order of the events
+ * that pushed them: every event records the number of the event being
+ * handled when it was pushed (pseq), the folded one that of the step
+ * before its last, and pcs_evq_place_stamped() compares them; the folded
+ * event is then put back behind the ones pushed before it
+ * (pcs_evq_unpop()).  Only when those numbers are equal too (two folded
+ * events whose steps before the last were stamped alike) is its place
+ * unknown: the reader then has the run redone without folding (sim.c).
  */
 #ifndef PCSIM_EVQ_H
 #define PCSIM_EVQ_H
@@ -50,6 +56,7 @@ typedef struct {
   uint64_t seq;
   uint32_t kind;
   uint32_t arg;
+  uint64_t pseq; /* the sequence number of the event being handled when it was pushed (pcs_evq_place_stamped()) */
 } PcsEvent;
 
 /* The small lane's slots; an empty one holds the key (UINT64_MAX, UINT64_MAX),
@@ -62,6 +69,7 @@ typedef struct {
   PcsTime lane_time[PCS_EVQ_LANE];
   uint64_t lane_seq[PCS_EVQ_LANE];
   uint32_t lane_kind[PCS_EVQ_LANE], lane_arg[PCS_EVQ_LANE];
+  uint64_t lane_pseq[PCS_EVQ_LANE];
   uint32_t lane_used; /* bit i: slot i holds an event */
   uint32_t lane_min;  /* the slot of the lane's (time, seq) minimum; an empty slot when none */
   PcsEvent *heap;     /* overflow: a binary min-heap for pushes that find the lane full */
@@ -72,6 +80,7 @@ typedef struct {
   uint64_t fifo_seq;
   uint64_t next_seq; /* odd; pcs_evq_take_seq() */
   uint64_t seq_overflow; /* non-zero once a count ran past its stamp's range (pcs_evq_take_seq()) */
+  uint64_t cur_seq;      /* the sequence number of the event being handled (0 before the first) */
   PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
   uint64_t popped;  /* events handled so far, those dispatched inline included */
   uint64_t poll_at; /* the loop polls once popped reaches it (pcs_evq_poll_due()) */
@@ -151,10 +160,10 @@ static inline uint64_t pcs_evq_take_seq(PcsEvq *q) {
  * full.  The lane's new minimum iff its key is below the old minimum's: a
  * stamped event (pcs_evq_push_stamped()) may wait there with a sequence
  * number above the new one's. */
-static inline void pcs_evq_push_seq(PcsEvq *q, PcsTime t, uint64_t seq, uint32_t kind, uint32_t arg) {
+static inline void pcs_evq_push_seq(PcsEvq *q, PcsTime t, uint64_t seq, uint64_t pseq, uint32_t kind, uint32_t arg) {
   g_assert(t >= q->now);
   if (G_UNLIKELY(q->lane_used == (1u << PCS_EVQ_LANE) - 1)) {
-    pcs_evq_push_heap(q, (PcsEvent){t, seq, kind, arg});
+    pcs_evq_push_heap(q, (PcsEvent){t, seq, kind, arg, pseq});
     return;
   }
   __extension__ typedef unsigned __int128 u128;
@@ -163,29 +172,43 @@ static inline void pcs_evq_push_seq(PcsEvq *q, PcsTime t, uint64_t seq, uint32_t
   q->lane_seq[i] = seq;
   q->lane_kind[i] = kind;
   q->lane_arg[i] = arg;
+  q->lane_pseq[i] = pseq;
   q->lane_used |= 1u << i;
   if (((u128)t << 64 | seq) < ((u128)q->lane_time[m] << 64 | q->lane_seq[m])) q->lane_min = i;
 }
 
 /* Schedule at absolute time T (>= now); never allocates unless the bound was wrong. */
 static inline void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
-  pcs_evq_push_seq(q, t, pcs_evq_take_seq(q), kind, arg);
+  pcs_evq_push_seq(q, t, pcs_evq_take_seq(q), q->cur_seq, kind, arg);
 }
 
 /* Schedule at T the last of several steps folded into one event, with the
  * sequence number that step would have taken at STAMP, when the step
  * before it ended (now < STAMP <= T < PCS_EVQ_STAMP_MAX): count 0, which no
- * other push takes.  See the top of this file. */
-static inline void pcs_evq_push_stamped(PcsEvq *q, PcsTime t, PcsTime stamp, uint32_t kind, uint32_t arg) {
+ * other push takes.  PSEQ: the sequence number the step before it would
+ * have had (its parent).  See the top of this file. */
+static inline void pcs_evq_push_stamped(PcsEvq *q, PcsTime t, PcsTime stamp, uint64_t pseq, uint32_t kind, uint32_t arg) {
   g_assert(q->now < stamp && stamp <= t && t < PCS_EVQ_STAMP_MAX);
-  pcs_evq_push_seq(q, t, (uint64_t)stamp << PCS_EVQ_SEQ_SHIFT, kind, arg);
+  pcs_evq_push_seq(q, t, (uint64_t)stamp << PCS_EVQ_SEQ_SHIFT, pseq, kind, arg);
 }
 
-/* Just popped a stamped event, stamped STAMP: does a pending event at the
- * same time carry the same stamp, so that the order of the two is not
- * known (evq.c)?  Every pending event at now has a larger sequence number
- * than the popped one, so it is enough to look at the earliest. */
-gboolean pcs_evq_stamp_tied(const PcsEvq *q, PcsTime stamp);
+typedef enum {
+  PCS_EVQ_PLACE_NOW,     /* no pending event goes before it: handle it */
+  PCS_EVQ_PLACE_LATER,   /* some do: pcs_evq_unpop() it behind them */
+  PCS_EVQ_PLACE_UNKNOWN  /* the stamps cannot tell */
+} PcsEvqPlace;
+
+/* The stamped event just popped (cur_seq; its parent's number PSEQ): where
+ * it belongs among the pending events at its time stamped at the same
+ * nanosecond, which wait behind it whatever their place (evq.c).  Each was
+ * pushed at that nanosecond by an event handled then, in the order of
+ * their numbers: the one whose parent's number is below PSEQ was pushed
+ * before it.  LATER: *AFTER is the number of the last of those. */
+PcsEvqPlace pcs_evq_place_stamped(const PcsEvq *q, uint64_t pseq, uint64_t *after);
+/* Puts the event just popped (at now, handled not at all) back with
+ * sequence number SEQ and parent PSEQ: it is popped again after the events
+ * below SEQ, and counts once. */
+void pcs_evq_unpop(PcsEvq *q, uint64_t seq, uint64_t pseq, uint32_t kind, uint32_t arg);
 
 /* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
 static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
@@ -197,13 +220,14 @@ static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
     goto popped;
   }
   if (G_UNLIKELY(!q->lane_used)) return FALSE;
-  *out = (PcsEvent){q->lane_time[m], q->lane_seq[m], q->lane_kind[m], q->lane_arg[m]};
+  *out = (PcsEvent){q->lane_time[m], q->lane_seq[m], q->lane_kind[m], q->lane_arg[m], q->lane_pseq[m]};
   q->lane_time[m] = q->lane_seq[m] = UINT64_MAX;
   q->lane_used &= ~(1u << m);
   q->lane_min = pcs_evq_lane_scan(q);
 popped:
   g_assert(out->time >= q->now);
   q->now = out->time;
+  q->cur_seq = out->seq;
   q->popped++;
   return TRUE;
 }
@@ -228,7 +252,7 @@ static inline gboolean pcs_evq_is_next(const PcsEvq *q, PcsTime t) {
  * pushes it.  T >= now, as for a push (the callers add a cost to now). */
 static inline gboolean pcs_evq_hold_inline(PcsEvq *q, PcsTime t) {
   if (!pcs_evq_is_next(q, t) || q->popped + 1 >= q->poll_at) return FALSE;
-  pcs_evq_take_seq(q);
+  q->cur_seq = pcs_evq_take_seq(q);
   q->now = t;
   q->popped++;
   return TRUE;

@@ -20,6 +20,7 @@ void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->lane_used = q->lane_min = 0;
   q->next_seq = 1;
   q->seq_overflow = 0;
+  q->cur_seq = 0;
   q->now = 0;
   q->popped = 0;
   q->poll_at = PCS_EVQ_POLL_MASK + 1;
@@ -57,7 +58,7 @@ gboolean pcs_evq_pop_overflow(PcsEvq *q, PcsEvent *out) {
   PcsEvent best = q->heap[0];
   int from = 0; /* 0 heap, 1 lane, 2 fifo */
   if (q->lane_used) {
-    PcsEvent lane = {q->lane_time[m], q->lane_seq[m], q->lane_kind[m], q->lane_arg[m]};
+    PcsEvent lane = {q->lane_time[m], q->lane_seq[m], q->lane_kind[m], q->lane_arg[m], q->lane_pseq[m]};
     if (pcs_evq_before(&lane, &best)) best = lane, from = 1;
   }
   if (q->fifo_len && pcs_evq_before(&q->fifo[q->fifo_head], &best)) best = q->fifo[q->fifo_head], from = 2;
@@ -83,6 +84,7 @@ gboolean pcs_evq_pop_overflow(PcsEvq *q, PcsEvent *out) {
   *out = best;
   g_assert(out->time >= q->now);
   q->now = out->time;
+  q->cur_seq = out->seq;
   q->popped++;
   return TRUE;
 }
@@ -113,12 +115,58 @@ void pcs_evq_push_fifo(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t arg) {
   if (q->fifo_len) g_assert(t >= q->fifo[(q->fifo_head + q->fifo_len - 1) % q->fifo_cap].time);
   uint64_t seq = pcs_evq_take_seq(q);
   if (!q->fifo_len) q->fifo_time = t, q->fifo_seq = seq;
-  q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, seq, kind, arg};
+  q->fifo[(q->fifo_head + q->fifo_len++) % q->fifo_cap] = (PcsEvent){t, seq, kind, arg, q->cur_seq};
 }
 
-gboolean pcs_evq_stamp_tied(const PcsEvq *q, PcsTime stamp) {
-  PcsEvent next = {q->lane_time[q->lane_min], q->lane_seq[q->lane_min], 0, 0};
-  if (q->len && pcs_evq_before(&q->heap[0], &next)) next = q->heap[0];
-  if (q->fifo_len && pcs_evq_before(&q->fifo[q->fifo_head], &next)) next = q->fifo[q->fifo_head];
-  return next.time == q->now && pcs_evq_stamp(next.seq) == stamp;
+/* Is an event with sequence number SEQ pending? */
+static gboolean seq_pending(const PcsEvq *q, uint64_t seq) {
+  for (uint32_t i = 0; i < PCS_EVQ_LANE; i++)
+    if ((q->lane_used & 1u << i) && q->lane_seq[i] == seq) return TRUE;
+  for (size_t i = 0; i < q->len; i++)
+    if (q->heap[i].seq == seq) return TRUE;
+  for (size_t k = 0; k < q->fifo_len; k++)
+    if (q->fifo[(q->fifo_head + k) % q->fifo_cap].seq == seq) return TRUE;
+  return FALSE;
+}
+
+void pcs_evq_unpop(PcsEvq *q, uint64_t seq, uint64_t pseq, uint32_t kind, uint32_t arg) {
+  g_assert(q->popped > 0);
+  q->popped--;
+  pcs_evq_push_seq(q, q->now, seq, pseq, kind, arg);
+}
+
+/* A number a folded step would have had (count 0, pcs_evq_push_stamped()):
+ * its place among the numbers taken in its nanosecond is not known. */
+static inline gboolean virtual_seq(uint64_t seq) { return (seq & ((UINT64_C(1) << PCS_EVQ_SEQ_SHIFT) - 1)) == 0; }
+
+typedef struct {
+  uint64_t stamp, pseq, after;
+  gboolean before, unknown;
+} Placing;
+
+/* One pending event E: at now and stamped like the popped event, it was
+ * pushed before it (its parent handled first: P->before, P->after raised
+ * to its number) or after it, or, parents of the same nanosecond one of
+ * which was a folded step, nobody knows. */
+static void place_one(Placing *p, const PcsEvent *e, PcsTime now) {
+  if (e->time != now || pcs_evq_stamp(e->seq) != p->stamp) return;
+  if (e->pseq == p->pseq ||
+      (pcs_evq_stamp(e->pseq) == pcs_evq_stamp(p->pseq) && (virtual_seq(e->pseq) || virtual_seq(p->pseq)))) {
+    p->unknown = TRUE;
+  } else if (e->pseq < p->pseq) {
+    p->before = TRUE;
+    p->after = MAX(p->after, e->seq);
+  }
+}
+
+PcsEvqPlace pcs_evq_place_stamped(const PcsEvq *q, uint64_t pseq, uint64_t *after) {
+  Placing p = {.stamp = pcs_evq_stamp(q->cur_seq), .pseq = pseq};
+  for (uint32_t i = 0; i < PCS_EVQ_LANE; i++)
+    if (q->lane_used & 1u << i)
+      place_one(&p, &(PcsEvent){q->lane_time[i], q->lane_seq[i], q->lane_kind[i], q->lane_arg[i], q->lane_pseq[i]}, q->now);
+  for (size_t i = 0; i < q->len; i++) place_one(&p, &q->heap[i], q->now);
+  for (size_t k = 0; k < q->fifo_len; k++) place_one(&p, &q->fifo[(q->fifo_head + k) % q->fifo_cap], q->now);
+  *after = p.after;
+  if (p.unknown || (p.before && seq_pending(q, p.after + 1))) return PCS_EVQ_PLACE_UNKNOWN; /* no number left between */
+  return p.before ? PCS_EVQ_PLACE_LATER : PCS_EVQ_PLACE_NOW;
 }

@@ -107,9 +107,10 @@
  * The event carries the sequence number its last step would have taken
  * (stamped with the end of the step before it, evq.h), so it runs in the
  * place among the other events at its time that the unfolded run gives
- * it; where the stamp cannot tell (another event at that time stamped at
- * the same nanosecond, pcs_evq_stamp_tied()) the run is redone without
- * folding (sim.c).  Off when a trace is asked for (it reports each copy
+ * it; against one stamped at the same nanosecond the numbers of the events
+ * that pushed the two decide (fold_landed() puts it back behind those
+ * pushed first), and where those cannot tell either the run is redone
+ * without folding (sim.c).  Off when a trace is asked for (it reports each copy
  * at its time), with cost.copy_cold (a copy's cost depends on the time it
  * starts), and when a file can be invalidated under a reader
  * (workload.loops > 1, time_based).  The output is byte-identical either
@@ -327,29 +328,42 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
   if (!task->on_cpu || (pcs_cpu_waiting(c, task->cpu) && pcs_cpu_slice_over(c, task, now)) || !fold_next(s, r) ||
       now >= FOLD_BEFORE)
     return run_cpu(s, r, s->p->cost_copy, next); /* a step of its own: it may yield, or is the only copy */
-  PcsTime end = now + pcs_cpu_cost(c, r->id, s->p->cost_copy), stamp = now;
+  PcsTime end = now + pcs_cpu_cost(c, r->id, s->p->cost_copy), stamp = now, before = now;
   while (end > now && end < task->slice_end && end < FOLD_BEFORE && fold_next(s, r)) { /* a copy of 0 ns: no stamp after now */
+    before = stamp;
     stamp = end; /* the step before the last ends here: the last one's push */
     end += pcs_cpu_cost(c, r->id, s->p->cost_copy);
     r->folded++;
   }
   r->state = next;
   if (!r->folded) return pcs_cpu_run_last(s, r->id, end - now);
-  r->fold_stamp = stamp;
+  /* the number of the step before the last: the first step's, taken now
+   * as its push would have, or, a folded step itself, stamped */
+  uint64_t first = pcs_evq_take_seq(&s->evq);
+  r->fold_pseq = r->folded == 1 ? first : (uint64_t)before << PCS_EVQ_SEQ_SHIFT;
   task->cost = end - now; /* pcs_cpu_run()'s path for a task that keeps its CPU */
   s->res->thread_cpu_ns[r->id] += end - now;
-  pcs_evq_push_stamped(&s->evq, end, stamp, PCS_EV_TASK_STEP, r->id);
+  pcs_evq_push_stamped(&s->evq, end, stamp, r->fold_pseq, PCS_EV_TASK_STEP, r->id);
   return FALSE;
 }
 
-/* R's folded copies have run (the event of the last): they count as
- * events, and the run is redone unfolded if this event's place among the
- * others at its time is not known (evq.h: a pending event at this time
- * stamped at the same nanosecond, or a stamp overrun). */
-static inline void fold_landed(PcsSim *s, PcsReader *r) {
+/* R's folded copies have run (the event of the last), unless events at
+ * this time pushed before its last step would have been wait behind it:
+ * it is then put back behind them (FALSE).  Else they count as events;
+ * the run is redone unfolded where the place is not known (evq.h). */
+static inline gboolean fold_landed(PcsSim *s, PcsReader *r) {
+  if (G_UNLIKELY(!pcs_evq_is_next(&s->evq, s->evq.now) || s->evq.seq_overflow)) { /* another event at now */
+    uint64_t after;
+    PcsEvqPlace place = s->evq.seq_overflow ? PCS_EVQ_PLACE_UNKNOWN : pcs_evq_place_stamped(&s->evq, r->fold_pseq, &after);
+    if (place == PCS_EVQ_PLACE_LATER) {
+      pcs_evq_unpop(&s->evq, after + 1, r->fold_pseq, PCS_EV_TASK_STEP, r->id);
+      return FALSE;
+    }
+    if (place == PCS_EVQ_PLACE_UNKNOWN) s->fold_tied = TRUE;
+  }
   s->evq.popped += r->folded;
   s->res->folded_steps += r->folded;
-  if (G_UNLIKELY(pcs_evq_stamp_tied(&s->evq, r->fold_stamp) || s->evq.seq_overflow)) s->fold_tied = TRUE;
+  return TRUE;
 }
 
 /* A cached page at pos: clear its marker (first toucher only) and read
@@ -390,7 +404,7 @@ G_ALWAYS_INLINE static inline void account_copy(PcsSim *s, PcsReader *r) {
  * and look up the next page at once. */
 static gboolean copied(PcsSim *s, PcsReader *r) {
   if (G_UNLIKELY(r->folded)) {
-    fold_landed(s, r);
+    if (!fold_landed(s, r)) return FALSE;
     for (; r->folded; r->folded--) account_copy(s, r);
   }
   account_copy(s, r);
@@ -476,7 +490,7 @@ static gboolean batch_woken(PcsSim *s, PcsReader *r) {
  * put the batch and gather the next (filemap_read()'s loop). */
 static gboolean batch_copied(PcsSim *s, PcsReader *r) {
   if (G_UNLIKELY(r->folded)) {
-    fold_landed(s, r);
+    if (!fold_landed(s, r)) return FALSE;
     for (; r->folded; r->folded--, r->batch_n--) account_copy(s, r);
   }
   g_assert(pcs_pc_uptodate(&s->pc, r->pos)); /* held: no invalidation dropped it (invalidate_file()) */
