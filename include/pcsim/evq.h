@@ -39,8 +39,9 @@
  * handled when it was pushed (pseq), the folded one that of the step
  * before its last, and pcs_evq_place_stamped() compares them; the folded
  * event is then put back behind the ones pushed before it
- * (pcs_evq_unpop()).  Only when those numbers are equal too (two folded
- * events whose steps before the last were stamped alike) is its place
+ * (pcs_evq_unpop()).  Where the two parents' numbers are of one
+ * nanosecond and one of them is not a number pcs_evq_take_seq() took (a
+ * folded step's, or one a folded event was put back with), its place is
  * unknown: the reader then has the run redone without folding (sim.c).
  */
 #ifndef PCSIM_EVQ_H
@@ -203,7 +204,8 @@ typedef enum {
  * nanosecond, which wait behind it whatever their place (evq.c).  Each was
  * pushed at that nanosecond by an event handled then, in the order of
  * their numbers: the one whose parent's number is below PSEQ was pushed
- * before it.  LATER: *AFTER is the number of the last of those. */
+ * before it.  LATER: *AFTER is the number of the last of those; it goes
+ * back with AFTER + 1, even, which no push takes. */
 PcsEvqPlace pcs_evq_place_stamped(const PcsEvq *q, uint64_t pseq, uint64_t *after);
 /* Puts the event just popped (at now, handled not at all) back with
  * sequence number SEQ and parent PSEQ: it is popped again after the events

@@ -135,9 +135,13 @@ void pcs_evq_unpop(PcsEvq *q, uint64_t seq, uint64_t pseq, uint32_t kind, uint32
   pcs_evq_push_seq(q, q->now, seq, pseq, kind, arg);
 }
 
-/* A number a folded step would have had (count 0, pcs_evq_push_stamped()):
- * its place among the numbers taken in its nanosecond is not known. */
-static inline gboolean virtual_seq(uint64_t seq) { return (seq & ((UINT64_C(1) << PCS_EVQ_SEQ_SHIFT) - 1)) == 0; }
+/* A number taken by pcs_evq_take_seq() (odd): its place among the numbers
+ * taken in its nanosecond is exact.  The others are a folded event's: count
+ * 0 (its last step's, pcs_evq_push_stamped()), or one it was put back with
+ * (pcs_evq_unpop(): placed among the events pending then, not among the
+ * steps other readers folded then), and their place in their nanosecond is
+ * not known. */
+static inline gboolean exact_seq(uint64_t seq) { return (seq & 1) != 0; }
 
 typedef struct {
   uint64_t stamp, pseq, after;
@@ -147,11 +151,11 @@ typedef struct {
 /* One pending event E: at now and stamped like the popped event, it was
  * pushed before it (its parent handled first: P->before, P->after raised
  * to its number) or after it, or, parents of the same nanosecond one of
- * which was a folded step, nobody knows. */
+ * whose numbers is not exact, nobody knows. */
 static void place_one(Placing *p, const PcsEvent *e, PcsTime now) {
   if (e->time != now || pcs_evq_stamp(e->seq) != p->stamp) return;
   if (e->pseq == p->pseq ||
-      (pcs_evq_stamp(e->pseq) == pcs_evq_stamp(p->pseq) && (virtual_seq(e->pseq) || virtual_seq(p->pseq)))) {
+      (pcs_evq_stamp(e->pseq) == pcs_evq_stamp(p->pseq) && (!exact_seq(e->pseq) || !exact_seq(p->pseq)))) {
     p->unknown = TRUE;
   } else if (e->pseq < p->pseq) {
     p->before = TRUE;
@@ -167,6 +171,8 @@ PcsEvqPlace pcs_evq_place_stamped(const PcsEvq *q, uint64_t pseq, uint64_t *afte
   for (size_t i = 0; i < q->len; i++) place_one(&p, &q->heap[i], q->now);
   for (size_t k = 0; k < q->fifo_len; k++) place_one(&p, &q->fifo[(q->fifo_head + k) % q->fifo_cap], q->now);
   *after = p.after;
-  if (p.unknown || (p.before && seq_pending(q, p.after + 1))) return PCS_EVQ_PLACE_UNKNOWN; /* no number left between */
+  /* after + 1 (even: no pcs_evq_take_seq() takes it) lies between after and
+   * the next number taken, if after is a taken one and nobody holds it */
+  if (p.unknown || (p.before && (!exact_seq(p.after) || seq_pending(q, p.after + 1)))) return PCS_EVQ_PLACE_UNKNOWN;
   return p.before ? PCS_EVQ_PLACE_LATER : PCS_EVQ_PLACE_NOW;
 }
