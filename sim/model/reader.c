@@ -347,10 +347,11 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
   return FALSE;
 }
 
-/* R's folded copies have run (the event of the last), unless events at
- * this time pushed before its last step would have been wait behind it:
- * it is then put back behind them (FALSE).  Else they count as events;
- * the run is redone unfolded where the place is not known (evq.h). */
+/* The event of R's folded copies is popped.  Events at this time that
+ * were pushed before its last step would have been may still wait behind
+ * it: it then goes back behind them (FALSE).  Else the copies have run and
+ * count as events; where its place is not known the run is redone
+ * unfolded (evq.h). */
 static inline gboolean fold_landed(PcsSim *s, PcsReader *r) {
   if (G_UNLIKELY(!pcs_evq_is_next(&s->evq, s->evq.now) || s->evq.seq_overflow)) { /* another event at now */
     uint64_t after;
