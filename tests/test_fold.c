@@ -145,10 +145,21 @@ static void folding_is_off_where_a_copy_is_not_private(void **state) {
   pcs_params_clear(&p);
 }
 
+/* scripts/fold-check, the command docs/performance.md quotes: random
+ * configurations through the CLI, folded and --no-fold, the same JSON. */
+static void fold_check_finds_no_difference(void **state) {
+  g_autofree char *script = test_path("scripts/fold-check");
+  g_autofree char *env = g_strdup_printf("PCSIM=%s", PCSIM_BINARY);
+  char *argv[] = {"env", env, "bash", script, "--seed", "3", "8", NULL};
+  g_autofree char *out = test_tool(NULL, argv);
+  if (!strstr(out, "fold-check: 8 configurations (seed 3), 0 differ;")) fail_msg("fold-check printed: %s", out);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(folded_runs_equal_unfolded_runs),
     cmocka_unit_test(folding_is_off_where_a_copy_is_not_private),
+    cmocka_unit_test(fold_check_finds_no_difference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,12 @@ PcsTime pcs_cpu_wake_latency(PcsCpus *c, gboolean local);
 static inline gboolean pcs_cpu_waiting(const PcsCpus *c, uint32_t cpu) {
   return c->runq_len || (c->migration_cost && c->cpuq_len[cpu]);
 }
+/* TASK, at NOW, keeps its CPU for its next step: it is on one, and no
+ * task waiting for it finds its slice used up.  Inline: asked at every
+ * reader step (pcs_cpu_run_last(), reader.c fold_copies()). */
+static inline gboolean pcs_cpu_keeps(const PcsCpus *c, const PcsTask *task, PcsTime now) {
+  return task->on_cpu && !(pcs_cpu_waiting(c, task->cpu) && pcs_cpu_slice_over(c, task, now));
+}
 /* With per-CPU run queues: READER, woken by the task WAKER (an end-io
  * worker), will queue on WAKER's CPU (cpu.wake_affine) or its own last one
  * when it next needs a CPU.  No-op with one run queue. */

@@ -85,15 +85,19 @@ static inline void pcs_trace(PcsSim *s, uint32_t thread, PcsTraceKind kind, uint
  * event.  The result is that of pushing and popping it: the same events at
  * the same times in the same order.  Inline here, with the common path
  * of pcs_cpu_run(), because it runs at nearly every event. */
+/* pcs_cpu_run()'s accounting for reader T, which keeps its CPU
+ * (pcs_cpu_keeps()), of a step of COST ns; the caller schedules its end. */
+static inline void pcs_cpu_charge_kept(PcsSim *s, uint32_t t, PcsTime cost) {
+  s->cpu.tasks[t].cost = cost;
+  s->res->thread_cpu_ns[t] += cost;
+}
+
 G_ALWAYS_INLINE static inline gboolean pcs_cpu_run_last(PcsSim *s, uint32_t t, PcsTime cost) {
-  PcsTask *task = &s->cpu.tasks[t];
-  if (G_UNLIKELY(t != s->cpu.inline_task || !task->on_cpu ||
-                 (pcs_cpu_waiting(&s->cpu, task->cpu) && pcs_cpu_slice_over(&s->cpu, task, s->evq.now)))) {
+  if (G_UNLIKELY(t != s->cpu.inline_task || !pcs_cpu_keeps(&s->cpu, &s->cpu.tasks[t], s->evq.now))) {
     pcs_cpu_run(s, t, cost);
     return FALSE;
   }
-  task->cost = cost; /* pcs_cpu_run()'s path for a task that keeps its CPU */
-  s->res->thread_cpu_ns[t] += cost; /* T is a reader: only readers run inline */
+  pcs_cpu_charge_kept(s, t, cost); /* T is a reader: only readers run inline */
   PcsTime end = s->evq.now + cost;
   if (pcs_evq_hold_inline(&s->evq, end)) return TRUE;
   pcs_evq_push(&s->evq, end, PCS_EV_TASK_STEP, t);

@@ -325,8 +325,7 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
   PcsCpus *c = &s->cpu;
   PcsTask *task = &c->tasks[r->id];
   PcsTime now = s->evq.now;
-  if (!task->on_cpu || (pcs_cpu_waiting(c, task->cpu) && pcs_cpu_slice_over(c, task, now)) || !fold_next(s, r) ||
-      now >= FOLD_BEFORE)
+  if (!pcs_cpu_keeps(c, task, now) || !fold_next(s, r) || now >= FOLD_BEFORE)
     return run_cpu(s, r, s->p->cost_copy, next); /* a step of its own: it may yield, or is the only copy */
   PcsTime end = now + pcs_cpu_cost(c, r->id, s->p->cost_copy), stamp = now, before = now;
   while (end > now && end < task->slice_end && end < FOLD_BEFORE && fold_next(s, r)) { /* a copy of 0 ns: no stamp after now */
@@ -341,8 +340,7 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
    * as its push would have, or, a folded step itself, stamped */
   uint64_t first = pcs_evq_take_seq(&s->evq);
   r->fold_pseq = r->folded == 1 ? first : (uint64_t)before << PCS_EVQ_SEQ_SHIFT;
-  task->cost = end - now; /* pcs_cpu_run()'s path for a task that keeps its CPU */
-  s->res->thread_cpu_ns[r->id] += end - now;
+  pcs_cpu_charge_kept(s, r->id, end - now);
   pcs_evq_push_stamped(&s->evq, end, stamp, r->fold_pseq, PCS_EV_TASK_STEP, r->id);
   return FALSE;
 }
