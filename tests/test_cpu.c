@@ -359,6 +359,44 @@ static void a_task_on_the_shared_queue_counts_for_its_last_cpu_only(void **state
   pcs_params_clear(&p);
 }
 
+/* cpu.wake_preempt (EEVDF): four readers of a 64 KiB file each, two CPUs,
+ * one end-io worker (thread 5), a 1 ms slice that never runs out here.
+ * At 476 us the worker is woken onto CPU 0's queue while thread 3 runs
+ * there: thread 3 is eligible (it has run 111 us, the queue's average is
+ * 238 us) and inside its protected slice, so it keeps the CPU until it
+ * sleeps at 730 us.  At 841 us the worker is woken again while thread 1
+ * runs: thread 1 went to sleep at 365 us ahead of the queue's average and
+ * stayed on it, delayed, so it woke at 782 us with that vruntime (372 us
+ * by then) against the worker's 341 us: no longer eligible, it yields at
+ * its next step (842 us) and the worker runs.  Without cpu.wake_preempt
+ * thread 1 keeps the CPU until it is done at 851 us. */
+static void a_woken_task_preempts_a_reader_no_longer_eligible(void **state) {
+  for (int on = 0; on <= 1; on++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    test_set(&p, "scenario.kernel=v6.18", "workload.threads=4", "workload.file_size=64k",
+             "workload.files=per-thread", "readahead.read_ahead_kb=64", "readahead.fadvise_hint=0", "cpu.count=2",
+             "cpu.endio_workers=1", "cpu.slice=1ms", "cpu.tick=4ms", "cpu.migration_cost=500us",
+             "device.latency=50us", on ? "cpu.wake_preempt=1" : "cpu.wake_preempt=0", NULL);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "window", &r);
+    const TestEvent *off3 = test_find(ev, NULL, 3, PCS_TRACE_CPU_OFF, 0);
+    assert_int_equal(off3->t, 730000); /* eligible and protected: not preempted at 476 us */
+    assert_int_equal(off3->b, PCS_TASK_SLEEP);
+    size_t at = 0;
+    test_find(ev, &at, 1, PCS_TRACE_CPU_ON, 0);                     /* its first run */
+    const TestEvent *on1 = test_find(ev, &at, 1, PCS_TRACE_CPU_ON, 0); /* woken at 782 us */
+    assert_int_equal(on1->t, 834000);
+    const TestEvent *off1 = test_find(ev, &at, 1, PCS_TRACE_CPU_OFF, 0);
+    assert_int_equal(off1->t, on ? 842000 : 851000);
+    assert_int_equal(off1->b, on ? PCS_TASK_PREEMPTED : PCS_TASK_EXIT);
+    if (on) assert_int_equal(test_find(ev, &at, 5, PCS_TRACE_CPU_ON, 0)->t, 842000);
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -374,6 +412,7 @@ int main(void) {
     cmocka_unit_test(a_task_queued_after_the_slice_ends_preempts_before_the_tick),
     cmocka_unit_test(a_task_queued_after_the_slice_ended_runs_at_the_next_step),
     cmocka_unit_test(a_task_on_the_shared_queue_counts_for_its_last_cpu_only),
+    cmocka_unit_test(a_woken_task_preempts_a_reader_no_longer_eligible),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,8 @@ static const struct {
    "device busy 648 of 827 ms (78%)"},
   {"window-order", "tests/data/kernel-6.18-dec04b/mechanism/bs32k-ra4096-j3-rep1.ftrace.txt.gz",
    "launches at the previous window's first page: 100; the previous window already complete: 46; of those, inserted by two threads or more: 3"},
+  {"loop-worker", "tests/data/kernel-6.18-idle/mechanism/ra128-j1-rep1.ftrace.txt.gz",
+   "3229       10       19       26"},
   {"preemptions", "tests/data/kernel-6.18-dec04/mechanism/ra4096-j4-rep1.ftrace.txt.gz",
    "runs of 1.4 ms or more ended preempted: 104; in the busiest quarter-millisecond of the 4 ms tick period: 34 (33%"},
 };

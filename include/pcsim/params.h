@@ -130,6 +130,8 @@ typedef enum {
     "a task keeps its CPU this long before yielding to a waiting task")               \
   X(cpu, tick, TIME, "0", 0, (UINT64_C(1) << 40),                                    \
     "the scheduler tick, 1/CONFIG_HZ (4ms at HZ=250): a task that has used up cpu.slice yields to a task already waiting only at the next tick, or at once when a task is queued for its CPU after its slice ended (6.x EEVDF without HRTICK: update_curr() runs at the tick and at an enqueue, and reschedules a task past its deadline); 0: at the first step after its slice ends") \
+  X(cpu, wake_preempt, COUNT, "0", 0, 1,                                            \
+    "1: 6.x EEVDF wake-up preemption (check_preempt_wakeup_fair()): each task keeps a virtual runtime on the run queue of its CPU; a task woken onto a busy CPU runs at once, in place of the task there, when it is the one pick_eevdf() would choose: the earliest virtual deadline among the eligible tasks (vruntime at most the queue's average), the running task counting only while eligible, and not at all while eligible and inside its protected slice (RUN_TO_PARITY); 0: a woken task waits for the running one to sleep or use up cpu.slice") \
   X(cpu, endio_workers, COUNT, "2", 1, 4096,                                          \
     "btrfs endio worker threads that run bio completions")                            \
   X(cpu, wake_exclusive, COUNT, "0", 0, 1,                                           \
@@ -148,6 +150,10 @@ typedef enum {
     "with cost.copy_cold: the CPU cache that keeps a page's data warm after its end-io read it (btrfs verifies each sector's checksum there); a page is warm while fewer than this many bytes of page data have completed end-io after it, cold after (endio.c); a multiple of the page; 0: unset") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
     "per read() call: entry, exit, fd lookup")                                        \
+  X(cost, loop_worker, TIME, "0", 0, (UINT64_C(1) << 40),                          \
+    "a loop device's worker (losetup --direct-io=on): CPU time of one run of its kworker before it submits the first request (the wake-up, loop_process_work() taking the list); a request is served only once the worker has run for it, a task like the others on the CPUs (loop.c); 0: no loop worker, a request starts its service when it is issued") \
+  X(cost, loop_request, TIME, "0", 0, (UINT64_C(1) << 40),                         \
+    "with cost.loop_worker: the worker's CPU time per request (loop_handle_cmd() -> lo_rw_aio(): the direct read submitted to the host file); the request's service starts when it ends") \
   X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
     "add_to_page_cache_lru() that inserts the page, outside tree_lock")               \
   X(cost, lru_drain, TIME, "0", 0, (UINT64_C(1) << 40),                             \
@@ -233,7 +239,7 @@ typedef enum {
   PCS_FADVISE_COUNT
 } PcsFadvise;
 
-#define PCS_PARAMS_MAX 80
+#define PCS_PARAMS_MAX 96
 #define PCS_LINE_CLI UINT32_MAX
 
 /* A resolved scenario.  TEXT values are owned strings. */

@@ -91,8 +91,8 @@ const char *pcs_trace_kind_name(PcsTraceKind kind);
  * kernel's sched_switch prints for it. */
 #define PCS_TASK_STATES(X)                                                        \
   X(SLEEP, "D", "sleeps on a locked page, for a free request or on a checksum leaf being read (TASK_UNINTERRUPTIBLE)") \
-  X(IDLE, "I", "an end-io worker with no bio left (a kworker's TASK_IDLE)")      \
-  X(PREEMPTED, "R+", "used up cpu.slice while another task waits for the CPU (preempted: __trace_sched_switch_state() reports R+)") \
+  X(IDLE, "I", "an end-io worker with no bio left, or the loop worker with no request (a kworker's TASK_IDLE)")      \
+  X(PREEMPTED, "R+", "used up cpu.slice while another task waits for the CPU, or (cpu.wake_preempt) a woken task took its place (preempted: __trace_sched_switch_state() reports R+)") \
   X(EXIT, "X", "a reader that is done (EXIT_DEAD)")
 
 typedef enum {

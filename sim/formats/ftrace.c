@@ -100,7 +100,7 @@ void pcs_ftrace_init(PcsFtrace *ft, FILE *f, const PcsParams *p) {
   ft->threads = g_new0(PcsFtraceThread, ft->nreaders);
   for (uint32_t i = 0; i < ft->nreaders; i++) ft->threads[i].prev_pos = -1;
   /* readers, end-io workers, and with bio.csum_leaf_size the metadata worker (endio.c) */
-  ft->ntasks = ft->nreaders + (uint32_t)p->cpu_endio_workers + (p->bio_csum_leaf_size != 0);
+  ft->ntasks = ft->nreaders + (uint32_t)p->cpu_endio_workers + (p->bio_csum_leaf_size != 0) + (p->cost_loop_worker != 0);
   ft->task_cpu = g_new(uint32_t, ft->ntasks);
   for (uint32_t i = 0; i < ft->ntasks; i++) ft->task_cpu[i] = i % ft->ncpu;
   ft->cpu_off = g_new(uint32_t, ft->ncpu);

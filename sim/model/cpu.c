@@ -103,6 +103,19 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   }
   c->tick = p->cpu_tick;
   if (c->tick) c->queued_for = g_new0(PcsTime, (size_t)p->cpu_count);
+  c->wake_preempt = p->cpu_wake_preempt != 0;
+  c->cpu_count = (uint32_t)p->cpu_count;
+  for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].rq = PCS_NONE;
+  if (c->wake_preempt) {
+    c->curr = g_new(uint32_t, (size_t)p->cpu_count);
+    c->preempt_by = g_new(uint32_t, (size_t)p->cpu_count);
+    for (uint64_t i = 0; i < p->cpu_count; i++) c->curr[i] = c->preempt_by[i] = PCS_NONE;
+    c->vclock = g_new0(int64_t, (size_t)p->cpu_count);
+    c->preempted_due = g_new0(PcsTime, (size_t)p->cpu_count);
+    c->slice = (int64_t)p->cpu_slice;
+    /* entity_lag(): lag limited to max(2 x slice, TICK_NSEC) */
+    c->lag_limit = MAX(2 * c->slice, (int64_t)(p->cpu_tick ? p->cpu_tick : p->cpu_slice));
+  }
   c->wake_latency = p->cpu_wake_latency;
   c->wake_latency_local = p->cpu_wake_latency_local;
   c->wake_jitter = p->cpu_wake_jitter;
@@ -131,6 +144,10 @@ void pcs_cpu_clear(PcsCpus *c) {
   g_clear_pointer(&c->lru_batch, g_free);
   g_clear_pointer(&c->place_rng, g_free);
   g_clear_pointer(&c->queued_for, g_free);
+  g_clear_pointer(&c->curr, g_free);
+  g_clear_pointer(&c->preempt_by, g_free);
+  g_clear_pointer(&c->vclock, g_free);
+  g_clear_pointer(&c->preempted_due, g_free);
 }
 
 /* A free CPU for a task that last ran on PREV: PREV if free, else the last freed. */
@@ -177,6 +194,214 @@ PcsTime pcs_cpu_wake_latency(PcsCpus *c, gboolean local) {
   return (PcsTime)((double)median * exp(c->wake_jitter * pcs_rng_normal(c->wake_rng)));
 }
 
+/* ---- EEVDF wake-up preemption (cpu.wake_preempt) ----------------------------
+ *
+ * Mirrors kernel/sched/fair.c of 6.x for what decides whether a woken task
+ * runs at once: place_entity(), entity_lag(), entity_eligible(),
+ * set_protect_slice(), DELAY_DEQUEUE and pick_eevdf() as
+ * check_preempt_wakeup_fair() asks it.  Every task weighs the same (nice
+ * 0), so virtual time is CPU time.  A task is on the run queue of one CPU
+ * while runnable (PcsTask.rq): the one it runs on, is queued on, or (the
+ * shared queue) last ran on.  A task that sleeps ineligible (negative lag)
+ * stays on its queue, delayed, with its vruntime, until the CPU would pick
+ * it (it is eligible at a switch there, or nothing else is runnable): a
+ * reader that slept briefly wakes as far ahead as it slept, and a woken
+ * kworker then preempts it.  Differs from the kernel: the CPU that frees
+ * still takes its queue's head (FIFO), not the earliest eligible deadline;
+ * the tick reschedules at pcsim's slice (cpu.slice, cpu.tick), not at the
+ * virtual deadline; a delayed task woken onto another CPU migrates (the
+ * kernel wakes it where it is). */
+
+static int64_t vrt_now(const PcsTask *task, PcsTime now) {
+  return task->on_cpu ? task->vruntime + (int64_t)(now - task->run_since) : task->vruntime;
+}
+
+/* The sum and count of the vruntimes on CPU's run queue (its running task
+ * and delayed sleepers included: avg_vruntime() counts both). */
+static uint32_t rq_sum(const PcsCpus *c, uint32_t cpu, PcsTime now, int64_t *sum) {
+  uint32_t n = 0;
+  *sum = 0;
+  for (uint32_t t = 0; t < c->ntasks; t++)
+    if (c->tasks[t].rq == cpu) *sum += vrt_now(&c->tasks[t], now), n++;
+  return n;
+}
+
+/* avg_vruntime(), rounded down; the queue's clock when it is empty. */
+static int64_t rq_avg(const PcsCpus *c, uint32_t cpu, PcsTime now) {
+  int64_t sum;
+  uint32_t n = rq_sum(c, cpu, now, &sum);
+  if (!n) return c->vclock[cpu];
+  int64_t q = sum / n;
+  return q * (int64_t)n > sum ? q - 1 : q;
+}
+
+/* entity_eligible(): T's vruntime is at most the queue's average (SUM / N). */
+static gboolean eligible(const PcsCpus *c, uint32_t t, int64_t sum, uint32_t n, PcsTime now) {
+  return sum >= vrt_now(&c->tasks[t], now) * (int64_t)n;
+}
+
+/* entity_lag(): T's lag on its queue, clamped to c->lag_limit. */
+static int64_t rq_lag(const PcsCpus *c, uint32_t t, PcsTime now) {
+  int64_t lag = rq_avg(c, c->tasks[t].rq, now) - vrt_now(&c->tasks[t], now);
+  return CLAMP(lag, -c->lag_limit, c->lag_limit);
+}
+
+/* T leaves its queue with lag LAG (kept for its next placement). */
+static void rq_remove(PcsCpus *c, uint32_t t, int64_t lag, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  uint32_t cpu = task->rq;
+  int64_t avg = rq_avg(c, cpu, now), sum;
+  task->vlag = lag;
+  task->rq = PCS_NONE;
+  task->delayed = FALSE;
+  if (!rq_sum(c, cpu, now, &sum)) c->vclock[cpu] = avg;
+}
+
+/* place_entity(): T joins CPU's queue at the average less its lag (scaled
+ * by the queue's weight, so that adding T leaves the average where the lag
+ * says), with a deadline one slice on. */
+static void rq_join(PcsCpus *c, uint32_t t, uint32_t cpu, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  int64_t sum;
+  uint32_t n = rq_sum(c, cpu, now, &sum);
+  int64_t lag = n ? task->vlag * (int64_t)(n + 1) / (int64_t)n : task->vlag;
+  task->vruntime = rq_avg(c, cpu, now) - lag;
+  task->deadline = task->vruntime + c->slice;
+  task->rq = cpu;
+}
+
+/* T becomes runnable on CPU's queue: woken (a delayed sleeper is requeued
+ * as it is, re-placed at lag 0 once its lag is positive:
+ * requeue_delayed_entity() with DELAY_ZERO), or moved from another CPU's
+ * queue with its lag (migrate_task_rq_fair()). */
+static void rq_wake(PcsCpus *c, uint32_t t, uint32_t cpu, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  if (task->delayed && task->rq == cpu) {
+    task->delayed = FALSE;
+    if (rq_lag(c, t, now) <= 0) return;
+    rq_remove(c, t, 0, now);
+  } else if (task->rq == cpu) {
+    return;
+  } else if (task->rq != PCS_NONE) {
+    rq_remove(c, t, rq_lag(c, t, now), now);
+  }
+  rq_join(c, t, cpu, now);
+}
+
+/* T sleeps: off its queue with its lag when eligible, else delayed on it
+ * (dequeue_entity() with DELAY_DEQUEUE). */
+static void rq_sleep(PcsCpus *c, uint32_t t, PcsTime now) {
+  int64_t lag = rq_lag(c, t, now);
+  if (lag >= 0) {
+    rq_remove(c, t, lag, now);
+    return;
+  }
+  c->tasks[t].delayed = TRUE;
+  c->tasks[t].vlag = lag;
+}
+
+/* A switch on CPU: the delayed sleepers it would pick leave its queue, with
+ * lag min(max(lag now, lag at the sleep), 0) (DELAY_ZERO): those eligible,
+ * or all of them when nothing else is runnable there (IDLE). */
+static void rq_pick_delayed(PcsCpus *c, uint32_t cpu, gboolean idle, PcsTime now) {
+  for (uint32_t t = 0; t < c->ntasks; t++) {
+    PcsTask *task = &c->tasks[t];
+    if (task->rq != cpu || !task->delayed) continue;
+    int64_t sum;
+    uint32_t n = rq_sum(c, cpu, now, &sum);
+    if (!idle && !eligible(c, t, sum, n, now)) continue;
+    int64_t lag = MAX(rq_lag(c, t, now), task->vlag);
+    rq_remove(c, t, MIN(lag, 0), now);
+  }
+}
+
+/* update_deadline(): a task past its deadline gets the next one. */
+static void next_deadline(const PcsCpus *c, PcsTask *task, PcsTime now) {
+  int64_t v = vrt_now(task, now);
+  if (v >= task->deadline) task->deadline = v + c->slice;
+}
+
+/* T gets its CPU (task->cpu): it joins that CPU's queue (woken straight
+ * onto a free CPU, or taken from another queue), and its slice is
+ * protected up to its deadline (set_protect_slice(): all slices equal). */
+static void eevdf_start(PcsCpus *c, uint32_t t, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  task->run_since = now; /* on CPU from now: its vruntime is task->vruntime so far */
+  rq_wake(c, t, task->cpu, now);
+  next_deadline(c, task, now);
+  task->vprot = task->deadline;
+  c->curr[task->cpu] = t;
+  for (uint32_t i = 0; i < c->cpu_count; i++) {
+    if (c->preempt_by[i] != t) continue;
+    c->preempt_by[i] = PCS_NONE; /* it runs elsewhere: the one it preempted is picked again */
+    if (i != task->cpu && c->curr[i] != PCS_NONE) c->tasks[c->curr[i]].slice_due = c->preempted_due[i];
+  }
+}
+
+/* T leaves its CPU (WHY): it stays on the queue when preempted. */
+static void eevdf_stop(PcsCpus *c, uint32_t t, PcsTaskState why, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  next_deadline(c, task, now);
+  task->vruntime = vrt_now(task, now);
+  c->curr[task->cpu] = PCS_NONE;
+  task->on_cpu = FALSE;
+  if (why != PCS_TASK_PREEMPTED) rq_sleep(c, t, now);
+}
+
+/* W, woken, waits on CPU's queue: does it preempt the task running there?
+ * check_preempt_wakeup_fair(): yes when pick_eevdf() would pick W, the
+ * eligible task of the earliest deadline, the running one counted only
+ * while eligible and chosen outright while also protected. */
+static gboolean eevdf_wakeup_preempts(PcsCpus *c, uint32_t w, uint32_t cpu, PcsTime now) {
+  uint32_t r = c->curr[cpu];
+  if (r == PCS_NONE || c->preempt_by[cpu] != PCS_NONE) return FALSE;
+  int64_t sum;
+  uint32_t n = rq_sum(c, cpu, now, &sum);
+  PcsTask *rt = &c->tasks[r];
+  next_deadline(c, rt, now);
+  gboolean r_eligible = eligible(c, r, sum, n, now);
+  if (r_eligible && vrt_now(rt, now) < rt->vprot) return FALSE;
+  uint32_t best = PCS_NONE;
+  for (uint32_t t = 0; t < c->ntasks; t++) {
+    if (c->tasks[t].rq != cpu || (t == r && !r_eligible) || !eligible(c, t, sum, n, now)) continue;
+    if (best == PCS_NONE || c->tasks[t].deadline < c->tasks[best].deadline) best = t;
+  }
+  return best == w;
+}
+
+/* W is woken onto CPU's queue (or the shared one, counted as CPU's). */
+static void eevdf_woken(PcsSim *s, uint32_t w, uint32_t cpu) {
+  PcsCpus *c = &s->cpu;
+  rq_wake(c, w, cpu, s->evq.now);
+  if (!eevdf_wakeup_preempts(c, w, cpu, s->evq.now)) return;
+  c->preempt_by[cpu] = w;
+  PcsTask *r = &c->tasks[c->curr[cpu]];
+  c->preempted_due[cpu] = r->slice_due;
+  r->slice_due = s->evq.now; /* resched_curr(): it yields at its next step */
+}
+
+/* Takes T out of the ring RING (LEN entries from *HEAD, N slots); FALSE if absent. */
+static gboolean ring_remove(uint32_t *ring, uint32_t *head, uint32_t *len, uint32_t n, uint32_t t) {
+  uint32_t i = 0;
+  while (i < *len && ring[(*head + i) % n] != t) i++;
+  if (i == *len) return FALSE;
+  for (; i + 1 < *len; i++) ring[(*head + i) % n] = ring[(*head + i + 1) % n];
+  (*len)--;
+  return TRUE;
+}
+
+/* The woken task that preempts the one that left CPU, out of whichever
+ * queue holds it; PCS_NONE: none. */
+static uint32_t take_preempter(PcsCpus *c, uint32_t cpu) {
+  uint32_t w = c->preempt_by[cpu];
+  if (w == PCS_NONE) return PCS_NONE;
+  c->preempt_by[cpu] = PCS_NONE;
+  if (ring_remove(c->runq, &c->runq_head, &c->runq_len, c->ntasks, w)) return w;
+  for (uint32_t o = 0; c->migration_cost && o < c->ncpus; o++)
+    if (ring_remove(c->cpuq + (size_t)o * c->ntasks, &c->cpuq_head[o], &c->cpuq_len[o], c->ntasks, w)) return w;
+  g_assert_not_reached(); /* a preempter is queued until it runs (eevdf_start() clears it) */
+}
+
 static void cpu_next(PcsSim *s, uint32_t cpu);
 
 /* T, on its CPU, leaves it for WHY: a context switch (counted for a
@@ -185,6 +410,7 @@ static void cpu_next(PcsSim *s, uint32_t cpu);
  * T's cpu stays the one it last ran on. */
 static void leave_cpu(PcsSim *s, uint32_t t, PcsTaskState why) {
   PcsTask *task = &s->cpu.tasks[t];
+  if (s->cpu.wake_preempt) eevdf_stop(&s->cpu, t, why, s->evq.now);
   task->on_cpu = FALSE;
   if (t < s->nreaders) s->res->thread_switches[t]++;
   pcs_trace(s, t + 1, PCS_TRACE_CPU_OFF, task->cpu, why);
@@ -195,6 +421,7 @@ static void cpu_start(PcsSim *s, uint32_t t) {
   PcsTask *task = &s->cpu.tasks[t];
   pcs_trace(s, t + 1, PCS_TRACE_CPU_ON, task->cpu, 0);
   task->on_cpu = TRUE;
+  if (s->cpu.wake_preempt) eevdf_start(&s->cpu, t, s->evq.now);
   task->slice_end = s->evq.now + s->p->cpu_slice;
   PcsTime tick = s->cpu.tick;
   task->slice_due = tick ? (task->slice_end + tick - 1) / tick * tick : task->slice_end;
@@ -251,12 +478,15 @@ static void run_woken(PcsSim *s, uint32_t t) {
     cpu_start(s, t);
   } else {
     cpuq_push(&s->cpu, target, t, s->evq.now);
+    if (s->cpu.wake_preempt) eevdf_woken(s, t, target);
   }
 }
 
 /* CPU is free: run the next task, or idle. */
 static void cpu_next(PcsSim *s, uint32_t cpu) {
-  uint32_t next = s->cpu.migration_cost ? next_on(s, cpu) : s->cpu.runq_len ? runq_pop(s) : PCS_NONE;
+  uint32_t next = s->cpu.wake_preempt ? take_preempter(&s->cpu, cpu) : PCS_NONE;
+  if (next == PCS_NONE) next = s->cpu.migration_cost ? next_on(s, cpu) : s->cpu.runq_len ? runq_pop(s) : PCS_NONE;
+  if (s->cpu.wake_preempt) rq_pick_delayed(&s->cpu, cpu, next == PCS_NONE, s->evq.now);
   if (next == PCS_NONE) {
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_CPU_ON, cpu, 0);
     give_cpu(&s->cpu, cpu);
@@ -309,6 +539,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
     cpu_start(s, t);
   } else {
     runq_push(s, t);
+    if (s->cpu.wake_preempt) eevdf_woken(s, t, task->cpu);
   }
 }
 

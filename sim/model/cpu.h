@@ -24,6 +24,12 @@ typedef struct {
   uint32_t factors_next;
   uint32_t wake_cpu;   /* per-CPU queues: the CPU a woken reader is queued on when it next needs one; PCS_NONE: none */
   PcsTime queued_at;   /* per-CPU queues: when it was queued */
+  /* cpu.wake_preempt (EEVDF): its virtual runtime, ns (all tasks weigh the
+   * same): vruntime while off CPU, at run_since while on it */
+  int64_t vruntime, deadline, vprot, vlag;
+  PcsTime run_since;
+  uint32_t rq;         /* the CPU whose run queue holds it while runnable or delayed; PCS_NONE asleep */
+  gboolean delayed;    /* asleep but still on rq (DELAY_DEQUEUE) */
 } PcsTask;
 
 #define PCS_CPU_FACTORS PCS_RNG_N
@@ -54,6 +60,15 @@ typedef struct {
   PcsRng *place_rng;    /* its stream, NULL when 0 */
   PcsTime tick;         /* cpu.tick; 0: a slice ends at its step */
   PcsTime *queued_for;  /* with cpu.tick, per CPU: when a task was last queued to run on it */
+  /* cpu.wake_preempt: per CPU, the task on it (PCS_NONE: idle), the
+   * queue's average vruntime when it last emptied, and a woken task that
+   * preempts the one on it (PCS_NONE: none) */
+  gboolean wake_preempt;
+  uint32_t cpu_count;
+  uint32_t *curr, *preempt_by;
+  PcsTime *preempted_due; /* the preempted task's slice_due, back if its preempter runs elsewhere */
+  int64_t *vclock;
+  int64_t slice, lag_limit;
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */
@@ -101,6 +116,14 @@ static inline gboolean pcs_cpu_keeps(const PcsCpus *c, const PcsTask *task, PcsT
  * worker), will queue on WAKER's CPU (cpu.wake_affine) or its own last one
  * when it next needs a CPU.  No-op with one run queue. */
 void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
+/* With per-CPU run queues: TASK, a kworker woken from an unbound workqueue,
+ * goes to the CPU it last ran on (select_task_rq_fair(): the trace
+ * machine's two CPUs share no cache, so select_idle_sibling() does not look
+ * at the other one) and queues there if it is busy.  No-op with one run
+ * queue. */
+static inline void pcs_cpu_wake_prev(PcsCpus *c, uint32_t task) {
+  if (c->migration_cost) c->tasks[task].wake_cpu = c->tasks[task].cpu;
+}
 /* The CPU a woken TASK is sent to: the one pcs_cpu_wake_target() chose, else its last. */
 static inline uint32_t pcs_cpu_wake_cpu(const PcsCpus *c, uint32_t task) {
   return c->tasks[task].wake_cpu != PCS_NONE ? c->tasks[task].wake_cpu : c->tasks[task].cpu;

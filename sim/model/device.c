@@ -192,13 +192,40 @@ static void share_event(PcsSim *s) {
   pcs_dev_dispatch(s); /* fills the slots the completions freed, schedules */
 }
 
+/* Request ID's service begins now: after its latency its transfer (FIFO
+ * channels), or it joins the transfers at ready (device.sharing, whose
+ * next change the caller schedules). */
+static void dev_start(PcsSim *s, uint32_t id) {
+  PcsRequest *rq = pcs_rq_at(&s->blk, id);
+  double f = service_factor(s);
+  PcsTime ready = s->evq.now + (PcsTime)((double)s->p->device_latency * f);
+  if (s->p->device_sharing) { /* joins the transfers at ready (share_event) */
+    s->dev.slots[s->dev.nslots++] = (PcsDevSlot){
+        .rq = id, .ready = ready + s->p->device_command_cost, .bytes = (double)rq->nsect * PCS_SECTOR_SIZE * f};
+    return;
+  }
+  PcsTime xfer = s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE), done;
+  xfer = (PcsTime)((double)xfer * f);
+  if (s->dev.nchannels > 1) {
+    uint32_t c = first_free_channel(&s->dev);
+    done = s->dev.channels[c] = MAX(ready, s->dev.channels[c]) + xfer;
+    pcs_evq_push(&s->evq, done, PCS_EV_DEVICE_DONE, id);
+  } else {
+    done = s->dev.channel_free = MAX(ready, s->dev.channel_free) + xfer;
+    pcs_evq_push_fifo(&s->evq, done, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
+  }
+}
+
+void pcs_dev_start(PcsSim *s, uint32_t id) {
+  dev_start(s, id);
+  if (s->p->device_sharing) share_schedule(s);
+}
+
 void pcs_dev_dispatch(PcsSim *s) {
   while (s->dev.in_service < s->p->device_queue_depth && s->blk.elv_head != PCS_NONE) {
     uint32_t id = pcs_blk_next_request(s);
     if (id == PCS_NONE) break; /* CFQ holds the rest back (blk.c) */
     PcsRequest *rq = pcs_rq_at(&s->blk, id);
-    double f = service_factor(s);
-    PcsTime ready = s->evq.now + (PcsTime)((double)s->p->device_latency * f);
     if (s->dev.in_service++ == 0) s->dev.busy_since = s->evq.now; /* diskstats io_ticks */
     gboolean meta = pcs_csum_is_leaf(rq->sector / PCS_SECTORS_PER_PAGE); /* a checksum leaf's read (csum.c) */
     s->dev.meta_in_service += meta;
@@ -207,21 +234,10 @@ void pcs_dev_dispatch(PcsSim *s) {
     rq->dispatched = s->evq.now;
     s->res->requests += !meta;
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_DISPATCH, rq->sector, rq->nsect);
-    if (s->p->device_sharing) { /* joins the transfers at ready (share_event) */
-      s->dev.slots[s->dev.nslots++] = (PcsDevSlot){
-          .rq = id, .ready = ready + s->p->device_command_cost, .bytes = (double)rq->nsect * PCS_SECTOR_SIZE * f};
-      continue;
-    }
-    PcsTime xfer = s->p->device_command_cost + transfer_ns(s, (uint64_t)rq->nsect * PCS_SECTOR_SIZE), done;
-    xfer = (PcsTime)((double)xfer * f);
-    if (s->dev.nchannels > 1) {
-      uint32_t c = first_free_channel(&s->dev);
-      done = s->dev.channels[c] = MAX(ready, s->dev.channels[c]) + xfer;
-      pcs_evq_push(&s->evq, done, PCS_EV_DEVICE_DONE, id);
-    } else {
-      done = s->dev.channel_free = MAX(ready, s->dev.channel_free) + xfer;
-      pcs_evq_push_fifo(&s->evq, done, PCS_EV_DEVICE_DONE, id); /* channel_free never decreases */
-    }
+    if (pcs_loop_on(&s->loop))
+      pcs_loop_queue(s, id); /* the loop worker sends it to the host (loop.c) */
+    else
+      dev_start(s, id);
   }
   if (s->p->device_sharing) share_schedule(s);
 }

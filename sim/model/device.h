@@ -38,6 +38,9 @@ void pcs_dev_clear(PcsDevice *d);
  * scheduling one PCS_EV_DEVICE_DONE each (FIFO lane).  Called after the
  * elevator gained requests and after each completion. */
 void pcs_dev_dispatch(PcsSim *s);
+/* lo_rw_aio(): request RQ, issued and handed to the host by the loop
+ * worker (loop.c), starts its service now. */
+void pcs_dev_start(PcsSim *s, uint32_t rq);
 /* The PCS_EV_DEVICE_DONE event of request RQ: hands its bios to end-io,
  * frees RQ, dispatches more.  With device.sharing = 1 the event is the
  * device's next change (a latency ending or a transfer finishing), RQ is

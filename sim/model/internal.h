@@ -27,6 +27,7 @@
 #include "iotree.h"
 #include "device.h"
 #include "endio.h"
+#include "loop.h"
 
 /* Event kinds: the only two things that happen on the clock. */
 enum {
@@ -69,6 +70,7 @@ struct PcsSim {
   PcsIoTree iotree;
   PcsDevice dev;
   PcsEndio endio;
+  PcsLoop loop; /* the loop device's worker, with cost.loop_worker */
   PcsCpus cpu;
 };
 

@@ -122,7 +122,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
    * copy at its time, nor with cold copies, nor when a pass can invalidate
    * the file under a reader; a copy of no cost has no step to fold */
   s->fold = !s->opt.no_fold && !s->opt.trace && !s->copy_cold && p->workload_loops == 1 && !p->workload_time_based &&
-            p->cost_copy > 0;
+            p->cost_copy > 0 && !p->cpu_wake_preempt;
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
   s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
@@ -152,7 +152,8 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   pcs_dev_init(&s->dev, p);
   gboolean meta = p->bio_csum_leaf_size != 0; /* checksum leaves' reads complete on a worker of their own */
   pcs_endio_init(&s->endio, s->nreaders, nworkers, meta);
-  pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers + meta);
+  pcs_loop_init(&s->loop, p, s->nreaders + nworkers + meta); /* the last task, if any */
+  pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers + meta + pcs_loop_on(&s->loop));
   pcs_evq_init(&s->evq, s->cpu.ntasks + p->device_queue_depth + 16);
 
   res->policy = *policy;
@@ -192,6 +193,7 @@ static void sim_clear(PcsSim *s) {
   pcs_bioset_clear(&s->bio);
   pcs_dev_clear(&s->dev);
   pcs_endio_clear(&s->endio);
+  pcs_loop_clear(&s->loop);
   pcs_cpu_clear(&s->cpu);
   pcs_evq_clear(&s->evq);
 }
@@ -215,7 +217,10 @@ static gboolean sim_loop(PcsSim *s) {
         more = pcs_reader_steps(s, &ev); /* pops the next event itself */
         continue;
       }
-      pcs_endio_step(s, &s->endio.workers[ev.arg - s->nreaders]);
+      if (ev.arg == s->loop.task)
+        pcs_loop_step(s);
+      else
+        pcs_endio_step(s, &s->endio.workers[ev.arg - s->nreaders]);
       break;
     case PCS_EV_DEVICE_DONE:
       pcs_dev_complete(s, ev.arg);

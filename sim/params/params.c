@@ -697,6 +697,8 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.migration_cost", "cpu.wake_affine",                                       /* per-CPU run queues */
     "cpu.wake_latency_local",                                                      /* the local wake-up */
     "cpu.tick",                                                                    /* the scheduler tick */
+    "cpu.wake_preempt",                                                            /* EEVDF wake-up preemption */
+    "cost.loop_worker", "cost.loop_request",                                       /* the loop device's worker */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
