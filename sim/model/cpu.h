@@ -117,10 +117,11 @@ static inline gboolean pcs_cpu_keeps(const PcsCpus *c, const PcsTask *task, PcsT
  * when it next needs a CPU.  No-op with one run queue. */
 void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
 /* With per-CPU run queues: TASK, a kworker woken from an unbound workqueue,
- * goes to the CPU it last ran on (select_task_rq_fair(): the trace
- * machine's two CPUs share no cache, so select_idle_sibling() does not look
- * at the other one) and queues there if it is busy.  No-op with one run
- * queue. */
+ * goes to the CPU it last ran on (select_task_rq_fair()'s prev_cpu) and
+ * queues there if it is busy, even while the other CPU idles, as the
+ * captures show for woken readers (docs/validation.md, "Woken readers queue
+ * on one CPU") and for the loop kworker (scripts/loop-worker: waits of
+ * 0.1-1 ms with 4 threads).  No-op with one run queue. */
 static inline void pcs_cpu_wake_prev(PcsCpus *c, uint32_t task) {
   if (c->migration_cost) c->tasks[task].wake_cpu = c->tasks[task].cpu;
 }

@@ -17,9 +17,11 @@
  * 19-20 us, two 24-25, seven 47 (median; scripts/loop-worker).  Its
  * completion (lo_rw_aio_complete() in the host's interrupt) costs no CPU
  * here.  Off (cost.loop_worker = 0): a request starts its service when it
- * is issued, as pcsim did before.  Differs from the kernel: one worker
- * (the root cgroup's: fio runs in one), and its run is charged whole at its
- * start, not spread over what it does.
+ * is issued, as pcsim did before.  The worker wakes onto the CPU it last
+ * ran on and queues there when that one is busy (pcs_cpu_wake_prev()).
+ * Differs from the kernel: one worker (the root cgroup's: fio runs in one);
+ * requests issued while it runs wait for their turn in the same run, none
+ * is taken by a second kworker.
  */
 #include "internal.h"
 
