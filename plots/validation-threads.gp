@@ -3,7 +3,8 @@
 # data bios/MiB against fio threads on Linux 6.18 (btrfs on a direct-I/O loop
 # device, bs=32k, fadvise_hint=1), real against pcsim, one panel per bdi
 # read_ahead_kb.  Real: median of the repeats, bars min..max (idle machine;
-# the shared captures; the captures on a loaded machine; the dec04 session);
+# the shared captures; the captures on a loaded machine; the dec04 session;
+# the dec06 host, faster than the one the model was fitted on);
 # pcsim: median over seeds, bars min..max.
 set terminal pngcairo size 1200,560 font 'DejaVu Sans,11' noenhanced
 set output 'plots/validation-threads.png'
@@ -23,6 +24,7 @@ do for [b = 0:1] {
        '' index b using ($1*1.06):8:9:10 with yerrorbars pt 6 ps 1.3 lc rgb '#808080' title 'real (shared captures)', \
        '' index b using ($1*1.12):11:12:13 with yerrorbars pt 4 ps 1.1 lc rgb '#3060b0' title 'real, loaded machine', \
        '' index b using ($1*1.18):14:15:16 with yerrorbars pt 8 ps 1.2 lc rgb '#208040' title 'real, dec04 session', \
+       '' index b using ($1*1.24):17:18:19 with yerrorbars pt 12 ps 1.2 lc rgb '#a060c0' title 'real, dec06 host (not the model''s)', \
        '' index b using ($1*0.94):5:6:7 with yerrorlines lw 2 pt 5 lc rgb '#c03020' title 'pcsim (median, min..max over seeds)'
 }
 unset multiplot

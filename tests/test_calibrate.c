@@ -275,6 +275,36 @@ static void pooled_traces_keep_the_base(void **state) {
  * spacing, 1157 ns over both one-thread captures: 1000..1400 here), the
  * device and everything else stay the base's, marked; a key calibrate does
  * not estimate is refused, naming it, and nothing is written. */
+/* A machine faster on the insert path than the base's (the 2026-12-06
+ * host: one thread's inserts 256 ns apart against the shipped scenario's
+ * 1395 ns split, insert_won 1203 with insert_alloc 400 in it, tree_lock_hold
+ * 50, lru_drain 4400 / 31): the spacing is split in the base's proportions,
+ * so the scenario is valid (insert_alloc within insert_won) and its insert
+ * path adds up to the measured spacing, instead of exit 2 on
+ * "cost.insert_alloc is more than cost.insert_won". */
+static void a_faster_machine_scales_the_insert_split(void **state) {
+  g_autofree char *j1 = test_path("tests/data/kernel-6.18-dec06/mechanism/ra128-j1-rep1.ftrace.txt.gz");
+  g_autofree char *base = test_path("workloads/linux-6.18-btrfs.ini");
+  PcsParams p, b;
+  g_autofree char *ini = NULL;
+  calibrate_to(&p, &ini, (const char *const[]){j1, "--model", base, "--keys", "cost.insert_won", NULL});
+  GError *error = NULL;
+  pcs_params_init(&b);
+  if (!pcs_params_load(&b, base, &error)) fail_msg("%s", error->message);
+  double spacing = (double)p.cost_insert_won + (double)p.cost_tree_lock_hold + (double)p.cost_lru_drain / 31.0;
+  assert_within(spacing, 200, 320, "insert_won + tree_lock_hold + lru_drain / 31");
+  assert_true(p.cost_insert_alloc <= p.cost_insert_won);
+  /* the base's proportions: insert_alloc / insert_won and lru_drain / insert_won kept within rounding */
+  assert_near((double)p.cost_insert_alloc / (double)p.cost_insert_won,
+              (double)b.cost_insert_alloc / (double)b.cost_insert_won, 0.02, "insert_alloc / insert_won");
+  assert_near((double)p.cost_lru_drain / (double)p.cost_insert_won,
+              (double)b.cost_lru_drain / (double)b.cost_insert_won, 0.02, "lru_drain / insert_won");
+  assert_int_equal(p.cost_tree_lock_hold, b.cost_tree_lock_hold);
+  assert_non_null(strstr(ini, "# lru_drain: scaled with insert_won"));
+  pcs_params_clear(&b);
+  pcs_params_clear(&p);
+}
+
 static void keys_keep_the_rest_of_the_base(void **state) {
   g_autofree char *j1 = test_path(MECH "ra128-j1-rep1.ftrace.txt.gz"), *j4096 = test_path(MECH "ra4096-j1-rep1.ftrace.txt.gz");
   g_autofree char *base = test_path("workloads/linux-6.18-btrfs.ini");
@@ -387,6 +417,7 @@ int main(void) {
     cmocka_unit_test(one_and_four_threads_see_the_same_device),
     cmocka_unit_test(pooled_traces_keep_the_base),
     cmocka_unit_test(keys_keep_the_rest_of_the_base),
+    cmocka_unit_test(a_faster_machine_scales_the_insert_split),
     cmocka_unit_test(bad_traces_are_refused_with_exit_2),
     cmocka_unit_test(unidentifiable_costs_keep_the_base_marked),
   };

@@ -31,6 +31,8 @@
   X(QUEUE_DEPTH, device, queue_depth)        \
   X(CPUS, cpu, count)                        \
   X(INSERT_WON, cost, insert_won)            \
+  X(INSERT_ALLOC, cost, insert_alloc)        \
+  X(LRU_DRAIN, cost, lru_drain)              \
   X(READ_SETUP, cost, read_setup)            \
   X(BIO_SUBMIT, cost, bio_submit)
 
@@ -67,6 +69,11 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
  * needs but cannot see (cost.tree_lock_hold). */
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);
 const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
+/* cost.insert_alloc and cost.lru_drain are set only when the insert spacing
+ * is too short for the base's split of it (a faster machine than the
+ * base's): then the spacing is split in the base's proportions, and they go
+ * with cost.insert_won wherever it goes (--keys).  Otherwise they carry no
+ * estimate and the scenario keeps the base's values without a comment. */
 /* After pcs_calibrate_finish(): keep only the estimates of KEYS
  * ("section.key", NULL-terminated); every other one becomes not measured,
  * so the scenario keeps the base's value for it (a user who wants a

@@ -22,7 +22,11 @@
  *       under the i_pages lock and the tracepoint; the base's
  *       cost.tree_lock_hold is subtracted, as the model charges both, and
  *       its cost.lru_drain / 31 (a run's mean holds one LRU batch drain per
- *       31 inserts, which the model charges on its own).
+ *       31 inserts, which the model charges on its own).  When what is left
+ *       is less than the base's cost.insert_alloc (a part of insert_won), the
+ *       machine is faster on this path than the base's: the spacing less
+ *       tree_lock_hold is split in the base's proportions, cost.insert_alloc
+ *       and cost.lru_drain scaled with insert_won (insert_split_scaled()).
  *   cost.read_setup, cost.bio_submit   the gap before each data bio of a
  *       thread from its previous event in the same readahead batch (its last
  *       insert or its previous data bio; a readahead entry, a metadata bio
@@ -586,8 +590,9 @@ gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GEr
     }
     keep[id] = TRUE;
   }
+  keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_WON]; /* they split its spacing */
   for (int id = 0; id < PCS_CAL_N; id++)
-    if (!keep[id])
+    if (!keep[id] && (c->est[id].comment || (id != PCS_CAL_INSERT_ALLOC && id != PCS_CAL_LRU_DRAIN)))
       set_est(c, (PcsCalibrateId)id, FALSE, 0,
               g_strdup_printf("%s.%s: not asked for (--keys); kept from the base", est_section[id], est_key[id]));
   return TRUE;
@@ -697,6 +702,35 @@ static void queue_depth_estimate(PcsCalibration *c, const char *names) {
                           s->str, names));
 }
 
+/* The spacing is shorter than the base's split of it allows (what is left
+ * for insert_won after the base's tree_lock_hold and lru_drain / 31 is less
+ * than the base's insert_alloc, a part of it): a machine faster on this path
+ * than the base's.  Split it in the base's proportions instead: insert_won,
+ * insert_alloc and lru_drain all scaled by spacing / (the base's insert_won +
+ * tree_lock_hold + lru_drain / 31).  tree_lock_hold stays the base's: the
+ * model needs it for lock contention, and the trace cannot show it. */
+static void insert_split_scaled(PcsCalibration *c, const PcsParams *base, const Spread *sp, uint64_t pairs,
+                                const char *per, const char *names) {
+  double hold = (double)base->cost_tree_lock_hold, drain31 = (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
+  double whole = (double)base->cost_insert_won + hold + drain31;
+  double k = (sp->median - hold) / (whole - hold);
+  g_autofree char *why = g_strdup_printf(
+      "the spacing of one thread's mm_filemap_add_to_page_cache lines on consecutive pages with no other event "
+      "between, mean per run, median over %u runs (%" G_GUINT64_FORMAT " pairs), is %.0f ns, IQR %.0f..%.0f ns%s: "
+      "less than the base's split of it allows (cost.insert_won %" G_GUINT64_FORMAT " ns with cost.insert_alloc %"
+      G_GUINT64_FORMAT " ns in it, cost.tree_lock_hold %.0f ns, cost.lru_drain / 31 %.0f ns: %.0f ns), so this "
+      "machine's insert path is faster than the base's.  The spacing less tree_lock_hold is split in the base's "
+      "proportions: insert_won, insert_alloc and lru_drain are the base's times %.3f; from %s",
+      sp->n, pairs, sp->median, sp->q1, sp->q3, per, base->cost_insert_won, base->cost_insert_alloc, hold, drain31,
+      whole, k, names);
+  set_est(c, PCS_CAL_INSERT_WON, TRUE, k * (double)base->cost_insert_won,
+          g_strdup_printf("insert_won: scaled (the base's times %.3f): %s", k, why));
+  set_est(c, PCS_CAL_INSERT_ALLOC, TRUE, k * (double)base->cost_insert_alloc,
+          g_strdup_printf("insert_alloc: scaled with insert_won (the base's times %.3f)", k));
+  set_est(c, PCS_CAL_LRU_DRAIN, TRUE, k * (double)base->cost_lru_drain,
+          g_strdup_printf("lru_drain: scaled with insert_won (the base's times %.3f)", k));
+}
+
 static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char *names) {
   Spread sp = spread_of(c->runs, G_MAXUINT);
   uint64_t pairs = 0;
@@ -709,21 +743,26 @@ static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char
       g_string_append_printf(per, "%s %s %.0f ns", i ? "," : "; per trace:", t->name, one.median);
   }
   double hold = (double)base->cost_tree_lock_hold + (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
-  if (sp.n < MIN_RUNS || sp.median <= hold) {
+  if (sp.n < MIN_RUNS || sp.median <= (double)base->cost_tree_lock_hold) {
     set_est(c, PCS_CAL_INSERT_WON, FALSE, 0,
             g_strdup_printf("insert_won: not measurable from this trace: %u runs of one thread's inserts on "
                             "consecutive pages with nothing between (%d needed), median spacing %.0f ns against "
-                            "cost.tree_lock_hold %.0f ns; kept from the base", sp.n, MIN_RUNS, sp.median, hold));
+                            "cost.tree_lock_hold %.0f ns; kept from the base", sp.n, MIN_RUNS, sp.median,
+                            (double)base->cost_tree_lock_hold));
     return;
   }
-  set_est(c, PCS_CAL_INSERT_WON, TRUE, sp.median - hold,
-          g_strdup_printf("insert_won: spacing of one thread's mm_filemap_add_to_page_cache lines on consecutive "
-                          "pages with no other event between, mean per run, median over %u runs (%" G_GUINT64_FORMAT
-                          " pairs): %.0f ns, IQR %.0f..%.0f ns%s; minus the base's cost.tree_lock_hold and "
-                          "cost.lru_drain / 31, %.0f ns (the model charges them on their own).  The spacing holds the "
-                          "folio allocation, the memcg charge, the insert under the i_pages lock, the tracepoint and "
-                          "every 31st insert the LRU batch's drain; from %s",
-                          sp.n, pairs, sp.median, sp.q1, sp.q3, per->str, hold, names));
+  if (sp.median - hold >= (double)base->cost_insert_alloc) {
+    set_est(c, PCS_CAL_INSERT_WON, TRUE, sp.median - hold,
+            g_strdup_printf("insert_won: spacing of one thread's mm_filemap_add_to_page_cache lines on consecutive "
+                            "pages with no other event between, mean per run, median over %u runs (%" G_GUINT64_FORMAT
+                            " pairs): %.0f ns, IQR %.0f..%.0f ns%s; minus the base's cost.tree_lock_hold and "
+                            "cost.lru_drain / 31, %.0f ns (the model charges them on their own).  The spacing holds the "
+                            "folio allocation, the memcg charge, the insert under the i_pages lock, the tracepoint and "
+                            "every 31st insert the LRU batch's drain; from %s",
+                            sp.n, pairs, sp.median, sp.q1, sp.q3, per->str, hold, names));
+    return;
+  }
+  insert_split_scaled(c, base, &sp, pairs, per->str, names);
 }
 
 static void bio_text(GString *s, const Fit *f) {
