@@ -4,6 +4,7 @@
  * not exist is named on stderr with exit status 2, never a traceback. */
 #include "support.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -35,6 +36,8 @@ static const struct {
    "launches at the previous window's first page: 100; the previous window already complete: 46; of those, inserted by two threads or more: 3"},
   {"loop-worker", "tests/data/kernel-6.18-idle/mechanism/ra128-j1-rep1.ftrace.txt.gz",
    "3229       10       19       26"},
+  {"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz",
+   "4901 windows, 37 launched twice by page_cache_async_ra"},
   {"preemptions", "tests/data/kernel-6.18-dec04/mechanism/ra4096-j4-rep1.ftrace.txt.gz",
    "runs of 1.4 ms or more ended preempted: 104; in the busiest quarter-millisecond of the 4 ms tick period: 34 (33%"},
 };
@@ -62,6 +65,35 @@ static void each_script_reads_a_capture_and_refuses_a_missing_one(void **state) 
 /* scripts/reduce-capture keeps the block, readahead and fio's scheduler
  * lines and drops page inserts and other tasks' switches and wake-ups; a
  * missing input is named with exit status 2 and leaves no output. */
+/* The windows two readers launch together (cost.ra_marker: 6.18 tests the
+ * marker in filemap_get_pages() and clears it in page_cache_async_ra()):
+ * the shipped scenario's 4 threads at 128 KiB launch some windows twice, as
+ * the kernel does (37 in the shared mechanism run: scripts/colaunch above),
+ * and none with the test and the clear made one step (cost.ra_marker=0). */
+static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
+  (void)state;
+  g_autofree char *job = test_path("tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j4-rep1.fio");
+  g_autofree char *model = test_path("workloads/linux-6.18-btrfs.ini");
+  g_autofree char *dir = test_tempdir();
+  int counts[2];
+  for (int off = 0; off < 2; off++) {
+    g_autofree char *trace = g_build_filename(dir, off ? "off.txt" : "on.txt", NULL);
+    char *argv[] = {PCSIM_BINARY, "run", job, "--model", model, "--set", "readahead.read_ahead_kb=128", "--set",
+                    off ? "cost.ra_marker=0" : "cost.ra_marker=2500ns", "--ftrace", trace, NULL};
+    g_autofree char *o = NULL, *e = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &o, &e, &status, NULL));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("pcsim run: %s", e);
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(run_script("colaunch", trace, &out, &err), 0);
+    const char *at = strstr(out, " windows, ");
+    assert_non_null(at);
+    counts[off] = atoi(at + strlen(" windows, "));
+  }
+  if (counts[0] < 10 || counts[0] > 80) fail_msg("windows launched twice with cost.ra_marker 2.5 us: %d (the kernel: 28..37)", counts[0]);
+  assert_int_equal(counts[1], 0);
+}
+
 static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   (void)state;
   const char *lines[] = {
@@ -104,6 +136,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(each_script_reads_a_capture_and_refuses_a_missing_one),
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
+    cmocka_unit_test(pcsim_launches_windows_twice_with_the_marker_gap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

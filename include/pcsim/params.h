@@ -164,6 +164,8 @@ typedef enum {
     "the part of insert_won spent before the page is in the cache: the page is looked up, this time runs (v6.18: the folio allocation and memcg charge before filemap_add_folio()'s xarray store), then the insert wins or gets -EEXIST; 0: an insert takes effect when the page is looked up (v3.x: ->readpages gets pages allocated beforehand)") \
   X(cost, ra_setup, TIME, "0", 0, (UINT64_C(1) << 40),                              \
     "CPU time of a readahead call that lists a window before its first insert, beyond cost.insert_alloc (in 6.18: the page_cache_{sync,async}_ra() decision, page_cache_ra_order()'s fallback, page_cache_ra_unbounded()'s locks and first folio allocation; in v3.x: ondemand_readahead() and __do_page_cache_readahead()'s setup); 0: none") \
+  X(cost, ra_marker, TIME, "0", 0, (UINT64_C(1) << 40),                             \
+    "v6.18: time from filemap_get_pages()'s folio_test_readahead() of a batch's marked last folio to page_cache_async_ra()'s folio_clear_readahead() (filemap_readahead(), DEFINE_READAHEAD, the async_ra tracepoint when it is traced); a reader that gathers the folio meanwhile finds it still marked and runs asynchronous readahead too; 0: the test and the clear are one step") \
   X(cost, ra_scan_page, TIME, "0", 0, (UINT64_C(1) << 40),                          \
     "v6.18: CPU time per cached page that page_cache_next_miss() or page_cache_prev_miss() walks when a readahead call sizes its window from the cache (context readahead: a marker or a miss the reader's own state did not expect), charged before the window's first insert; 0: free") \
   X(cost, tree_lock_hold, TIME, "100ns", 0, (UINT64_C(1) << 40),                     \

@@ -19,6 +19,10 @@
  *   2. the batch's last folio marked: clear it and run asynchronous
  *      readahead for it (filemap_readahead()), before any page of the
  *      batch is copied, and go on with the batch held (no new lookup);
+ *      the kernel tests the mark in filemap_get_pages() and clears it in
+ *      page_cache_async_ra(), not atomically: with cost.ra_marker the
+ *      clear comes that long after the test, and a reader gathering the
+ *      folio meanwhile launches the same window too;
  *   3. the last folio not up to date (locked under read I/O): with other
  *      folios in the batch, drop it (-EAGAIN, 6.18-rc1) and copy the
  *      others; alone, filemap_update_page() -> folio_put_wait_locked():
@@ -470,7 +474,10 @@ static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
     r->state = again ? PCS_RD_NO_CACHED_PAGE : PCS_RD_SYNC_RA;
     return TRUE;
   }
-  if (pcs_pc_test_clear_readahead(&s->pc, r->pos + r->batch_n - 1)) {
+  uint64_t last = r->pos + r->batch_n - 1;
+  if (s->p->cost_ra_marker) { /* tested here, cleared in BATCH_ASYNC_RA once cost.ra_marker has run */
+    if (pcs_pc_readahead(&s->pc, last)) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_BATCH_ASYNC_RA);
+  } else if (pcs_pc_test_clear_readahead(&s->pc, last)) {
     r->state = PCS_RD_BATCH_ASYNC_RA;
     return TRUE;
   }
@@ -671,6 +678,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return gather(s, r, TRUE);
   case PCS_RD_BATCH_ASYNC_RA: { /* the marker on the batch's last folio; req from it to the call's end */
     uint64_t last = r->pos + r->batch_n - 1;
+    pcs_pc_test_clear_readahead(&s->pc, last); /* folio_clear_readahead(); already clear without cost.ra_marker */
     if (pcs_ra_async(s, r->id, &r->ra, &r->list, last, r->call_end - last))
       return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_BATCH_READY);
     return batch_ready(s, r);

@@ -30,9 +30,9 @@ typedef struct PcsSim PcsSim;
   X(PAGE_LOCKED, "cpu.wake_exclusive: holds pos's page lock; unlock_page() wakes the next sleeper, then FIND_PAGE_AGAIN") \
   X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
   X(GATHER, "v6.18 filemap_get_pages(): a call boundary first; filemap_get_read_batch() from pos; "  \
-            "none: SYNC_RA; its last folio marked: BATCH_ASYNC_RA; else as BATCH_READY")             \
+            "none: SYNC_RA; its last folio marked: BATCH_ASYNC_RA (after cost.ra_marker); else as BATCH_READY") \
   X(GATHER_AGAIN, "v6.18: as GATHER after sync readahead or ->read_folio; none: NO_CACHED_PAGE")      \
-  X(BATCH_ASYNC_RA, "v6.18 filemap_readahead(): page_cache_async_ra() of the batch's last folio, "   \
+  X(BATCH_ASYNC_RA, "v6.18 filemap_readahead(): clear the batch's last folio's mark, page_cache_async_ra() of it, " \
                     "then its ->readahead (RP_NEXT) or BATCH_READY")                                 \
   X(BATCH_READY, "v6.18: the batch's last folio not up to date: drop it and copy the others, or, "  \
                  "alone, sleep on it (BATCH_WAIT); else charge the copy of pos, then BATCH_COPIED")  \

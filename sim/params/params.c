@@ -699,6 +699,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.tick",                                                                    /* the scheduler tick */
     "cpu.wake_preempt",                                                            /* EEVDF wake-up preemption */
     "cost.loop_worker", "cost.loop_request",                                       /* the loop device's worker */
+    "cost.ra_marker",                                                              /* the marker's test-to-clear gap */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
