@@ -5,7 +5,9 @@
  *   1. look the page up; on a miss run synchronous readahead and look again;
  *   2. still missing: the single-page fallback (no_cached_page: insert,
  *      ->readpage, submit at once; -EEXIST goes back to the lookup);
- *   3. PG_readahead set: clear it and run asynchronous readahead;
+ *   3. PG_readahead set: clear it and run asynchronous readahead (the
+ *      test here and the clear in page_cache_async_readahead() are two
+ *      steps: with cost.ra_marker that long apart, see v6.18 below);
  *   4. not up to date: sleep on the page lock until its bio completes;
  *   5. copy it to the user buffer (cost.copy, or cost.copy_cold when its
  *      data has left the CPU cache since its end-io: endio.c).
@@ -373,7 +375,9 @@ static inline gboolean fold_landed(PcsSim *s, PcsReader *r) {
  * ahead, or sleep while it is locked, or copy it. */
 G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (pcs_pc_test_clear_readahead(&s->pc, page)) {
+  if (s->p->cost_ra_marker) { /* tested here, cleared in ASYNC_RA once cost.ra_marker has run */
+    if (pcs_pc_readahead(&s->pc, page)) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_ASYNC_RA);
+  } else if (pcs_pc_test_clear_readahead(&s->pc, page)) {
     r->state = PCS_RD_ASYNC_RA;
     return TRUE;
   }
@@ -656,6 +660,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
   case PCS_RD_NO_CACHED_PAGE:
     return no_cached_page(s, r);
   case PCS_RD_ASYNC_RA:
+    pcs_pc_test_clear_readahead(&s->pc, r->pos); /* ClearPageReadahead(); already clear without cost.ra_marker */
     if (pcs_ra_async(s, r->id, &r->ra, &r->list, r->pos, r->call_end - r->pos))
       return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_FIND_PAGE_AGAIN);
     r->state = PCS_RD_FIND_PAGE_AGAIN;

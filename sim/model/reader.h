@@ -21,11 +21,11 @@ typedef struct PcsSim PcsSim;
  * time has run, or sleeps. */
 #define PCS_READER_STATES(X)                                                                       \
   X(FIND_PAGE, "look up pos (a call boundary first: next read() or finish); a miss: SYNC_RA; "   \
-               "PG_readahead: ASYNC_RA; locked: sleep; else charge cost.copy, then COPIED")      \
+               "PG_readahead: ASYNC_RA (after cost.ra_marker); locked: sleep; else charge cost.copy, then COPIED") \
   X(SYNC_RA, "page_cache_sync_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN")   \
   X(FIND_PAGE_AGAIN, "as FIND_PAGE after readahead, ->readpage or a wake; a miss: NO_CACHED_PAGE") \
   X(NO_CACHED_PAGE, "no_cached_page: ->readpage() of pos alone, unplugged (RP_NEXT)")            \
-  X(ASYNC_RA, "page_cache_async_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN") \
+  X(ASYNC_RA, "clear pos's mark, page_cache_async_readahead(), then its ->readpages (RP_NEXT) or FIND_PAGE_AGAIN") \
   X(SLEEPING, "asleep on pos until end-io unlocks it; woken: a CPU first, then FIND_PAGE_AGAIN (cpu.wake_exclusive: charge cost.wakeup, then PAGE_LOCKED)") \
   X(PAGE_LOCKED, "cpu.wake_exclusive: holds pos's page lock; unlock_page() wakes the next sleeper, then FIND_PAGE_AGAIN") \
   X(COPIED, "pos copied to the user buffer: account it, then look up the next page as FIND_PAGE") \
