@@ -22,19 +22,19 @@ static void the_first_insert_wins_and_the_second_gets_eexist(void **state) {
   pcs_pc_clear(&pc);
 }
 
-static void only_the_first_toucher_clears_the_marker(void **state) {
+static void a_cleared_marker_is_seen_by_no_one_after(void **state) {
   PcsPageCache pc;
   pcs_pc_init(&pc, 8, 4, HOLD);
   PcsTime cpu;
   assert_int_equal(pcs_pc_insert(&pc, 5, 0, &cpu), 0);
   assert_false(pcs_pc_readahead(&pc, 5)); /* an insert alone sets no marker */
   pcs_pc_set_readahead(&pc, 5);
-  assert_true(pcs_pc_readahead(&pc, 5));
-  assert_true(pcs_pc_test_clear_readahead(&pc, 5));  /* this thread starts async readahead */
-  assert_false(pcs_pc_test_clear_readahead(&pc, 5)); /* the next one does not */
-  assert_false(pcs_pc_readahead(&pc, 5));
-  assert_true(pcs_pc_present(&pc, 5)); /* clearing the marker leaves the page */
-  assert_false(pcs_pc_test_clear_readahead(&pc, 6));
+  assert_true(pcs_pc_readahead(&pc, 5));  /* this reader starts async readahead */
+  assert_true(pcs_pc_readahead(&pc, 5));  /* so does one that tests before the clear */
+  pcs_pc_clear_readahead(&pc, 5);
+  assert_false(pcs_pc_readahead(&pc, 5)); /* the next one does not */
+  assert_true(pcs_pc_present(&pc, 5));    /* clearing the marker leaves the page */
+  assert_false(pcs_pc_readahead(&pc, 6));
   pcs_pc_clear(&pc);
 }
 
@@ -126,7 +126,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(exclusive_wake_hands_each_page_on_one_task_at_a_time),
     cmocka_unit_test(the_first_insert_wins_and_the_second_gets_eexist),
-    cmocka_unit_test(only_the_first_toucher_clears_the_marker),
+    cmocka_unit_test(a_cleared_marker_is_seen_by_no_one_after),
     cmocka_unit_test(end_read_makes_exactly_its_pages_uptodate),
     cmocka_unit_test(contending_inserts_spin_for_tree_lock),
     cmocka_unit_test(sleepers_wake_in_sleep_order),

@@ -66,11 +66,9 @@ static inline gboolean pcs_pc_readahead(const PcsPageCache *pc, uint64_t page) {
 static inline void pcs_pc_set_readahead(PcsPageCache *pc, uint64_t page) {
   pc->pages[page] |= PCS_PG_READAHEAD;
 }
-/* TestClearPageReadahead(): TRUE for the first caller only. */
-static inline gboolean pcs_pc_test_clear_readahead(PcsPageCache *pc, uint64_t page) {
-  gboolean was = pcs_pc_readahead(pc, page);
+/* ClearPageReadahead() / folio_clear_readahead(). */
+static inline void pcs_pc_clear_readahead(PcsPageCache *pc, uint64_t page) {
   pc->pages[page] &= (uint8_t)~PCS_PG_READAHEAD;
-  return was;
 }
 /* Does PAGE's frame directly follow PAGE-1's?  Decided by the allocator (alloc.c) at insert. */
 static inline gboolean pcs_pc_frame_contig(const PcsPageCache *pc, uint64_t page) {

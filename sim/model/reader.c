@@ -371,13 +371,13 @@ static inline gboolean fold_landed(PcsSim *s, PcsReader *r) {
   return TRUE;
 }
 
-/* A cached page at pos: clear its marker (first toucher only) and read
- * ahead, or sleep while it is locked, or copy it. */
+/* A cached page at pos: marked, read ahead (ASYNC_RA clears the mark; every
+ * reader that tests it before then reads ahead too); else sleep while it
+ * is locked, or copy it. */
 G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (s->p->cost_ra_marker) { /* tested here, cleared in ASYNC_RA once cost.ra_marker has run */
-    if (pcs_pc_readahead(&s->pc, page)) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_ASYNC_RA);
-  } else if (pcs_pc_test_clear_readahead(&s->pc, page)) {
+  if (pcs_pc_readahead(&s->pc, page)) { /* cleared in ASYNC_RA, cost.ra_marker after this test */
+    if (s->p->cost_ra_marker) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_ASYNC_RA);
     r->state = PCS_RD_ASYNC_RA;
     return TRUE;
   }
@@ -479,9 +479,8 @@ static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
     return TRUE;
   }
   uint64_t last = r->pos + r->batch_n - 1;
-  if (s->p->cost_ra_marker) { /* tested here, cleared in BATCH_ASYNC_RA once cost.ra_marker has run */
-    if (pcs_pc_readahead(&s->pc, last)) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_BATCH_ASYNC_RA);
-  } else if (pcs_pc_test_clear_readahead(&s->pc, last)) {
+  if (pcs_pc_readahead(&s->pc, last)) { /* cleared in BATCH_ASYNC_RA, cost.ra_marker after this test */
+    if (s->p->cost_ra_marker) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_BATCH_ASYNC_RA);
     r->state = PCS_RD_BATCH_ASYNC_RA;
     return TRUE;
   }
@@ -660,7 +659,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
   case PCS_RD_NO_CACHED_PAGE:
     return no_cached_page(s, r);
   case PCS_RD_ASYNC_RA:
-    pcs_pc_test_clear_readahead(&s->pc, r->pos); /* ClearPageReadahead(); already clear without cost.ra_marker */
+    pcs_pc_clear_readahead(&s->pc, r->pos); /* ClearPageReadahead() */
     if (pcs_ra_async(s, r->id, &r->ra, &r->list, r->pos, r->call_end - r->pos))
       return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_FIND_PAGE_AGAIN);
     r->state = PCS_RD_FIND_PAGE_AGAIN;
@@ -683,7 +682,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return gather(s, r, TRUE);
   case PCS_RD_BATCH_ASYNC_RA: { /* the marker on the batch's last folio; req from it to the call's end */
     uint64_t last = r->pos + r->batch_n - 1;
-    pcs_pc_test_clear_readahead(&s->pc, last); /* folio_clear_readahead(); already clear without cost.ra_marker */
+    pcs_pc_clear_readahead(&s->pc, last); /* folio_clear_readahead() */
     if (pcs_ra_async(s, r->id, &r->ra, &r->list, last, r->call_end - last))
       return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_BATCH_READY);
     return batch_ready(s, r);
