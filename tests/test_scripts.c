@@ -36,6 +36,8 @@ static const struct {
    "launches at the previous window's first page: 100; the previous window already complete: 46; of those, inserted by two threads or more: 3"},
   {"loop-worker", "tests/data/kernel-6.18-idle/mechanism/ra128-j1-rep1.ftrace.txt.gz",
    "3229       10       19       26"},
+  {"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j1-rep1.json",
+   "user 0.037 ms/MiB, system 0.600 ms/MiB, user 1.16 us per read() call"},
   {"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz",
    "4901 windows, 37 launched twice by page_cache_async_ra"},
   {"preemptions", "tests/data/kernel-6.18-dec04/mechanism/ra4096-j4-rep1.ftrace.txt.gz",
