@@ -64,9 +64,6 @@ static void each_script_reads_a_capture_and_refuses_a_missing_one(void **state) 
   }
 }
 
-/* scripts/reduce-capture keeps the block, readahead and fio's scheduler
- * lines and drops page inserts and other tasks' switches and wake-ups; a
- * missing input is named with exit status 2 and leaves no output. */
 /* The windows two readers launch together (cost.ra_marker: 6.18 tests the
  * marker in filemap_get_pages() and clears it in page_cache_async_ra()):
  * the shipped scenario's 4 threads at 128 KiB launch some windows twice, as
@@ -96,6 +93,9 @@ static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
   assert_int_equal(counts[1], 0);
 }
 
+/* scripts/reduce-capture keeps the block, readahead and fio's scheduler
+ * lines and drops page inserts and other tasks' switches and wake-ups; a
+ * missing input is named with exit status 2 and leaves no output. */
 static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   (void)state;
   const char *lines[] = {

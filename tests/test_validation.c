@@ -300,10 +300,34 @@ static void a_host_calibrated_from_one_thread_predicts_its_threads(void **state)
   if (misses->len) fail_msg("the dec06 host from its one-thread calibration:\n%s", misses->str);
 }
 
+/* A capture set from another host names its scenario in SET/model: without
+ * --model, scripts/validate-6.18 runs its rows with that scenario (the CSV's
+ * model column says which) and marks the one-thread rows it was fitted to
+ * "host fitted", the others "host prediction". */
+static void another_hosts_set_runs_its_own_scenario(void **state) {
+  (void)state;
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *script = test_path("scripts/validate-6.18");
+  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "1", "--fixtures",
+                  "tests/data/kernel-6.18-dec06", "--only", "ra128-j1,ra128-j2", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_autofree char *root = test_path(".");
+  assert_true(g_spawn_sync(root, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("validate-6.18 on the dec06 set failed:\n%s%s", out, err);
+  g_autofree char *path = g_build_filename(dir, "validation.csv", NULL);
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  assert_non_null(strstr(text, ",ra128-j1,1,32k,1,128,host fitted,"));
+  assert_non_null(strstr(text, ",ra128-j2,2,32k,1,128,host prediction,"));
+  assert_non_null(strstr(text, ",docs/hosts/dec06.ini\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(session_costs_predict_the_bs1m_race),
     cmocka_unit_test(a_host_calibrated_from_one_thread_predicts_its_threads),
+    cmocka_unit_test(another_hosts_set_runs_its_own_scenario),
     cmocka_unit_test(shared_rows_within_25_percent),
     cmocka_unit_test(bios_per_mib_rise_with_threads),
     cmocka_unit_test(race_mechanism_as_real),

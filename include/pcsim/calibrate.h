@@ -69,15 +69,15 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
  * needs but cannot see (cost.tree_lock_hold). */
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);
 const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
-/* cost.insert_alloc and cost.lru_drain are set only when the insert spacing
- * is too short for the base's split of it (a faster machine than the
- * base's): then the spacing is split in the base's proportions, and they go
- * with cost.insert_won wherever it goes (--keys).  Otherwise they carry no
- * estimate and the scenario keeps the base's values without a comment. */
 /* After pcs_calibrate_finish(): keep only the estimates of KEYS
  * ("section.key", NULL-terminated); every other one becomes not measured,
  * so the scenario keeps the base's value for it (a user who wants a
- * machine's insert path but the model's device).  An input error naming
+ * machine's insert path but the model's device).  cost.insert_alloc and
+ * cost.lru_drain go with cost.insert_won (asking for one asks for the
+ * three): they are estimated only when the insert spacing is too short for
+ * the base's split of it (a machine faster than the base's), split in the
+ * base's proportions; otherwise the scenario keeps the base's values
+ * without a comment.  An input error naming
  * the key when one is not a key calibrate estimates. */
 gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error);
 

@@ -590,7 +590,9 @@ gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GEr
     }
     keep[id] = TRUE;
   }
-  keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_WON]; /* they split its spacing */
+  /* insert_alloc and lru_drain split insert_won's spacing: asking for any of the three asks for all */
+  keep[PCS_CAL_INSERT_WON] |= keep[PCS_CAL_INSERT_ALLOC] || keep[PCS_CAL_LRU_DRAIN];
+  keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_WON];
   for (int id = 0; id < PCS_CAL_N; id++)
     if (!keep[id] && (c->est[id].comment || (id != PCS_CAL_INSERT_ALLOC && id != PCS_CAL_LRU_DRAIN)))
       set_est(c, (PcsCalibrateId)id, FALSE, 0,
