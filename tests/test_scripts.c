@@ -40,6 +40,8 @@ static const struct {
    "user 0.037 ms/MiB, system 0.600 ms/MiB, user 1.16 us per read() call"},
   {"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz",
    "4901 windows, 37 launched twice by page_cache_async_ra"},
+  {"colaunch", "tests/data/kernel-6.18-dec06-sched/ra128-j2-rep1.ftrace.txt.gz",
+   "one waker woke within 50 us of each other: 6 of 6, 59 us (median) after those wakings"},
   {"preemptions", "tests/data/kernel-6.18-dec04/mechanism/ra4096-j4-rep1.ftrace.txt.gz",
    "runs of 1.4 ms or more ended preempted: 104; in the busiest quarter-millisecond of the 4 ms tick period: 34 (33%"},
 };
