@@ -31,6 +31,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -203,38 +204,62 @@ static void race_mechanism_as_real(void **state) {
   if (misses->len) fail_msg("the race against the real mechanism run:\n%s", misses->str);
 }
 
+/* Runs scripts/validate-6.18 --pcsim BIN --out DIR ARGS... (NULL-terminated)
+ * from the source tree; fails the test unless it exits 0.  Returns
+ * validation.csv's text; its stderr into *ERR when ERR is given. */
+static char *validate_csv(char **err_out, ...) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *script = test_path("scripts/validate-6.18");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new();
+  const char *head[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir};
+  for (gsize i = 0; i < G_N_ELEMENTS(head); i++) g_ptr_array_add(argv, (gpointer)head[i]);
+  va_list ap;
+  va_start(ap, err_out);
+  for (const char *a = va_arg(ap, const char *); a; a = va_arg(ap, const char *)) g_ptr_array_add(argv, (gpointer)a);
+  va_end(ap);
+  g_ptr_array_add(argv, NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_autofree char *root = test_path(".");
+  assert_true(g_spawn_sync(root, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("scripts/validate-6.18 failed:\n%s%s", out, err);
+  g_autofree char *path = g_build_filename(dir, "validation.csv", NULL);
+  char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  if (err_out) *err_out = g_steal_pointer(&err);
+  return text;
+}
+
+/* ROW's value in COLUMN of a validation.csv whose column names are NAMES
+ * (-1 when the column is missing or empty). */
+static double csv_value(char **names, char **row, const char *column) {
+  for (gsize i = 0; names[i] && row[i]; i++)
+    if (!strcmp(names[i], column)) return *row[i] ? g_ascii_strtod(row[i], NULL) : -1;
+  return -1;
+}
+
 /* --session-costs: the dec04 session's insert costs from `pcsim calibrate` on
  * its own one-thread captures (named on stderr), and with them bs=1M at four
  * threads races as that session's kernel did (4.27 bios/MiB; 6.76 with the
  * shipped, slow-session costs): within 25%.  Without --out it is refused. */
 static void session_costs_predict_the_bs1m_race(void **state) {
   (void)state;
-  g_autofree char *dir = test_tempdir();
-  g_autofree char *script = test_path("scripts/validate-6.18");
-  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "3", "--session-costs",
-                  "--fixtures", "tests/data/kernel-6.18-dec04", "--only", "bs1m-ra128-j4", NULL};
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  g_autofree char *root = test_path(".");
-  assert_true(g_spawn_sync(root, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("validate-6.18 --session-costs failed:\n%s%s", out, err);
+  g_autofree char *err = NULL;
+  g_autofree char *text = validate_csv(&err, "--seeds", "3", "--session-costs", "--fixtures",
+                                       "tests/data/kernel-6.18-dec04", "--only", "bs1m-ra128-j4", NULL);
   if (!strstr(err, "cost.insert_won=")) fail_msg("no session costs on stderr:\n%s", err);
-  g_autofree char *path = g_build_filename(dir, "validation.csv", NULL);
-  g_autofree char *text = NULL;
-  assert_true(g_file_get_contents(path, &text, NULL, NULL));
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   g_auto(GStrv) names = g_strsplit(lines[0], ",", -1);
   g_auto(GStrv) row = g_strsplit(lines[1], ",", -1);
-  double real = -1, sim = -1;
-  for (gsize i = 0; names[i] && row[i]; i++) {
-    if (!strcmp(names[i], "real_bios_per_mib")) real = g_ascii_strtod(row[i], NULL);
-    if (!strcmp(names[i], "sim_bios_per_mib")) sim = g_ascii_strtod(row[i], NULL);
-  }
+  double real = csv_value(names, row, "real_bios_per_mib"), sim = csv_value(names, row, "sim_bios_per_mib");
   assert_string_equal(row[1], "bs1m-ra128-j4");
   if (!(real > 4 && fabs(sim - real) / real <= 0.25))
     fail_msg("bs=1M, 4 threads, session costs: %.3f bios/MiB against the real %.3f", sim, real);
+  g_autofree char *script = test_path("scripts/validate-6.18");
+  g_autofree char *root = test_path(".");
   char *refused[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--session-costs", NULL};
   g_autofree char *o2 = NULL, *e2 = NULL;
+  int status = 0;
   assert_true(g_spawn_sync(root, refused, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o2, &e2, &status, NULL));
   assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
   assert_non_null(strstr(e2, "--session-costs needs --out"));
@@ -243,54 +268,40 @@ static void session_costs_predict_the_bs1m_race(void **state) {
 /* Another host, calibrated from one thread: docs/hosts/dec06.ini is the
  * shipped scenario with only what a user measures from a new machine's
  * ONE-thread captures changed (the device from calibrate's service times and
- * the one-thread MiB/s, the insert path from calibrate).  On that machine
+ * the one-thread MiB/s, the insert path from calibrate), and cost.ra_marker
+ * fitted as the shipped one was, to a 4-thread mechanism count (windows
+ * launched twice), not to a metric asserted here.  On that machine
  * (tests/data/kernel-6.18-dec06: page inserts 5x faster, the device 2-4x
- * faster than the shipped scenario's host) the race is weak, and pcsim,
- * told nothing about threads, predicts 2, 4 and 8 threads at 128 KiB: data
- * bios/MiB and fio's MiB/s within 25% of the real median or inside the real
- * range, and owner changes within a factor of 2 at 4 threads.  The shipped
- * scenario, with the other host's costs, over-races there (5.67 against 4.14
- * bios/MiB with 4 threads) and runs 2-3x too slow. */
+ * faster than the shipped scenario's host) the race is weak, and pcsim
+ * predicts 2, 4 and 8 threads at 128 KiB: data bios/MiB and fio's MiB/s
+ * within 25% of the real median or inside the real range, and owner changes
+ * within a factor of 2 at 4 threads.  The shipped scenario, with the other
+ * host's costs, over-races there (5.72 against 4.14 bios/MiB with 4 threads)
+ * and runs 2-3x too slow. */
 static void a_host_calibrated_from_one_thread_predicts_its_threads(void **state) {
   (void)state;
-  g_autofree char *dir = test_tempdir();
-  g_autofree char *script = test_path("scripts/validate-6.18");
   g_autofree char *model = test_path("docs/hosts/dec06.ini");
-  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "3", "--model", model,
-                  "--fixtures", "tests/data/kernel-6.18-dec06", "--only", "ra128-j2,ra128-j4,ra128-j8", NULL};
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  g_autofree char *root = test_path(".");
-  assert_true(g_spawn_sync(root, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("validate-6.18 --model dec06.ini failed:\n%s%s", out, err);
-  g_autofree char *path = g_build_filename(dir, "validation.csv", NULL);
-  g_autofree char *text = NULL;
-  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  g_autofree char *text = validate_csv(NULL, "--seeds", "3", "--model", model, "--fixtures",
+                                       "tests/data/kernel-6.18-dec06", "--only", "ra128-j2,ra128-j4,ra128-j8", NULL);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   g_auto(GStrv) names = g_strsplit(lines[0], ",", -1);
   g_autoptr(GString) misses = g_string_new(NULL);
   int seen = 0;
   for (gsize l = 1; lines[l] && *lines[l]; l++) {
     g_auto(GStrv) row = g_strsplit(lines[l], ",", -1);
-    static const char *const metric[][4] = {{"bios/MiB", "real_bios_per_mib", "real_bios_min", "sim_bios_per_mib"},
-                                            {"MiB/s", "real_mib_s", "real_mib_s_min", "sim_mib_s"}};
+    static const char *const metric[][5] = {
+        {"bios/MiB", "real_bios_per_mib", "real_bios_min", "real_bios_max", "sim_bios_per_mib"},
+        {"MiB/s", "real_mib_s", "real_mib_s_min", "real_mib_s_max", "sim_mib_s"}};
     for (gsize m = 0; m < G_N_ELEMENTS(metric); m++) {
-      double real = -1, lo = -1, hi = -1, sim = -1;
-      for (gsize i = 0; names[i] && row[i]; i++) {
-        if (!strcmp(names[i], metric[m][1])) real = g_ascii_strtod(row[i], NULL), hi = g_ascii_strtod(row[i + 2], NULL);
-        if (!strcmp(names[i], metric[m][2])) lo = g_ascii_strtod(row[i], NULL);
-        if (!strcmp(names[i], metric[m][3])) sim = g_ascii_strtod(row[i], NULL);
-      }
+      double real = csv_value(names, row, metric[m][1]), lo = csv_value(names, row, metric[m][2]);
+      double hi = csv_value(names, row, metric[m][3]), sim = csv_value(names, row, metric[m][4]);
       if (!(real > 0 && (fabs(sim - real) / real <= 0.25 || (sim >= lo && sim <= hi))))
         g_string_append_printf(misses, "  %s %s: pcsim %.3f, real %.3f (%.3f..%.3f)\n", row[1], metric[m][0], sim, real,
                                lo, hi);
     }
     if (!strcmp(row[1], "ra128-j4")) {
-      double real = -1, sim = -1;
-      for (gsize i = 0; names[i] && row[i]; i++) {
-        if (!strcmp(names[i], "real_owner_changes_per_mib")) real = g_ascii_strtod(row[i], NULL);
-        if (!strcmp(names[i], "sim_owner_changes_per_mib")) sim = g_ascii_strtod(row[i], NULL);
-      }
+      double real = csv_value(names, row, "real_owner_changes_per_mib");
+      double sim = csv_value(names, row, "sim_owner_changes_per_mib");
       if (!(real > 0 && sim >= real / 2 && sim <= real * 2))
         g_string_append_printf(misses, "  ra128-j4 owner changes/MiB: pcsim %.3f, real %.3f\n", sim, real);
     }
@@ -306,18 +317,8 @@ static void a_host_calibrated_from_one_thread_predicts_its_threads(void **state)
  * "host fitted", the others "host prediction". */
 static void another_hosts_set_runs_its_own_scenario(void **state) {
   (void)state;
-  g_autofree char *dir = test_tempdir();
-  g_autofree char *script = test_path("scripts/validate-6.18");
-  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--out", dir, "--seeds", "1", "--fixtures",
-                  "tests/data/kernel-6.18-dec06", "--only", "ra128-j1,ra128-j2", NULL};
-  g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  g_autofree char *root = test_path(".");
-  assert_true(g_spawn_sync(root, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("validate-6.18 on the dec06 set failed:\n%s%s", out, err);
-  g_autofree char *path = g_build_filename(dir, "validation.csv", NULL);
-  g_autofree char *text = NULL;
-  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  g_autofree char *text = validate_csv(NULL, "--seeds", "1", "--fixtures", "tests/data/kernel-6.18-dec06", "--only",
+                                       "ra128-j1,ra128-j2", NULL);
   assert_non_null(strstr(text, ",ra128-j1,1,32k,1,128,host fitted,"));
   assert_non_null(strstr(text, ",ra128-j2,2,32k,1,128,host prediction,"));
   assert_non_null(strstr(text, ",docs/hosts/dec06.ini\n"));

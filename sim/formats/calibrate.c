@@ -708,8 +708,8 @@ static void queue_depth_estimate(PcsCalibration *c, const char *names) {
  * for insert_won after the base's tree_lock_hold and lru_drain / 31 is less
  * than the base's insert_alloc, a part of it): a machine faster on this path
  * than the base's.  Split it in the base's proportions instead: insert_won,
- * insert_alloc and lru_drain all scaled by spacing / (the base's insert_won +
- * tree_lock_hold + lru_drain / 31).  tree_lock_hold stays the base's: the
+ * insert_alloc and lru_drain all scaled by (spacing - tree_lock_hold) / (the
+ * base's insert_won + lru_drain / 31).  tree_lock_hold stays the base's: the
  * model needs it for lock contention, and the trace cannot show it. */
 static void insert_split_scaled(PcsCalibration *c, const PcsParams *base, const Spread *sp, uint64_t pairs,
                                 const char *per, const char *names) {

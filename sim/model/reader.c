@@ -371,16 +371,22 @@ static inline gboolean fold_landed(PcsSim *s, PcsReader *r) {
   return TRUE;
 }
 
+/* The read loop found its folio marked PG_readahead: go on in ASYNC (which
+ * clears the mark and reads ahead), cost.ra_marker later (the kernel's
+ * test and clear are two steps; a reader testing in between reads ahead
+ * too), or at once. */
+G_ALWAYS_INLINE static inline gboolean marker_seen(PcsSim *s, PcsReader *r, PcsReaderState async) {
+  if (s->p->cost_ra_marker) return run_cpu(s, r, s->p->cost_ra_marker, async);
+  r->state = async;
+  return TRUE;
+}
+
 /* A cached page at pos: marked, read ahead (ASYNC_RA clears the mark; every
  * reader that tests it before then reads ahead too); else sleep while it
  * is locked, or copy it. */
 G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (pcs_pc_readahead(&s->pc, page)) { /* cleared in ASYNC_RA, cost.ra_marker after this test */
-    if (s->p->cost_ra_marker) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_ASYNC_RA);
-    r->state = PCS_RD_ASYNC_RA;
-    return TRUE;
-  }
+  if (pcs_pc_readahead(&s->pc, page)) return marker_seen(s, r, PCS_RD_ASYNC_RA);
   if (!pcs_pc_uptodate(&s->pc, page)) return sleep_on(s, r, page, PCS_RD_SLEEPING);
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_COPIED);
   if (s->fold) return fold_copies(s, r, PCS_RD_COPIED);
@@ -478,12 +484,7 @@ static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
     r->state = again ? PCS_RD_NO_CACHED_PAGE : PCS_RD_SYNC_RA;
     return TRUE;
   }
-  uint64_t last = r->pos + r->batch_n - 1;
-  if (pcs_pc_readahead(&s->pc, last)) { /* cleared in BATCH_ASYNC_RA, cost.ra_marker after this test */
-    if (s->p->cost_ra_marker) return run_cpu(s, r, s->p->cost_ra_marker, PCS_RD_BATCH_ASYNC_RA);
-    r->state = PCS_RD_BATCH_ASYNC_RA;
-    return TRUE;
-  }
+  if (pcs_pc_readahead(&s->pc, r->pos + r->batch_n - 1)) return marker_seen(s, r, PCS_RD_BATCH_ASYNC_RA);
   return batch_ready(s, r);
 }
 
