@@ -594,6 +594,7 @@ gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GEr
   keep[PCS_CAL_INSERT_WON] |= keep[PCS_CAL_INSERT_ALLOC] || keep[PCS_CAL_LRU_DRAIN];
   keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_WON];
   for (int id = 0; id < PCS_CAL_N; id++)
+    /* insert_alloc and lru_drain never estimated stay without a comment, as when they were not asked for */
     if (!keep[id] && (c->est[id].comment || (id != PCS_CAL_INSERT_ALLOC && id != PCS_CAL_LRU_DRAIN)))
       set_est(c, (PcsCalibrateId)id, FALSE, 0,
               g_strdup_printf("%s.%s: not asked for (--keys); kept from the base", est_section[id], est_key[id]));
