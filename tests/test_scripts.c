@@ -40,6 +40,9 @@ static const struct {
    "946 requests of 256 KiB alone throughout: p25 147 us, median 165 us, p75 191 us; ln(p75/p25)/1.349 = 0.19"},
   {"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j1-rep1.json",
    "user 0.037 ms/MiB, system 0.600 ms/MiB, user 1.16 us per read() call"},
+  /* four threads, numjobs in [global]: the group's CPU is usr/sys_cpu x job_runtime (summed) */
+  {"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra4096-j4-rep1.json",
+   "4 thread(s): user 0.023 ms/MiB, system 0.347 ms/MiB, user 0.71 us per read() call"},
   {"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz",
    "4901 windows, 37 launched twice by page_cache_async_ra"},
   {"colaunch", "tests/data/kernel-6.18-dec06-sched/ra128-j2-rep1.ftrace.txt.gz",
