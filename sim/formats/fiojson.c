@@ -12,7 +12,8 @@
  *   - job_runtime: fio's total_run_time, each thread's run time summed
  *     over a group_reporting group (a real 4-thread capture: runtime 1956,
  *     job_runtime 7813), where read.runtime is the longest thread's.
- *   - usr_cpu/sys_cpu: fio's usr_time and sys_time * 100 / job_runtime.  The model's CPU work is all kernel work (syscall entry, page
+ *   - usr_cpu/sys_cpu: fio's usr_time and sys_time * 100 / job_runtime.
+ *     The model's CPU work is all kernel work (syscall entry, page
  *     lookups, readahead, inserts, bio setup, the copy to user, lock spins):
  *     sys_cpu is the readers' simulated CPU time; usr_cpu is 0 because pcsim
  *     charges nothing in user space.
