@@ -78,10 +78,12 @@ static void each_script_reads_a_capture_and_refuses_a_missing_one(void **state) 
 }
 
 /* The windows two readers launch together (cost.ra_marker: 6.18 tests the
- * marker in filemap_get_pages() and clears it in page_cache_async_ra()):
- * the shipped scenario's 4 threads at 128 KiB launch some windows twice, as
- * the kernel does (37 in the shared mechanism run: scripts/colaunch above),
- * and none with the test and the clear made one step (cost.ra_marker=0). */
+ * marker in filemap_get_pages() and clears it in page_cache_async_ra();
+ * cpu.wake_jitter: how often two woken readers start together): the
+ * shipped scenario's 4 threads at 128 KiB launch some windows twice, as
+ * the kernel does (37 in the shared mechanism run: scripts/colaunch above;
+ * 6 in an untraced run), within a factor of 2 of that range, and none
+ * with the test and the clear made one step (cost.ra_marker=0). */
 static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
   (void)state;
   g_autofree char *job = test_path("tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j4-rep1.fio");
@@ -91,7 +93,7 @@ static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
   for (int off = 0; off < 2; off++) {
     g_autofree char *trace = g_build_filename(dir, off ? "off.txt" : "on.txt", NULL);
     char *argv[] = {PCSIM_BINARY, "run", job, "--model", model, "--set", "readahead.read_ahead_kb=128", "--set",
-                    off ? "cost.ra_marker=0" : "cost.ra_marker=2500ns", "--ftrace", trace, NULL};
+                    off ? "cost.ra_marker=0" : "cost.ra_marker=300ns", "--ftrace", trace, NULL};
     g_autofree char *o = NULL, *e = NULL;
     int status = 0;
     assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &o, &e, &status, NULL));
@@ -102,7 +104,8 @@ static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
     assert_non_null(at);
     counts[off] = atoi(at + strlen(" windows, "));
   }
-  if (counts[0] < 10 || counts[0] > 80) fail_msg("windows launched twice with cost.ra_marker 2.5 us: %d (the kernel: 28..37)", counts[0]);
+  if (counts[0] < 3 || counts[0] > 74)
+    fail_msg("windows launched twice with the shipped cost.ra_marker (300 ns): %d (the kernel: 6 untraced .. 37 traced)", counts[0]);
   assert_int_equal(counts[1], 0);
 }
 
