@@ -4,6 +4,9 @@
  * pop would have. */
 #include "support.h"
 
+#include "evq.h"
+#include "fold.h"
+
 static void pops_in_time_then_sequence_order(void **state) {
   PcsEvq q;
   pcs_evq_init(&q, 2); /* small, so it must grow */
@@ -371,7 +374,7 @@ static void inline_dispatch_runs_as_push_and_pop(void **state) {
   g_free(runs[0]), g_free(runs[1]);
 }
 
-/* A stamped push (a reader's folded copies, reader.c) sorts among the
+/* A stamped push (a reader's folded copies, fold.h) sorts among the
  * events at its time by its stamp: after those pushed before the stamp,
  * before those pushed at it or later, whenever they were pushed.  Against
  * one pushed at the stamp itself, the numbers of the events that pushed

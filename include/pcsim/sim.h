@@ -38,10 +38,13 @@
 #ifndef PCSIM_SIM_H
 #define PCSIM_SIM_H
 
-#include "pcsim/evq.h"
 #include "pcsim/lathist.h"
 #include "pcsim/params.h"
 #include "pcsim/policy.h"
+
+#include <stdint.h>
+
+typedef uint64_t PcsTime; /* simulated nanoseconds */
 
 /* What a trace consumer sees.  A and B depend on the kind (page, bio range). */
 #define PCS_TRACE_KINDS(X)                                                      \
@@ -172,8 +175,8 @@ typedef struct {
   uint64_t *thread_switches; /* times each reader left its CPU (fio's ctx: its context switches); summed in reader_switches */
   uint64_t device_busy_ns; /* time with at least one request dispatched and not completed (diskstats io_ticks) */
   /* how the run was simulated, not what it simulated (--stats; not in the reports) */
-  uint64_t folded_steps; /* copy steps folded into the event of the copy before them (reader.c) */
-  gboolean fold_redone;  /* a folded event's place was not known: the run was redone unfolded (sim.c) */
+  uint64_t folded_steps; /* copy steps folded into the event of the copy before them (sim/model/fold.h) */
+  gboolean fold_redone;  /* a folded event's place was not known: the run was redone unfolded (sim/model/fold.h) */
 } PcsResult;
 
 /* Files one read() call of THREAD (0-based) that took NS. */
@@ -188,8 +191,8 @@ typedef struct {
   gboolean count_page_reads; /* fill PcsResult.page_reads */
   gboolean thread_latency;   /* fill PcsResult.thread_read_lat */
   /* Run every CPU step as an event of its own: no copies folded into one
-   * event (reader.c).  The same output, slower: the reference the folded
-   * run is tested against (tests/test_fold.c, pcsim run --no-fold). */
+   * event (sim/model/fold.h).  The same output, slower: the reference the
+   * folded run is tested against (tests/test_fold.c, pcsim run --no-fold). */
   gboolean no_fold;
   /* Called every few thousand events with the events so far (progress
    * lines); may be NULL. */

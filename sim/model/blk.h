@@ -2,7 +2,7 @@
 #ifndef PCSIM_MODEL_BLK_H
 #define PCSIM_MODEL_BLK_H
 
-#include "pcsim/evq.h"
+#include "evq.h"
 #include "pcsim/params.h"
 #include "pool.h"
 

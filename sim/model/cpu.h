@@ -2,7 +2,7 @@
 #ifndef PCSIM_MODEL_CPU_H
 #define PCSIM_MODEL_CPU_H
 
-#include "pcsim/evq.h"
+#include "evq.h"
 #include "pcsim/params.h"
 #include "pcsim/units.h"
 #include "pool.h"

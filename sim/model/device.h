@@ -2,7 +2,7 @@
 #ifndef PCSIM_MODEL_DEVICE_H
 #define PCSIM_MODEL_DEVICE_H
 
-#include "pcsim/evq.h"
+#include "evq.h"
 #include "pcsim/params.h"
 #include "rng.h"
 

@@ -2,11 +2,18 @@
  * its minimum cached, a binary min-heap for what overflows it, and a FIFO
  * lane for a producer with non-decreasing times (see evq.h).
  *
- * The only place the simulated clock moves (pcs_evq_pop()).  Invariant: the
- * popped sequence of (time, seq) pairs is strictly increasing (a stamped
- * push, evq.h, keeps it: its number is below those pushed after its stamp).
+ * The clock moves only in evq.h's pcs_evq_pop() (its out-of-line parts are
+ * here) and pcs_evq_hold_inline(); who calls them is said there.
+ * Invariant: the popped sequence of (time, seq) pairs is strictly
+ * increasing (a stamped push, fold.h, keeps it: its number is below those
+ * pushed after its stamp; an event put back, pcs_evq_unpop(), is popped
+ * again at the same time with a number above the one it had).
+ *
+ * Also the queue's part of the folding of copies (fold.h): placing a
+ * stamped event among those at its time, and putting it back.
  */
-#include "pcsim/evq.h"
+#include "evq.h"
+#include "fold.h"
 
 void pcs_evq_init(PcsEvq *q, size_t capacity) {
   q->cap = capacity ? capacity : 16;

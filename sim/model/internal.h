@@ -49,8 +49,8 @@ struct PcsSim {
   gboolean per_thread_files; /* workload.files = per-thread */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
   gboolean copy_cold;        /* cost.copy_cold > 0: a copy may be cold (endio.c) */
-  gboolean fold;             /* copies may be folded into one event (reader.c fold_copies()) */
-  gboolean fold_tied;        /* a folded event's place was not known: the run is redone unfolded (sim.c) */
+  gboolean fold;             /* copies may be folded into one event: pcs_fold_allowed() (fold.h) */
+  gboolean fold_tied;        /* a folded event's place was not known: the run is redone unfolded (fold.h) */
 
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;

@@ -2,7 +2,7 @@
 #ifndef PCSIM_MODEL_IOTREE_H
 #define PCSIM_MODEL_IOTREE_H
 
-#include "pcsim/evq.h"
+#include "evq.h"
 #include "pcsim/params.h"
 
 /* io_tree->lock as a FIFO ticket spinlock: the time it is next free. */

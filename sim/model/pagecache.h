@@ -9,7 +9,7 @@
 #ifndef PCSIM_MODEL_PAGECACHE_H
 #define PCSIM_MODEL_PAGECACHE_H
 
-#include "pcsim/evq.h"
+#include "evq.h"
 
 #include <errno.h>
 #include <glib.h>

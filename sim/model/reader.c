@@ -99,28 +99,10 @@
  * does).  In-flight readahead then still completes; the run ends when the
  * last thread is done.
  *
- * Copies folded into one event (fold_copies()).  A copy of a page that is
- * up to date, followed by more such pages of the same read() call (v6.18:
- * of the batch it holds), is a run of steps no other task can observe or
- * change: nothing unsets a present page's up-to-date bit or sets its
- * marker, the copy touches only the reader's own buffer and counts, and a
- * reader on its CPU keeps it until a step ends past its slice.  So the run
- * is charged as one step: the costs drawn in order from the reader's
- * stream, summed, and the whole run accounted when the last copy ends
- * (copied(), batch_copied()), counted as as many events.  It stops at a
- * page not yet up to date or marked, the call's end, the batch's end, and
- * the first step end at or past slice_end, where the scheduler could act.
- * The event carries the sequence number its last step would have taken
- * (stamped with the end of the step before it, evq.h), so it runs in the
- * place among the other events at its time that the unfolded run gives
- * it; against one stamped at the same nanosecond the numbers of the events
- * that pushed the two decide (fold_landed() puts it back behind those
- * pushed first), and where those cannot tell either the run is redone
- * without folding (sim.c).  Off when a trace is asked for (it reports each copy
- * at its time), with cost.copy_cold (a copy's cost depends on the time it
- * starts), and when a file can be invalidated under a reader
- * (workload.loops > 1, time_based).  The output is byte-identical either
- * way (tests/test_fold.c).
+ * Copies folded into one event (fold_copies(), fold_landed()): a run of
+ * copies of up-to-date pages charged as one step, when pcs_fold_allowed()
+ * says a run may fold; fold.h says what is folded, where its event runs,
+ * and why the output is the same.
  *
  * The hot helpers (find_page(), page_found(), reader_step()) are forced
  * inline into reader_run(): with them the per-page cost is that of the
@@ -128,6 +110,7 @@
  * v6.18 states add no work to the v3.5 path's pages.
  */
 #include "internal.h"
+#include "fold.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -310,12 +293,7 @@ G_ALWAYS_INLINE static inline gboolean sleep_on(PcsSim *s, PcsReader *r, uint64_
   return FALSE;
 }
 
-/* ---- copies folded into one event (see the top of this file) ------------- */
-
-/* Copies are folded only while their steps end before this time, half the
- * stamps' range (evq.h): the last one then ends within it (a copy costs
- * far less than 2^41 ns). */
-#define FOLD_BEFORE (PCS_EVQ_STAMP_MAX / 2)
+/* ---- copies folded into one event (fold.h) -------------------------------- */
 
 /* May the copy at pos + 1 + folded be folded in after the ones before? */
 static inline gboolean fold_next(const PcsSim *s, const PcsReader *r) {
@@ -326,15 +304,16 @@ static inline gboolean fold_next(const PcsSim *s, const PcsReader *r) {
 }
 
 /* R copies pos (cost.copy) and goes on in NEXT, as run_cpu() would, with
- * the copies after it that may be folded in charged as the same step. */
+ * the copies after it that may be folded in charged as the same step
+ * (s->fold: pcs_fold_allowed()). */
 static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
   PcsCpus *c = &s->cpu;
   PcsTask *task = &c->tasks[r->id];
   PcsTime now = s->evq.now;
-  if (!pcs_cpu_keeps(c, task, now) || !fold_next(s, r) || now >= FOLD_BEFORE)
+  if (!pcs_cpu_keeps(c, task, now) || !fold_next(s, r) || now >= PCS_FOLD_BEFORE)
     return run_cpu(s, r, s->p->cost_copy, next); /* a step of its own: it may yield, or is the only copy */
   PcsTime end = now + pcs_cpu_cost(c, r->id, s->p->cost_copy), stamp = now, before = now;
-  while (end > now && end < task->slice_end && end < FOLD_BEFORE && fold_next(s, r)) { /* a copy of 0 ns: no stamp after now */
+  while (end > now && end < task->slice_end && end < PCS_FOLD_BEFORE && fold_next(s, r)) { /* a copy of 0 ns: no stamp after now */
     before = stamp;
     stamp = end; /* the step before the last ends here: the last one's push */
     end += pcs_cpu_cost(c, r->id, s->p->cost_copy);
@@ -354,8 +333,8 @@ static gboolean fold_copies(PcsSim *s, PcsReader *r, PcsReaderState next) {
 /* The event of R's folded copies is popped.  Events at this time that
  * were pushed before its last step would have been may still wait behind
  * it: it then goes back behind them (FALSE).  Else the copies have run and
- * count as events; where its place is not known the run is redone
- * unfolded (evq.h). */
+ * count as events (the clock is already at the last one's end); where its
+ * place is not known the run is redone unfolded (fold.h). */
 static inline gboolean fold_landed(PcsSim *s, PcsReader *r) {
   if (G_UNLIKELY(!pcs_evq_is_next(&s->evq, s->evq.now) || s->evq.seq_overflow)) { /* another event at now */
     uint64_t after;

@@ -2,7 +2,7 @@
 #ifndef PCSIM_MODEL_READER_H
 #define PCSIM_MODEL_READER_H
 
-#include "pcsim/evq.h"
+#include "evq.h"
 #include "pcsim/params.h"
 #include "pcsim/policy.h"
 #include "pcsim/units.h"
@@ -85,8 +85,8 @@ typedef struct {
   PcsReaderState state;
   uint64_t pos;      /* next page to copy */
   uint32_t batch_n;  /* v6.18: folios held in its folio_batch, pages [pos, pos + batch_n) (0 under v3.5) */
-  uint32_t folded;   /* copies after pos folded into its pending copy step (reader.c fold_copies()) */
-  uint64_t fold_pseq; /* the sequence number the step before its last would have had (evq.h) */
+  uint32_t folded;   /* copies after pos folded into its pending copy step (reader.c fold_copies(), fold.h) */
+  uint64_t fold_pseq; /* the sequence number the step before its last would have had (fold.h) */
   uint64_t call_end; /* end (exclusive) of the current read() call */
   PcsRaState ra;
   PcsRaList list; /* what readahead handed to ->readpages */

@@ -1,9 +1,15 @@
 /* sim.c - one run: build the model, run the event loop, tear it down.
  *
- * The event loop is the only place that pops events (and so moves the
- * clock).  Two kinds exist: a task's CPU step has run (reader.c or
- * endio.c decides what it meant), and the device finished a request
- * (device.c).  Everything else happens at the instant of one of these.
+ * The event loop pops the events, with one shortcut: a reader's step
+ * event is handed to pcs_reader_steps() (reader.c), which pops the events
+ * after it itself while they are reader steps and returns the first other
+ * one (or one at which the loop polls) to the loop.  A reader's step that
+ * would be the next event popped runs inline, without a push and a pop
+ * (pcs_cpu_run_last(), internal.h).  Only the queue moves the clock, in
+ * those pops and inline steps (evq.h).  Two kinds of event exist: a task's
+ * CPU step has run (reader.c or endio.c decides what it meant), and the
+ * device finished a request (device.c).  Everything else happens at the
+ * instant of one of these.
  * At the end every reader must have finished, and no event, bio, request,
  * sleeper or queued work may be left: teardown asserts it, as libuv's
  * uv_loop_close() refuses to close a loop with live handles.
@@ -13,6 +19,7 @@
  * readahead.c, pagecache.c, alloc.c, bio.c, blk.c, csum.c, device.c, endio.c).
  */
 #include "internal.h"
+#include "fold.h"
 
 #include <math.h>
 #include <string.h>
@@ -118,11 +125,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->res = res;
   s->kernel = pcs_params_kernel(p);
   s->copy_cold = p->cost_copy_cold != 0;
-  /* copies folded into one event (reader.c): not while a trace reports each
-   * copy at its time, nor with cold copies, nor when a pass can invalidate
-   * the file under a reader; a copy of no cost has no step to fold */
-  s->fold = !s->opt.no_fold && !s->opt.trace && !s->copy_cold && p->workload_loops == 1 && !p->workload_time_based &&
-            p->cost_copy > 0 && !p->cpu_wake_preempt;
+  s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
   s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
@@ -240,7 +243,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
   PcsSim s;
   sim_init(&s, p, policy, opt, out);
   gboolean done = sim_loop(&s);
-  if (done && s.fold_tied) { /* a folded event's place was not known (reader.c): run it again unfolded */
+  if (done && s.fold_tied) { /* a folded event's place was not known (fold.h): run it again unfolded */
     PcsRunOptions unfolded = s.opt;
     unfolded.no_fold = TRUE;
     sim_clear(&s);

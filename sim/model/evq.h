@@ -1,8 +1,10 @@
-/* evq.h - the event queue: events ordered by (time, sequence).
+/* evq.h - the event queue: events ordered by (time, sequence).  Private
+ * to the model (sim/model/).
  *
  * Simulated time is integer nanoseconds.  Two events at the same time run in
  * the order they were scheduled (the sequence number stamped by
- * pcs_evq_push()), so runs are reproducible to the byte.
+ * pcs_evq_push(); a folded event, in the place its last step's push would
+ * have had: fold.h), so runs are reproducible to the byte.
  *
  * Three lanes hold the pending events.  A small lane of PCS_EVQ_LANE
  * slots, unsorted, with the slot of its (time, seq) minimum cached: a push
@@ -23,41 +25,40 @@
  * the queue at all: pcs_evq_hold_inline() lets the code that would push it
  * run it at once instead, counted as an event all the same.
  *
+ * The clock (PcsEvq.now) moves in two places, both here: pcs_evq_pop()
+ * and pcs_evq_hold_inline().  Events are popped by the event loop (sim.c
+ * sim_loop()) and by pcs_reader_steps() (reader.c), the loop's case for a
+ * reader's step event, which pops the next event itself while that is a
+ * reader's step too and hands any other, and the loop's poll, back to the
+ * loop.  pcs_evq_hold_inline() is called only by pcs_cpu_run_last()
+ * (internal.h), when a reader's next step would be the next event popped.
+ * Nothing else moves the clock or takes an event out; pcs_evq_unpop()
+ * (fold.h) puts the event just popped back at the same time.
+ *
  * A sequence number is stamped with the time it was taken at: its bits from
  * PCS_EVQ_SEQ_SHIFT up hold that time (capped at PCS_EVQ_STAMP_MAX), the
  * rest count the pushes at that time, odd numbers only
  * (pcs_evq_take_seq()).  They still rise with every push, so the order is
- * that of a plain counter.  What the stamp buys: a reader that folds several
- * CPU steps into one event (reader.c, "Copies folded into one event") can
- * push it with the sequence number its last step would have taken when it
- * was pushed, in the past of that step: pcs_evq_push_stamped() gives it
- * stamp S and count 0, even, so it sorts after every event pushed before
- * time S and before every event pushed at S or later.  Against another
- * event at the same time stamped at the same S, the order of the two
- * pushes within that nanosecond decides, which is the order of the events
- * that pushed them: every event records the number of the event being
- * handled when it was pushed (pseq), the folded one that of the step
- * before its last, and pcs_evq_place_stamped() compares them; the folded
- * event is then put back behind the ones pushed before it
- * (pcs_evq_unpop()).  Where the two parents' numbers are of one
- * nanosecond and one of them is not a number pcs_evq_take_seq() took (a
- * folded step's, or one a folded event was put back with), its place is
- * unknown: the reader then has the run redone without folding (sim.c).
+ * that of a plain counter.  Each event also records the number of the
+ * event being handled when it was pushed (PcsEvent.pseq, its parent).
+ * Only the folding of copies uses the stamps and the parents: its part of
+ * the queue (a push in the past of the pushing step, the placement of
+ * such an event, and putting it back) is declared in fold.h.
  */
 #ifndef PCSIM_EVQ_H
 #define PCSIM_EVQ_H
 
+#include "pcsim/sim.h" /* PcsTime */
+
 #include <glib.h>
 #include <stdint.h>
-
-typedef uint64_t PcsTime; /* simulated nanoseconds */
 
 typedef struct {
   PcsTime time;
   uint64_t seq;
   uint32_t kind;
   uint32_t arg;
-  uint64_t pseq; /* the sequence number of the event being handled when it was pushed (pcs_evq_place_stamped()) */
+  uint64_t pseq; /* the sequence number of the event being handled when it was pushed (fold.h) */
 } PcsEvent;
 
 /* The small lane's slots; an empty one holds the key (UINT64_MAX, UINT64_MAX),
@@ -80,9 +81,9 @@ typedef struct {
   PcsTime fifo_time;  /* the FIFO head's key, (UINT64_MAX, UINT64_MAX) when empty */
   uint64_t fifo_seq;
   uint64_t next_seq; /* odd; pcs_evq_take_seq() */
-  uint64_t seq_overflow; /* non-zero once a count ran past its stamp's range (pcs_evq_take_seq()) */
+  uint64_t seq_overflow; /* non-zero once a count ran past its stamp's range (pcs_evq_take_seq(), fold.h) */
   uint64_t cur_seq;      /* the sequence number of the event being handled (0 before the first) */
-  PcsTime now;      /* time of the last popped event; only pcs_evq_pop() moves it */
+  PcsTime now;      /* the clock: moved only by pcs_evq_pop() and pcs_evq_hold_inline() */
   uint64_t popped;  /* events handled so far, those dispatched inline included */
   uint64_t poll_at; /* the loop polls once popped reaches it (pcs_evq_poll_due()) */
 } PcsEvq;
@@ -90,7 +91,7 @@ typedef struct {
 /* The event loop looks at its cancel flag and progress callback every
  * 4096 events: once popped reaches poll_at, the next multiple of 4096
  * (reached, not hit: a reader's folded copies count as several events at
- * once, reader.c); pcs_evq_hold_inline() leaves that event to the loop. */
+ * once, fold.h); pcs_evq_hold_inline() leaves that event to the loop. */
 #define PCS_EVQ_POLL_MASK 0xfffu
 static inline gboolean pcs_evq_poll_due(const PcsEvq *q) { return q->popped >= q->poll_at; }
 /* The loop has polled: the next poll is at the next multiple of 4096. */
@@ -98,11 +99,11 @@ static inline void pcs_evq_polled(PcsEvq *q) { q->poll_at = (q->popped | PCS_EVQ
 
 /* The stamp of a sequence number: the time it was taken at (above
  * PCS_EVQ_STAMP_MAX, that cap); below it, the count of pushes at that time.
- * Past the cap (2^42 ns, 73 simulated minutes) reader.c folds no more
- * steps.  A count that reaches 2^20 pushes at one instant runs into the
- * next nanosecond's stamps (the order stays that of a counter); the queue
- * then sets seq_overflow, and a folded event that finds it set has its run
- * redone unfolded, as for an unknown place (reader.c fold_landed()). */
+ * Copies are folded only well before the cap (PCS_FOLD_BEFORE, fold.h).
+ * A count that reaches 2^20 pushes at one instant runs into the next
+ * nanosecond's stamps (the order stays that of a counter); the queue then
+ * sets seq_overflow, and a folded event that finds it set has its run
+ * redone unfolded, as for an unknown place (fold.h). */
 #define PCS_EVQ_SEQ_SHIFT 20
 #define PCS_EVQ_STAMP_MAX ((PcsTime)1 << 42)
 static inline uint64_t pcs_evq_stamp(uint64_t seq) { return seq >> PCS_EVQ_SEQ_SHIFT; }
@@ -159,8 +160,8 @@ static inline uint64_t pcs_evq_take_seq(PcsEvq *q) {
 
 /* Into a free slot of the lane, the lowest, or the heap when the lane is
  * full.  The lane's new minimum iff its key is below the old minimum's: a
- * stamped event (pcs_evq_push_stamped()) may wait there with a sequence
- * number above the new one's. */
+ * stamped event (pcs_evq_push_stamped(), fold.h) may wait there with a
+ * sequence number above the new one's. */
 static inline void pcs_evq_push_seq(PcsEvq *q, PcsTime t, uint64_t seq, uint64_t pseq, uint32_t kind, uint32_t arg) {
   g_assert(t >= q->now);
   if (G_UNLIKELY(q->lane_used == (1u << PCS_EVQ_LANE) - 1)) {
@@ -183,36 +184,8 @@ static inline void pcs_evq_push(PcsEvq *q, PcsTime t, uint32_t kind, uint32_t ar
   pcs_evq_push_seq(q, t, pcs_evq_take_seq(q), q->cur_seq, kind, arg);
 }
 
-/* Schedule at T the last of several steps folded into one event, with the
- * sequence number that step would have taken at STAMP, when the step
- * before it ended (now < STAMP <= T < PCS_EVQ_STAMP_MAX): count 0, which no
- * other push takes.  PSEQ: the sequence number the step before it would
- * have had (its parent).  See the top of this file. */
-static inline void pcs_evq_push_stamped(PcsEvq *q, PcsTime t, PcsTime stamp, uint64_t pseq, uint32_t kind, uint32_t arg) {
-  g_assert(q->now < stamp && stamp <= t && t < PCS_EVQ_STAMP_MAX);
-  pcs_evq_push_seq(q, t, (uint64_t)stamp << PCS_EVQ_SEQ_SHIFT, pseq, kind, arg);
-}
-
-typedef enum {
-  PCS_EVQ_PLACE_NOW,     /* no pending event goes before it: handle it */
-  PCS_EVQ_PLACE_LATER,   /* some do: pcs_evq_unpop() it behind them */
-  PCS_EVQ_PLACE_UNKNOWN  /* the stamps cannot tell */
-} PcsEvqPlace;
-
-/* The stamped event just popped (cur_seq; its parent's number PSEQ): where
- * it belongs among the pending events at its time stamped at the same
- * nanosecond, which wait behind it whatever their place (evq.c).  Each was
- * pushed at that nanosecond by an event handled then, in the order of
- * their numbers: the one whose parent's number is below PSEQ was pushed
- * before it.  LATER: *AFTER is the number of the last of those; it goes
- * back with AFTER + 1, even, which no push takes. */
-PcsEvqPlace pcs_evq_place_stamped(const PcsEvq *q, uint64_t pseq, uint64_t *after);
-/* Puts the event just popped (at now, handled not at all) back with
- * sequence number SEQ and parent PSEQ: it is popped again after the events
- * below SEQ, and counts once. */
-void pcs_evq_unpop(PcsEvq *q, uint64_t seq, uint64_t pseq, uint32_t kind, uint32_t arg);
-
-/* Pop the earliest event into OUT and advance the clock; FALSE when empty. */
+/* Pop the earliest event into OUT and move the clock to its time; FALSE when
+ * empty.  Callers: sim.c sim_loop() and reader.c pcs_reader_steps(). */
 static inline gboolean pcs_evq_pop(PcsEvq *q, PcsEvent *out) {
   if (G_UNLIKELY(q->len)) return pcs_evq_pop_overflow(q, out);
   uint32_t m = q->lane_min;
