@@ -1,13 +1,15 @@
-/* test_fold.c - copies folded into one event (reader.c, "Copies folded
- * into one event") change nothing a user sees.
+/* test_fold.c - copies folded into one event (sim/model/fold.h) change
+ * nothing a user sees, and pcs_fold_allowed() is the one place that says
+ * when a run folds.
  *
- * Each case runs a scenario twice, folded and with PcsRunOptions.no_fold
+ * Each condition that forbids folding is asked of pcs_fold_allowed() and
+ * of a run (it folds nothing).  Each case below runs a scenario twice, folded and with PcsRunOptions.no_fold
  * (every copy an event of its own, as before folding existed), and asks
  * for the same results to the bit: the JSON report, the event count, and
  * every per-thread array and latency histogram (its running mean and
  * deviation as doubles).  The cases are the shapes of race that put
  * events of different tasks at the same nanosecond, where a folded event's
- * place among them is decided by its stamp (evq.h): readers woken together
+ * place among them is decided by its stamp (fold.h): readers woken together
  * by one end-io, more readers than CPUs (slices ending mid-run), no jitter
  * (every copy the same cost, so steps of several readers end together and
  * the stamp cannot always tell: those runs are redone unfolded, and the
@@ -20,6 +22,8 @@
 
 #include "pcsim/report.h"
 #include "pcsim/sim.h"
+
+#include "fold.h"
 
 #include <string.h>
 
@@ -43,8 +47,11 @@ static const FoldCase cases[] = {
   {"workloads/eight-threads.ini", {"scenario.seed=3", "scenario.kernel=v6.18", NULL}},
   {"workloads/eight-threads.ini", {"cost.loop_worker=14us", "cost.loop_request=5us", "cpu.migration_cost=500us", NULL}},
   {"workloads/nvme-fast.ini", {NULL}},
-  {"workloads/linux-6.18-btrfs.ini", {"readahead.read_ahead_kb=128", NULL}},
-  {"workloads/linux-6.18-btrfs.ini", {"workload.block_size=4k", "cost.jitter=0", NULL}},
+  /* the shipped 6.18 scenario has cost.copy_cold, which forbids folding:
+   * without it, its tick, per-CPU run queues and wake-up spread fold */
+  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", NULL}},
+  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "readahead.read_ahead_kb=128", NULL}},
+  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "workload.block_size=4k", "cost.jitter=0", NULL}},
   {"workloads/single-thread.ini", {NULL}},
   {"workloads/single-thread.ini", {"cost.copy=1ns", "cost.jitter=0.1", NULL}}, /* copies of 0 ns: nothing to stamp */
   {"workloads/liubo-2011.ini", {"cost.copy=3ns", "cost.jitter=0.9", "scenario.kernel=v6.18", NULL}},
@@ -82,6 +89,9 @@ static void assert_same(const PcsParams *p, const PcsResult *a, const PcsResult 
 
 static void folded_runs_equal_unfolded_runs(void **state) {
   uint64_t folded = 0, redone = 0, runs = 0;
+  /* copy steps folded in the cases of each shipped scenario */
+  g_autoptr(GHashTable) per_scenario = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+  for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) g_hash_table_insert(per_scenario, (gpointer)cases[c].workload, g_new0(uint64_t, 1));
   for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
     PcsParams p;
     test_load(&p, cases[c].workload);
@@ -99,6 +109,7 @@ static void folded_runs_equal_unfolded_runs(void **state) {
       run(&p, pol, TRUE, &b);
       assert_same(&p, &a, &b, what);
       assert_int_equal(b.folded_steps, 0);
+      *(uint64_t *)g_hash_table_lookup(per_scenario, cases[c].workload) += a.folded_steps;
       folded += a.folded_steps;
       redone += a.fold_redone;
       runs++;
@@ -110,42 +121,67 @@ static void folded_runs_equal_unfolded_runs(void **state) {
   print_message("%" G_GUINT64_FORMAT " runs, %" G_GUINT64_FORMAT " copy steps folded, %" G_GUINT64_FORMAT
                 " runs redone unfolded\n", runs, folded, redone);
   assert_true(folded > 100000);     /* the cases fold */
+  GHashTableIter it;
+  gpointer name, n;
+  g_hash_table_iter_init(&it, per_scenario);
+  while (g_hash_table_iter_next(&it, &name, &n)) /* each scenario: else its cases test nothing here */
+    if (!*(uint64_t *)n) fail_msg("%s: no case folds", (const char *)name);
+  assert_int_equal(g_hash_table_size(per_scenario), 6); /* every shipped scenario, workloads/NAME.ini */
   assert_true(redone >= 1);         /* and some tie where the stamp cannot tell: the redo path runs */
   assert_true(redone < runs / 2);   /* but not most */
 }
 
-/* What folding leaves alone: a trace reports every copy at its time, a
- * cold copy's cost depends on when it starts, a second pass invalidates
- * pages under a reader, and with cpu.wake_preempt a wake-up can end a
- * reader's run at any step. */
-static void folding_is_off_where_a_copy_is_not_private(void **state) {
-  const char *sets[][2] = {
-      {"cost.copy_cold=3us", "cpu.cache_size=1M"}, {"workload.loops=2", NULL}, {"cpu.wake_preempt=1", NULL}};
-  for (size_t c = 0; c < G_N_ELEMENTS(sets); c++) {
-    PcsParams p;
-    test_load(&p, "workloads/liubo-2011.ini");
-    test_set(&p, "workload.file_size=8M", sets[c][0], sets[c][1], NULL);
-    PcsResult r;
-    test_run(&p, "immediate", &r);
-    assert_int_equal(r.folded_steps, 0);
-    pcs_result_clear(&r);
-    pcs_params_clear(&p);
-  }
+/* Each condition of pcs_fold_allowed(): alone, on a scenario that folds
+ * (the seed's at 8 MiB), it forbids folding, and the run folds nothing.
+ * The parameters are those that would change the output if folded
+ * (cpu.wake_preempt, workload.loops, time_based) or that leave nothing to
+ * fold (cost.copy_cold, cost.copy = 0); the options are --no-fold and a
+ * trace (--trace, --ftrace, --blktrace and --timeline all set one). */
+typedef struct {
+  const char *sets[3];
+  gboolean no_fold, trace;
+} FoldOff;
+
+static const FoldOff fold_off[] = {
+  {{"cpu.wake_preempt=1", NULL}, FALSE, FALSE},
+  {{"workload.loops=2", NULL}, FALSE, FALSE},
+  {{"workload.time_based=1", "workload.runtime=20ms", NULL}, FALSE, FALSE},
+  {{"cost.copy_cold=3us", "cpu.cache_size=1M", NULL}, FALSE, FALSE},
+  {{"cost.copy=0", NULL}, FALSE, FALSE},
+  {{NULL}, TRUE, FALSE},
+  {{NULL}, FALSE, TRUE},
+};
+
+static void fold_allowed_is_off_for_each_condition(void **state) {
   PcsParams p;
   test_load(&p, "workloads/liubo-2011.ini");
   test_set(&p, "workload.file_size=8M", NULL);
-  PcsPolicy pol;
-  assert_true(pcs_policy_parse("immediate", &pol, NULL));
-  g_autoptr(GString) text = g_string_new(NULL);
-  PcsRunOptions opt = {.trace = test_trace_text, .trace_user = text};
+  PcsRunOptions plain = {0};
+  assert_true(pcs_fold_allowed(&p, NULL));
+  assert_true(pcs_fold_allowed(&p, &plain));
   PcsResult r;
-  assert_true(pcs_sim_run(&p, &pol, &opt, &r, NULL));
-  assert_int_equal(r.folded_steps, 0);
-  pcs_result_clear(&r);
-  test_run(&p, "immediate", &r); /* the same run untraced folds */
-  assert_true(r.folded_steps > 0);
+  test_run(&p, "immediate", &r); /* the scenario folds */
+  assert_true(r.folded_steps > 1000);
   pcs_result_clear(&r);
   pcs_params_clear(&p);
+  PcsPolicy pol;
+  assert_true(pcs_policy_parse("immediate", &pol, NULL));
+  for (size_t c = 0; c < G_N_ELEMENTS(fold_off); c++) {
+    const FoldOff *f = &fold_off[c];
+    test_load(&p, "workloads/liubo-2011.ini");
+    test_set(&p, "workload.file_size=8M", f->sets[0], f->sets[1], NULL);
+    g_autoptr(GString) text = g_string_new(NULL);
+    PcsRunOptions opt = {.no_fold = f->no_fold};
+    if (f->trace) opt.trace = test_trace_text, opt.trace_user = text;
+    const char *what = f->sets[0] ? f->sets[0] : f->no_fold ? "no_fold" : "trace";
+    if (pcs_fold_allowed(&p, &opt)) fail_msg("%s: pcs_fold_allowed() says yes", what);
+    GError *error = NULL;
+    if (!pcs_sim_run(&p, &pol, &opt, &r, &error)) fail_msg("%s: %s", what, error->message);
+    if (r.folded_steps || r.fold_redone) fail_msg("%s: the run folded %" G_GUINT64_FORMAT " steps", what, r.folded_steps);
+    if (f->trace) assert_non_null(strstr(text->str, "copy")); /* and the trace has its copies */
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
 }
 
 /* scripts/fold-check, the command docs/performance.md quotes: random
@@ -161,7 +197,7 @@ static void fold_check_finds_no_difference(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(folded_runs_equal_unfolded_runs),
-    cmocka_unit_test(folding_is_off_where_a_copy_is_not_private),
+    cmocka_unit_test(fold_allowed_is_off_for_each_condition),
     cmocka_unit_test(fold_check_finds_no_difference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

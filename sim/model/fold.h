@@ -52,19 +52,22 @@
 #include "evq.h"
 
 /* May a run of P with OPT (NULL: the defaults) fold copies?  Not when:
- *   - OPT asks not to (no_fold, pcsim run --no-fold);
- *   - a trace is asked for (OPT trace: --trace, --ftrace, --blktrace,
- *     --timeline): it reports each copy at the time it ends;
- *   - cost.copy_cold is set: a copy's cost depends on the time it starts
- *     (endio.c; reader.c copies such pages one step each);
+ *   - OPT asks not to (no_fold: pcsim run --no-fold, and the redone run);
+ *   - OPT has a trace callback (--trace, --ftrace, --blktrace, --timeline):
+ *     it reports each copy at the time it ends;
  *   - workload.loops > 1 or workload.time_based: a reader wrapping to its
  *     next pass invalidates the file under the other readers (reader.c
  *     invalidate_file()), pages a folded run has already counted on;
- *   - cost.copy is 0: a copy of no cost has no step to fold;
- *   - cpu.wake_preempt is set: a task woken at another task's event can
+ *   - cpu.wake_preempt is set: a task woken at another task's event may
  *     preempt the reader (cpu.c eevdf_woken() sets its slice_due to then),
- *     which then yields at its next step end, in the middle of a folded run.
- * Each of these would change the output (or, cost.copy = 0, fold nothing). */
+ *     which then yields at its next step end, inside a folded run;
+ *   - cost.copy_cold is set: a copy's cost depends on the time it starts
+ *     (reader.c copies each such page as a step of its own,
+ *     copy_maybe_cold(), and never reaches fold_copies());
+ *   - cost.copy is 0: a copy of no cost has no step to fold.
+ * Folding with any of the first four changes the output (checked: with
+ * cpu.wake_preempt=1, or workload.loops=3, or time_based, a folded run's
+ * JSON differs from --no-fold's); the last two would fold nothing. */
 static inline gboolean pcs_fold_allowed(const PcsParams *p, const PcsRunOptions *opt) {
   if (opt && (opt->no_fold || opt->trace)) return FALSE;
   return p->cost_copy_cold == 0 && p->workload_loops == 1 && !p->workload_time_based && p->cost_copy > 0 &&
