@@ -515,7 +515,7 @@ static void compare_simulates_the_policy_it_is_given(void **state) {
   assert_non_null(strstr(out, "# policy immediate\n"));
 }
 
-/* --no-fold: every copy an event of its own (reader.c), the same output
+/* --no-fold: every copy an event of its own (sim/model/fold.h), the same output
  * to the byte; --stats says how many copy steps were folded. */
 static void no_fold_gives_the_same_output(void **state) {
   const char *formats[] = {"json", "csv"};

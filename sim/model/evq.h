@@ -32,8 +32,11 @@
  * reader's step too and hands any other, and the loop's poll, back to the
  * loop.  pcs_evq_hold_inline() is called only by pcs_cpu_run_last()
  * (internal.h), when a reader's next step would be the next event popped.
- * Nothing else moves the clock or takes an event out; pcs_evq_unpop()
- * (fold.h) puts the event just popped back at the same time.
+ * Nothing else moves the clock or takes an event out.  Folded copies
+ * (fold.h) do neither of their own: reader.c reads now to stamp their
+ * event, which is pushed and popped as any other; when popped it may be
+ * put back at the same time (pcs_evq_unpop()), and its copies are added
+ * to popped.
  *
  * A sequence number is stamped with the time it was taken at: its bits from
  * PCS_EVQ_SEQ_SHIFT up hold that time (capped at PCS_EVQ_STAMP_MAX), the

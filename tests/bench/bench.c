@@ -13,7 +13,7 @@
  * pcs_evq_hold_inline()) counts as one, as a pushed and popped one does,
  * so events per second and the ratio to the bare heap mean the same as
  * before inline dispatch existed.  A copy folded into the event of the copy
- * before it (reader.c, "Copies folded into one event") counts too (the
+ * before it (sim/model/fold.h) counts too (the
  * events of a run do not depend on how it was simulated), but it costs no
  * queue work at all: so each seed case also prints its ratio per event
  * dispatched (its events less the folded ones, from --stats' folded=),
