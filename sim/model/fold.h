@@ -10,7 +10,8 @@
  * holds), is a run of steps no other task can observe or change: nothing
  * unsets a present page's up-to-date bit or sets its marker, the copy
  * touches only the reader's own buffer and counts, and a reader on its CPU
- * keeps it until a step ends past its slice.  So reader.c (fold_copies())
+ * keeps it until a step ends past its slice (not so with cpu.wake_preempt:
+ * pcs_fold_allowed()).  So reader.c (fold_copies())
  * charges the run as one step: the costs drawn in order from the reader's
  * stream and summed, one event pushed for the end of the last copy, and
  * when it is popped (fold_landed(), then copied() or batch_copied()) every
@@ -65,9 +66,10 @@
  *     (reader.c copies each such page as a step of its own,
  *     copy_maybe_cold(), and never reaches fold_copies());
  *   - cost.copy is 0: a copy of no cost has no step to fold.
- * Folding with any of the first four changes the output (checked: with
- * cpu.wake_preempt=1, or workload.loops=3, or time_based, a folded run's
- * JSON differs from --no-fold's); the last two would fold nothing. */
+ * Folding despite a trace, workload.loops, time_based or cpu.wake_preempt
+ * would change the output (checked for the last three: a run forced to
+ * fold gave other JSON than --no-fold's); despite cost.copy_cold or
+ * cost.copy = 0 it would fold nothing. */
 static inline gboolean pcs_fold_allowed(const PcsParams *p, const PcsRunOptions *opt) {
   if (opt && (opt->no_fold || opt->trace)) return FALSE;
   return p->cost_copy_cold == 0 && p->workload_loops == 1 && !p->workload_time_based && p->cost_copy > 0 &&
