@@ -270,7 +270,8 @@ static void readme_seed_block_is_what_pcsim_prints(void **state) {
   assert_non_null(close);
   g_autofree char *block = g_strndup(open, (gsize)(close - open));
   if (strcmp(block, out) != 0)
-    fail_msg("README.md's seed block differs from `pcsim run workloads/liubo-2011.ini`:\n--- README\n%s--- pcsim\n%s",
+    fail_msg("README.md's seed block differs from `pcsim run workloads/liubo-2011.ini` (scripts/update-docs rewrites "
+             "it; check the seed's figures in docs/scenarios.md too):\n--- README\n%s--- pcsim\n%s",
              block, out);
 }
 
