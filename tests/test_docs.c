@@ -1,11 +1,13 @@
 /* test_docs.c - the documentation says what the tree holds.
  *
  * docs/params.md is `pcsim params --markdown` under a fixed header; every
- * relative link and every path in backquotes in README.md and docs/NAME.md names
- * a file that exists (and a #fragment a heading of that file); each page of
- * docs/ is linked from the README; the README's model walk names files that
- * are in sim/model/; plots/render refuses to record a version that cannot be
- * checked out.
+ * relative link and every path in backquotes in README.md, docs/NAME.md and
+ * docs/notebook/NAME.md names a file that exists (and a #fragment a heading of
+ * that file); each page of docs/ and the notebook's index are linked from the
+ * README, each notebook page from the index; the README is a front page of at
+ * most 300 lines and its seed block is what `pcsim run workloads/liubo-2011.ini`
+ * prints; the README's model walk names files that are in sim/model/;
+ * plots/render refuses to record a version that cannot be checked out.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,11 +17,10 @@
 
 #include "support.h"
 
-/* README.md and every docs/NAME.md, as paths relative to the source tree. */
-static GPtrArray *doc_files(void) {
-  GPtrArray *docs = g_ptr_array_new_with_free_func(g_free);
-  g_ptr_array_add(docs, g_strdup("README.md"));
-  g_autofree char *dir = test_path("docs");
+/* Append FOLDER/NAME.md for every NAME.md in FOLDER (relative to the source
+ * tree), sorted. */
+static void add_md_files(GPtrArray *docs, const char *folder) {
+  g_autofree char *dir = test_path(folder);
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) d = g_dir_open(dir, 0, &error);
   if (!d) fail_msg("%s", error->message);
@@ -27,7 +28,22 @@ static GPtrArray *doc_files(void) {
   for (const char *n; (n = g_dir_read_name(d));)
     if (g_str_has_suffix(n, ".md")) g_ptr_array_add(names, g_strdup(n));
   g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
-  for (guint i = 0; i < names->len; i++) g_ptr_array_add(docs, g_build_filename("docs", names->pdata[i], NULL));
+  for (guint i = 0; i < names->len; i++) g_ptr_array_add(docs, g_build_filename(folder, names->pdata[i], NULL));
+}
+
+/* README.md and every docs/NAME.md (the reference), as paths relative to
+ * the source tree. */
+static GPtrArray *doc_files(void) {
+  GPtrArray *docs = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(docs, g_strdup("README.md"));
+  add_md_files(docs, "docs");
+  return docs;
+}
+
+/* Every docs/notebook/NAME.md (the dated notebook and its index README.md). */
+static GPtrArray *notebook_files(void) {
+  GPtrArray *docs = g_ptr_array_new_with_free_func(g_free);
+  add_md_files(docs, "docs/notebook");
   return docs;
 }
 
@@ -178,6 +194,9 @@ static void params_md_is_what_pcsim_params_prints(void **state) {
 
 static void relative_links_and_paths_point_to_files(void **state) {
   g_autoptr(GPtrArray) docs = doc_files();
+  g_autoptr(GPtrArray) notebook = notebook_files();
+  assert_true(notebook->len >= 2); /* the index and at least one dated page */
+  for (guint i = 0; i < notebook->len; i++) g_ptr_array_add(docs, g_strdup(notebook->pdata[i]));
   LinkCheck lc = {g_string_new(NULL), g_ptr_array_new_with_free_func(g_free)};
   int links = 0;
   for (guint i = 0; i < docs->len; i++) {
@@ -193,20 +212,67 @@ static void relative_links_and_paths_point_to_files(void **state) {
   assert_true(links >= 10); /* the scan found the README's links to docs/ */
 }
 
+/* The link targets of FROM (relative to the source tree). */
+static GPtrArray *links_of(const char *from) {
+  LinkCheck lc = {g_string_new(NULL), g_ptr_array_new_with_free_func(g_free)};
+  g_autofree char *text = read_source(from);
+  each_prose_line(from, text, check_links_in_line, &lc);
+  g_string_free(lc.broken, TRUE);
+  return lc.targets;
+}
+
+static gboolean links_to(GPtrArray *targets, const char *doc) {
+  for (guint t = 0; t < targets->len; t++)
+    if (strcmp(targets->pdata[t], doc) == 0) return TRUE;
+  return FALSE;
+}
+
 static void every_doc_is_linked_from_the_readme(void **state) {
   g_autoptr(GPtrArray) docs = doc_files();
-  LinkCheck lc = {g_string_new(NULL), g_ptr_array_new_with_free_func(g_free)};
-  g_autofree char *readme = read_source("README.md");
-  each_prose_line("README.md", readme, check_links_in_line, &lc);
-  g_string_free(lc.broken, TRUE);
+  g_autoptr(GPtrArray) readme = links_of("README.md");
   assert_true(docs->len > 1);
-  for (guint i = 1; i < docs->len; i++) {
-    gboolean linked = FALSE;
-    for (guint t = 0; t < lc.targets->len && !linked; t++) linked = strcmp(lc.targets->pdata[t], docs->pdata[i]) == 0;
-    if (!linked) fail_msg("%s is not linked from README.md (add it to the table under \"More\")",
-                          (char *)docs->pdata[i]);
-  }
-  g_ptr_array_unref(lc.targets);
+  for (guint i = 1; i < docs->len; i++)
+    if (!links_to(readme, docs->pdata[i]))
+      fail_msg("%s is not linked from README.md (add it to the table under \"More\")", (char *)docs->pdata[i]);
+  /* the notebook: its index from the README, each dated page from the index */
+  if (!links_to(readme, "docs/notebook/README.md")) fail_msg("docs/notebook/README.md is not linked from README.md");
+  g_autoptr(GPtrArray) notebook = notebook_files();
+  g_autoptr(GPtrArray) index = links_of("docs/notebook/README.md");
+  for (guint i = 0; i < notebook->len; i++)
+    if (strcmp(notebook->pdata[i], "docs/notebook/README.md") != 0 && !links_to(index, notebook->pdata[i]))
+      fail_msg("%s is not linked from the notebook's index, docs/notebook/README.md", (char *)notebook->pdata[i]);
+}
+
+/* The README is a front page: reference goes to docs/, dated logs to the notebook. */
+static void readme_is_at_most_300_lines(void **state) {
+  g_autofree char *readme = read_source("README.md");
+  int lines = 0;
+  for (const char *c = readme; *c; c++) lines += *c == '\n';
+  if (lines > 300)
+    fail_msg("README.md has %d lines, more than the front page's 300: move reference to docs/ and dated notes to "
+             "docs/notebook/",
+             lines);
+  assert_true(lines >= 100); /* the count saw the whole file */
+}
+
+/* The README's seed block (the first ``` block of "## The seed, reproduced")
+ * is what `pcsim run workloads/liubo-2011.ini` prints, byte for byte. */
+static void readme_seed_block_is_what_pcsim_prints(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", NULL), 0);
+  g_autofree char *readme = read_source("README.md");
+  const char *section = strstr(readme, "\n## The seed, reproduced\n");
+  assert_non_null(section);
+  const char *open = strstr(section, "\n```\n");
+  assert_non_null(open);
+  open += strlen("\n```\n");
+  const char *close = strstr(open, "```\n");
+  assert_non_null(close);
+  g_autofree char *block = g_strndup(open, (gsize)(close - open));
+  if (strcmp(block, out) != 0)
+    fail_msg("README.md's seed block differs from `pcsim run workloads/liubo-2011.ini` (scripts/update-docs rewrites "
+             "it; check the seed's figures in docs/scenarios.md too):\n--- README\n%s--- pcsim\n%s",
+             block, out);
 }
 
 /* The README's model section names files as `reader.c`: each is in sim/model/. */
@@ -317,6 +383,8 @@ int main(void) {
       cmocka_unit_test(params_md_is_what_pcsim_params_prints),
       cmocka_unit_test(relative_links_and_paths_point_to_files),
       cmocka_unit_test(every_doc_is_linked_from_the_readme),
+      cmocka_unit_test(readme_is_at_most_300_lines),
+      cmocka_unit_test(readme_seed_block_is_what_pcsim_prints),
       cmocka_unit_test(model_walk_names_files_in_sim_model),
       cmocka_unit_test_setup_teardown(render_refuses_a_dirty_tree_or_a_stale_binary, make_tempdir, remove_tempdir),
   };

@@ -115,7 +115,7 @@ static void readahead_runs_when_the_reader_touches_each_marker(void **state) {
   pcs_params_clear(&p);
 }
 
-/* Two threads, the README's race.  Thread 1 misses page 0 and reads
+/* Two threads, the seed's race (docs/scenarios.md).  Thread 1 misses page 0 and reads
  * [0, 16) with its marker on page 8; thread 2 finds page 0 locked and
  * sleeps first, so the completion wakes it first and, copying in lockstep,
  * it touches the marker first.  Its own readahead state is empty (it has
@@ -139,7 +139,7 @@ static void a_marker_set_by_another_thread_reads_ahead_from_the_first_hole(void 
   /* nothing else read ahead before: thread 2's first is the stateless one */
   for (const TestEvent *e = &g_array_index(ev, TestEvent, 0); e < got[2]; e++)
     if (e != got[0] && e != got[1]) assert_true(e->kind != PCS_TRACE_RA_SYNC && e->kind != PCS_TRACE_RA_ASYNC);
-  /* "From then on the threads alternate indices" (README): with 21 us of
+  /* "From then on the threads alternate indices" (docs/scenarios.md): with 21 us of
    * read setup after each insert, pages 16..47 go to threads 2, 1, 2, 1... */
   for (uint64_t page = 16; page < 48; page++)
     assert_int_equal(test_find(ev, NULL, TEST_ANY_THREAD, PCS_TRACE_INSERT, page)->thread, page % 2 ? 1 : 2);

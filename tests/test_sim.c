@@ -318,7 +318,7 @@ static double bios_per_mib(const PcsParams *p, const char *policy) {
  * (on this 64 MiB cut of the seed, within 2x: the start of the file still
  * splits a few windows); as it grows, immediate's bios shrink, to several
  * times pool:16's count.  (Between 2 and 5 us, around the scenario's 3 us,
- * the race sets in and the count wobbles with the seed: README.) */
+ * the race sets in and the count wobbles with the seed: docs/scenarios.md.) */
 static void read_setup_cost_drives_the_race(void **state) {
   PcsParams p;
   small_race(&p);

@@ -18,7 +18,7 @@
  * The model does not meet all of it yet.  KNOWN_MISSES lists what it misses
  * today, each with the bound it stays inside (a ratchet: a known miss that
  * grows fails, and one that comes within the goal fails too, until it is
- * taken off the list).  README "Validation against Linux 6.18" says why
+ * taken off the list).  docs/validation.md, "Known misses, and why", says why
  * each one misses.  21 seeds, not 3 or 9: four threads at 4 MiB race or
  * not from seed to seed (0.21 to 1.22 bios/MiB over seeds 1..21, as the real
  * repeats spread 0.36 to 1.16), and the median of a few seeds moves with
@@ -106,7 +106,7 @@ static const Metric METRICS[] = {
   {"aggregate MiB/s", "real_mib_s", "real_mib_s_min", "real_mib_s_max", "sim_mib_s"},
 };
 
-/* What the model misses today (README, "Validation against Linux 6.18"),
+/* What the model misses today (docs/validation.md, "Known misses, and why"),
  * and how far off each may be before the test fails: the relative error of
  * pcsim's median against the real median. */
 typedef struct {

@@ -103,7 +103,7 @@ static void calibration_hits_the_seed_figures(void **state) {
 /* Seeds 1 and 42 of the seed (file cut to 256M) interleave differently
  * but tell the same story: under immediate most bios hold one page and
  * there are several times pool:16's bios per MiB (the honest scenario's
- * seeds spread by about 20% in bios/MiB: README). */
+ * seeds spread by about 20% in bios/MiB: docs/scenarios.md). */
 static void another_seed_changes_the_interleaving_not_the_story(void **state) {
   PcsParams p;
   test_load(&p, "workloads/liubo-2011.ini");
@@ -131,7 +131,7 @@ static void another_seed_changes_the_interleaving_not_the_story(void **state) {
 /* The seed on the v3.5 profile with costs from code reading
  * (workloads/liubo-2011.ini), file cut to 500M, median of seeds 1..5: the
  * race is on (immediate several times the bios of pool:16) and pooling
- * gains +20..50%; the absolute figures miss the seed's (README). */
+ * gains +20..50%; the absolute figures miss the seed's (docs/scenarios.md). */
 static void liubo_2011_races_with_honest_costs(void **state) {
   double gain[5], imm_bpm[5], pool_bpm[5];
   for (int i = 0; i < 5; i++) {

@@ -1,39 +1,29 @@
 /* sim.h - run one simulation: a scenario under one readpages policy.
  *
- * The model (sim/model/) in the order a page travels through it.  Each
- * step hands the page forward; a later step may read an earlier module's
- * state through its accessors (bio.c asks pagecache.c about a page's frame,
- * device.c pops blk.c's elevator), and only step 8 hands control back, by
- * waking a reader:
- *   1. reader.c     do_generic_file_read(): a reader thread misses the page
- *                   at its position; its ->readpages, btrfs
- *                   extent_readpages() under the run's policy, then drives
- *                   steps 3 to 5 one CPU step at a time (PCS_READER_STATES)
- *   2. readahead.c  ondemand_readahead(), __do_page_cache_readahead(): the
- *                   page joins the window's list of absent pages, maybe
- *                   carrying the PG_readahead marker
- *   3. pagecache.c  add_to_page_cache_lru(): under tree_lock, the first
- *                   thread to insert the index wins, the others get -EEXIST
- *   4. alloc.c      __page_cache_alloc() -> rmqueue(): the winner's frame,
- *                   adjacent to the previous page's or not
- *   5. bio.c        submit_extent_page(), bio_add_page(): into the thread's
- *                   open bio when contiguous and within limits, else
- *                   submit_bio() of the open one and a new bio; before
- *                   it goes, csum.c (btrfs_lookup_bio_sums(), with
- *                   bio.csum_leaf_size) reads any checksum leaf it needs
- *                   that is not in memory, the thread asleep meanwhile
- *   6. blk.c        blk_queue_bio(), blk_flush_plug_list(),
- *                   bio_split_to_limits(): plug merge, elevator merge, or a
- *                   new request; bios over the request limits are split
- *   7. device.c     __blk_run_queue(): dispatch up to the queue depth;
- *                   latency + size / bandwidth on one channel; completion
- *   8. endio.c      end_workqueue_bio(), end_bio_extent_readpage(): a worker
- *                   marks the bio's pages up to date, unlocks them
- *                   (pagecache.c) and wakes the readers sleeping on them
- *   9. reader.c     the woken reader copies the page to its buffer
- * Beside the walk: cpu.c gives every step of a reader or worker its CPU
- * time, evq.c orders events and moves the clock, sim.c runs the event loop,
- * pool.c recycles bios and requests, rng.c draws cost jitter.
+ * The model (sim/model/) is a hub, not a pipeline.  reader.c, the reader
+ * thread (do_generic_file_read() under v3.5, filemap_read() under v6.18,
+ * one state machine, PCS_READER_STATES), calls the subsystems within its
+ * own CPU steps:
+ *   readahead.c  ondemand_readahead() / page_cache_sync_ra(): the window's
+ *                absent pages, one carrying the PG_readahead marker
+ *   pagecache.c  add_to_page_cache_lru(): under tree_lock, the first thread
+ *                to insert the index wins, the others get -EEXIST
+ *   alloc.c      __page_cache_alloc() -> rmqueue(): the winner's frame
+ *   iotree.c     btrfs's io_tree->lock holds of a page's read (v3.5)
+ *   bio.c        submit_extent_page(), bio_add_page(): the thread's open
+ *                bio; csum.c (btrfs_lookup_bio_sums()) reads a missing
+ *                checksum leaf before the bio goes, the thread asleep
+ *   blk.c        blk_queue_bio() / blk_mq_submit_bio(), the plug,
+ *                bio_split_to_limits(): merge or a new request, and
+ *                device.c's dispatch (through loop.c's worker when set)
+ *   cpu.c        each step's CPU time, and the event at its end
+ * The rest comes back to it as events that sim.c's loop pops (evq.c keeps
+ * them in (time, seq) order): device.c completes a request and hands its
+ * bios to endio.c; an end-io worker's step (end_bio_extent_readpage())
+ * marks the pages up to date and unlocks them, and pagecache.c's wait
+ * queue wakes the readers sleeping on them (pcs_reader_wake()), which copy
+ * the pages and go on.  pool.c recycles bios and requests, rng.c draws cost
+ * jitter.  README.md, "The model", follows one page through it.
  */
 #ifndef PCSIM_SIM_H
 #define PCSIM_SIM_H
