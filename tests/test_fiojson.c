@@ -161,6 +161,30 @@ static void values_read_like_fio(void **state) {
                                                                           json_object_get_int_member(r0, "waits") + 1000);
 }
 
+/* A job of two sections, [reader-a] and [reader-b] with numjobs=2 each:
+ * fio's JSON lists each clone under its own section's name (clones of one
+ * section share it) with that section's options, and a section's name=
+ * option renames it as in fio. */
+static void each_job_keeps_its_section_name(void **state) {
+  g_autofree char *job = test_tempfile("two-sections.fio", "[global]\nbs=128k\nsize=4M\nrw=read\nioengine=psync\n"
+                                                            "[reader-a]\nnumjobs=2\n[reader-b]\nnumjobs=2\n"
+                                                            "[reader-c]\nname=renamed\n");
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "run", job, "--format", "fio-json", "--policy", "pool:16", NULL);
+  if (rc != 0) fail_msg("pcsim run: exit %d: %s", rc, err);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  assert_true(json_parser_load_from_data(parser, out, -1, NULL));
+  JsonArray *jobs = json_object_get_array_member(json_node_get_object(json_parser_get_root(parser)), "jobs");
+  static const char *const names[] = {"reader-a", "reader-a", "reader-b", "reader-b", "renamed"};
+  assert_int_equal(json_array_get_length(jobs), 5);
+  for (guint i = 0; i < 5; i++) {
+    JsonObject *j = json_array_get_object_element(jobs, i);
+    assert_string_equal(json_object_get_string_member(j, "jobname"), names[i]);
+    JsonObject *opts = json_object_get_object_member(j, "job options");
+    assert_string_equal(json_object_get_string_member(opts, i < 4 ? "numjobs" : "name"), i < 4 ? "2" : "renamed");
+  }
+}
+
 /* fio's bucket scheme and percentile rule, on values worked by hand from stat.c. */
 static void histogram_is_fios(void **state) {
   assert_int_equal(PCS_LAT_PLAT_NR, 1856);
@@ -188,6 +212,7 @@ int main(void) {
     cmocka_unit_test(keys_match_recorded_fio),
     cmocka_unit_test(keys_match_live_fio),
     cmocka_unit_test(values_read_like_fio),
+    cmocka_unit_test(each_job_keeps_its_section_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
