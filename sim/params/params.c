@@ -429,9 +429,20 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
   dst->fio_model = g_strdup(src->fio_model);
 }
 
+/* fio's names of scenario keys: a scenario that says `bs = 32k` meant this. */
+static const PcsParamInfo *fio_alias(const char *key) {
+  static const char *const alias[][2] = {{"bs", "workload.block_size"}, {"blocksize", "workload.block_size"},
+                                         {"numjobs", "workload.threads"}, {"size", "workload.file_size"},
+                                         {"filesize", "workload.file_size"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(alias); i++)
+    if (!strcmp(key, alias[i][0])) return pcs_params_find_dotted(alias[i][1]);
+  return NULL;
+}
+
 static gboolean unknown_key_error(GError **error, const char *where, guint line, const char *section,
                                   const char *key) {
-  const PcsParamInfo *s = pcs_params_suggest(section, key);
+  const PcsParamInfo *s = fio_alias(key);
+  if (!s) s = pcs_params_suggest(section, key);
   if (s)
     return pcs_input_error(error, where, line, "unknown key '%s.%s' (did you mean '%s.%s'?)", section, key,
                            s->section, s->key);
@@ -518,19 +529,23 @@ static guint keyfile_error_line(const char *text, const char *message) {
 }
 
 /* The first line that only a fio job file has: a fio option no scenario
- * section knows (rw=, bs=, ...) or a bare fio flag (thread), or 0. */
+ * section knows (rw=, bs=, ...) or a bare fio flag (thread), or 0.  A file
+ * with a [scenario] or [workload] section is a scenario whatever its keys
+ * look like (`thread = 1` is a typo of workload.threads, not fio): 0. */
 static guint fio_syntax_line(const char *text) {
   static const char *const fio_only[] = {"rw", "readwrite", "bs", "blocksize", "size", "numjobs", "ioengine",
                                          "iodepth", "direct", "filename", "directory", "thread", "group_reporting",
                                          "invalidate", NULL}; /* runtime, time_based: [workload] keys too */
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  guint first = 0;
   for (guint i = 0; lines[i]; i++) {
     char *l = g_strstrip(lines[i]);
+    if (!strcmp(l, "[scenario]") || !strcmp(l, "[workload]")) return 0;
     g_autofree char *key = g_strstrip(g_strndup(l, strcspn(l, "=")));
     if (!*key || *key == '#' || *key == ';' || *key == '[') continue;
-    if (g_strv_contains(fio_only, key)) return i + 1;
+    if (!first && g_strv_contains(fio_only, key)) first = i + 1;
   }
-  return 0;
+  return first;
 }
 
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
