@@ -86,6 +86,8 @@ static const char sweep_description[] =
     "  0..100+25      0, 25, 50, 75, 100\n"
     "  1..64*2        1, 2, 4, ... 64 (geometric)\n"
     "  10us..10ms*10  ranges take the key's units; columns print base units (bytes, ns)\n"
+    "  64M..256M+64M  so do steps (a bare step is bytes or ns); 0.1ms and 1.5G are\n"
+    "                 taken as whole numbers of ns or bytes\n"
     "  --vary pool=1..64*2       policies pool:1, pool:2, ... pool:64 (column 'pool')\n"
     "  --vary policy=immediate,pool:16,window\n"
     "Row order: the first --vary is the outermost loop, the policies the innermost,\n"

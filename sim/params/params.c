@@ -143,8 +143,18 @@ gboolean pcs_parse_u64(const char *s, uint64_t *out) {
   return TRUE;
 }
 
-/* NUMBER followed by a suffix from TABLE; returns FALSE on overflow. */
+/* NUMBER followed by a suffix from TABLE; returns FALSE on overflow.  A
+ * decimal NUMBER ("0.1ms", "1.5G") is taken when it is a whole number of the
+ * base unit (100000 ns, 1536 MiB), exactly: FALSE otherwise ("0.5" bytes). */
 typedef struct { const char *suffix; uint64_t mult; } Suffix;
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
 
 static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) {
   if (!s || !g_ascii_isdigit(*s)) return FALSE;
@@ -152,10 +162,26 @@ static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) 
   char *end;
   guint64 v = g_ascii_strtoull(s, &end, 10);
   if (errno) return FALSE;
+  uint64_t frac = 0, den = 1; /* the decimal part: FRAC / DEN */
+  if (*end == '.') {
+    end++;
+    if (!g_ascii_isdigit(*end)) return FALSE;
+    for (; g_ascii_isdigit(*end); end++) {
+      if (den >= UINT64_MAX / 10) return FALSE; /* more than 18 decimals */
+      frac = frac * 10 + (uint64_t)(*end - '0'), den *= 10;
+    }
+  }
   for (const Suffix *x = table; x->suffix; x++) {
     if (g_ascii_strcasecmp(end, x->suffix) != 0) continue;
     if (x->mult && v > UINT64_MAX / x->mult) return FALSE;
-    *out = v * x->mult;
+    uint64_t part = 0; /* frac * mult / den, whole or refused; f < d, so part < mult */
+    if (frac) {
+      uint64_t g = gcd_u64(frac, den), f = frac / g, d = den / g;
+      if (x->mult % d) return FALSE;
+      part = f * (x->mult / d);
+    }
+    if (v * x->mult > UINT64_MAX - part) return FALSE;
+    *out = v * x->mult + part;
     return TRUE;
   }
   return FALSE;
@@ -209,6 +235,16 @@ static const char *kind_expectation(const PcsParamInfo *info) {
   case PCS_KIND_TEXT: return "text";
   }
   g_assert_not_reached();
+}
+
+char *pcs_params_expectation(const PcsParamInfo *info, const char *value) {
+  gboolean integer = info->kind == PCS_KIND_SIZE || info->kind == PCS_KIND_TIME || info->kind == PCS_KIND_RATE;
+  if (integer && value && g_ascii_isdigit(*value) && strchr(value, '.'))
+    return g_strdup_printf("a whole number of %s, such as %s", pcs_params_kind_unit(info->kind),
+                           info->kind == PCS_KIND_TIME ? "0.1ms (100000 ns)" : "1.5G (1536M)");
+  if (info->kind == PCS_KIND_TIME && value && *value && strspn(value, "0123456789") == strlen(value))
+    return g_strdup("a time with a unit, ns, us, ms or s (missing unit: 100us, not 100)");
+  return g_strdup(kind_expectation(info));
 }
 
 /* ---- kernels and fadvise ------------------------------------------------ */
@@ -365,9 +401,10 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
     if (info->offset == offsetof(PcsParams, scenario_kernel)) apply_kernel_profile(p);
     return TRUE;
   }
-  if (!ok)
-    return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v,
-                           kind_expectation(info));
+  if (!ok) {
+    g_autofree char *expected = pcs_params_expectation(info, v);
+    return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v, expected);
+  }
   if (info->kind == PCS_KIND_FRAC) return TRUE;
   if (u < info->lo || u > info->hi)
     return pcs_input_error(error, where, 0,
