@@ -60,6 +60,10 @@ void pcs_cli_output_abort(PcsCliOutput *o);
 
 /* Defaults, then PATH (if any), then each --set, then --seed; validated. */
 gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error);
+/* The scenario a fio job runs on without --model (Linux 6.18 on btrfs,
+ * shipped with pcsim): a path or name pcs_params_load() takes.  g_free it.
+ * `calibrate` bases a 6.x trace's scenario on it too. */
+char *pcs_cli_default_model(void);
 /* A fio job file PATH on MODEL (NULL: the default scenario for fio jobs,
  * named on stderr), as `pcsim run JOB.fio` loads it; JOB keeps the loaded
  * job (pcs_fio_clear() it).  Then pcs_cli_load_scenario(NULL, ...). */

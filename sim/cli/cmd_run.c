@@ -438,6 +438,8 @@ static char *default_model(void) {
   return g_strdup(FIO_DEFAULT_MODEL);
 }
 
+char *pcs_cli_default_model(void) { return default_model(); }
+
 /* JOB.fio: the --model scenario (or the default one, named on stderr),
  * then what the job sets; JOB is left loaded (pcs_fio_clear()).  `sweep`
  * loads fio jobs through this too. */
