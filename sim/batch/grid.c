@@ -105,9 +105,8 @@ static gboolean expand_range(const PcsParamInfo *info, const char *item, GPtrArr
   if (op) *op = 0;
   GError *why = NULL;
   gboolean ok = range_number(info, item, "start", a, &lo, &why) && range_number(info, item, "end", b, &hi, &why);
-  if (ok && op)
-    ok = how == '*' || pcs_parse_u64(op + 1, &by) ? pcs_parse_u64(op + 1, &by)
-                                                 : range_number(info, item, "step", op + 1, &by, &why);
+  if (ok && op && !pcs_parse_u64(op + 1, &by)) /* a FACTOR, or a STEP in base units */
+    ok = how == '+' && range_number(info, item, "step", op + 1, &by, &why);
   if (why) {
     g_propagate_error(error, why);
     return FALSE;
