@@ -217,7 +217,55 @@ static void capture_estimates_are_plausible(void **state) {
     assert_within((double)p.memory_pcp_freed / PCS_MIB, 1, 120, files[i]);
     assert_int_equal(pcs_params_window_bytes(&p), (i < 2 ? 64 : 2048) * 4096);
     assert_int_equal(p.bio_csum_leaf_size, 16 * 1024); /* mkfs.btrfs's default nodesize */
+    /* no --model: a 6.18 capture is based on the shipped 6.18 scenario, named after the output file */
+    assert_string_equal(p.scenario_kernel, "v6.18");
+    assert_string_equal(p.scenario_name, "new");
+    assert_int_equal(p.readahead_read_ahead_kb, i < 2 ? 128 : 4096); /* the capture's, under fadvise_hint=1 */
     pcs_params_clear(&p);
+  }
+}
+
+/* Loads "[SECTION]\nKEY = its default" as a scenario file: fails the test
+ * when the loader refuses the key. */
+static void assert_loader_takes(const char *section, const char *key) {
+  const PcsParamInfo *info = pcs_params_find(section, key);
+  if (!info) fail_msg("`pcsim calibrate --help` lists %s.%s, which is no scenario key", section, key);
+  PcsParams p;
+  pcs_params_init(&p);
+  g_autofree char *value = pcs_params_format(&p, info);
+  g_autofree char *text = g_strdup_printf("[%s]\n%s = %s\n", section, key, value);
+  GError *error = NULL;
+  if (!pcs_params_load_text(&p, "help.ini", text, strlen(text), &error)) fail_msg("%s", error->message);
+  pcs_params_clear(&p);
+}
+
+/* Every key `pcsim calibrate --help` names is one a scenario file may set:
+ * SECTION.KEY anywhere, and the bare keys of a list ("block.max_sectors,
+ * max_segments") in the list's section. */
+static void every_key_the_help_lists_loads(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", "--help", NULL), 0);
+  g_autoptr(GRegex) dotted = g_regex_new("\\b(scenario|workload|readahead|bio|block|memory|device|cpu|cost|limits)"
+                                         "\\.([a-z_]+)", 0, 0, NULL);
+  GMatchInfo *m = NULL;
+  guint keys = 0;
+  for (g_regex_match(dotted, out, 0, &m); g_match_info_matches(m); g_match_info_next(m, NULL), keys++) {
+    g_autofree char *sec = g_match_info_fetch(m, 1), *key = g_match_info_fetch(m, 2);
+    assert_loader_takes(sec, key);
+  }
+  g_match_info_free(m);
+  assert_true(keys >= 12);
+  g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+  for (char **l = lines; *l; l++) { /* "  a.b, c  what": c is in a's section */
+    if (!g_str_has_prefix(*l, "  ") || !g_ascii_islower((*l)[2]) || !strchr(*l, ',')) continue;
+    g_autofree char *head = g_strndup(*l + 2, strstr(*l + 2, "  ") ? (gsize)(strstr(*l + 2, "  ") - (*l + 2)) : 0);
+    g_auto(GStrv) items = g_strsplit(head, ", ", -1);
+    g_autofree char *section = NULL;
+    for (char **it = items; *it; it++) {
+      const char *dot = strchr(*it, '.');
+      if (dot) g_free(section), section = g_strndup(*it, (gsize)(dot - *it));
+      if (section) assert_loader_takes(section, dot ? dot + 1 : *it);
+    }
   }
 }
 
@@ -427,6 +475,7 @@ int main(void) {
     cmocka_unit_test(a_faster_machine_scales_the_insert_split),
     cmocka_unit_test(bad_traces_are_refused_with_exit_2),
     cmocka_unit_test(unidentifiable_costs_keep_the_base_marked),
+    cmocka_unit_test(every_key_the_help_lists_loads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

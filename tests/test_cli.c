@@ -370,6 +370,12 @@ static const OptionCase option_cases[] = {
   {"sweep", "--out", {SWEEP, "--out", "@/s2.csv"}, {SWEEP}, "@/s2.csv"},
   {"sweep", "--stats", {SWEEP, "--stats"}, {SWEEP}},
   {"sweep", "--progress", {SWEEP, "--progress"}, {SWEEP}},
+  {"sweep", "--fio", {"sweep", "@/job.txt", "--fio", "--vary", "workload.threads=1,2", "--policy", "immediate"},
+   {"sweep", "@/job.txt", "--vary", "workload.threads=1,2", "--policy", "immediate"}},
+  {"sweep", "--model",
+   {"sweep", "@/job.fio", "--model", "workloads/single-thread.ini", "--vary", "workload.threads=1,2", "--policy",
+    "immediate"},
+   {"sweep", "@/job.fio", "--vary", "workload.threads=1,2", "--policy", "immediate"}},
 #define PLOT "plot", "@/sweep.csv", "--x", "workload.threads", "--y", "bios_per_mib"
   {"plot", "--x", {"plot", "@/sweep.csv", "--x", "workload.threads", "--y", "bios_per_mib"},
    {"plot", "@/sweep.csv", "--x", "eexist", "--y", "bios_per_mib"}},

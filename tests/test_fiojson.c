@@ -161,6 +161,60 @@ static void values_read_like_fio(void **state) {
                                                                           json_object_get_int_member(r0, "waits") + 1000);
 }
 
+/* A job of two sections, [reader-a] and [reader-b] with numjobs=2 each:
+ * fio's JSON lists each clone under its own section's name (clones of one
+ * section share it) with that section's options, and a section's name=
+ * option renames it as in fio. */
+static void each_job_keeps_its_section_name(void **state) {
+  g_autofree char *job = test_tempfile("two-sections.fio", "[global]\nbs=128k\nsize=4M\nrw=read\nioengine=psync\n"
+                                                            "[reader-a]\nnumjobs=2\n[reader-b]\nnumjobs=2\n"
+                                                            "[reader-c]\nname=renamed\n");
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "run", job, "--format", "fio-json", "--policy", "pool:16", NULL);
+  if (rc != 0) fail_msg("pcsim run: exit %d: %s", rc, err);
+  g_autoptr(JsonParser) parser = json_parser_new();
+  assert_true(json_parser_load_from_data(parser, out, -1, NULL));
+  JsonArray *jobs = json_object_get_array_member(json_node_get_object(json_parser_get_root(parser)), "jobs");
+  static const char *const names[] = {"reader-a", "reader-a", "reader-b", "reader-b", "renamed"};
+  assert_int_equal(json_array_get_length(jobs), 5);
+  for (guint i = 0; i < 5; i++) {
+    JsonObject *j = json_array_get_object_element(jobs, i);
+    assert_string_equal(json_object_get_string_member(j, "jobname"), names[i]);
+    JsonObject *opts = json_object_get_object_member(j, "job options");
+    assert_string_equal(json_object_get_string_member(opts, i < 4 ? "numjobs" : "name"), i < 4 ? "2" : "renamed");
+  }
+}
+
+/* CSV without its "# fio model" and "# fio accepted" lines: a rerun from
+ * recorded provenance reads no job file and names no model file. */
+static char *without_model_line(const char *csv) {
+  g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new();
+  for (char **l = lines; *l; l++)
+    if (!g_str_has_prefix(*l, "# fio ")) g_ptr_array_add(kept, *l);
+  g_ptr_array_add(kept, NULL);
+  return g_strjoinv("\n", (char **)kept->pdata);
+}
+
+/* `pcsim run JOB --format fio-json > f.json`, then `--scenario-from f.json`
+ * reruns the same scenario with the same policies: the CSV of both runs is
+ * the same to the byte (but for the job's own "# fio" provenance lines). */
+static void scenario_from_reads_pcsims_fio_json(void **state) {
+  g_autofree char *dir = test_tempdir(), *json = g_build_filename(dir, "f.json", NULL);
+  g_autofree char *out = NULL, *err = NULL, *csv = NULL, *err2 = NULL, *again = NULL, *err3 = NULL;
+  const char *job = "tests/data/fio-json/sync-read.fio";
+  int rc = test_pcsim(&out, &err, "run", job, "--format", "fio-json", "--policy", "pool:16,window", NULL);
+  if (rc != 0) fail_msg("pcsim run: exit %d: %s", rc, err);
+  assert_true(g_file_set_contents(json, out, -1, NULL));
+  assert_int_equal(test_pcsim(&csv, &err2, "run", job, "--format", "csv", "--policy", "pool:16,window", NULL), 0);
+  rc = test_pcsim(&again, &err3, "run", "--scenario-from", json, "--format", "csv", NULL);
+  if (rc != 0) fail_msg("pcsim run --scenario-from: exit %d: %s", rc, err3);
+  g_autofree char *want = without_model_line(csv);
+  assert_string_equal(again, want);
+  assert_non_null(strstr(again, "\npool:16,2,")); /* both policies, numjobs=2 */
+  assert_non_null(strstr(again, "\nwindow,2,"));
+}
+
 /* fio's bucket scheme and percentile rule, on values worked by hand from stat.c. */
 static void histogram_is_fios(void **state) {
   assert_int_equal(PCS_LAT_PLAT_NR, 1856);
@@ -188,6 +242,8 @@ int main(void) {
     cmocka_unit_test(keys_match_recorded_fio),
     cmocka_unit_test(keys_match_live_fio),
     cmocka_unit_test(values_read_like_fio),
+    cmocka_unit_test(each_job_keeps_its_section_name),
+    cmocka_unit_test(scenario_from_reads_pcsims_fio_json),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,15 @@ static void lists_and_ranges_expand(void **state) {
                    "10000,100000,1000000,10000000");
   expect_expansion("workload.file_size", "1M..4M*2", "1048576,2097152,4194304", "1048576,2097152,4194304");
   expect_expansion("cost.jitter", "0,0.1,0.2", "0,0.1,0.2", "0,0.1,0.2");
+  /* the step takes the key's units too (docs/sweeps.md); a bare step is base units */
+  expect_expansion("workload.file_size", "64M..256M+64M", "67108864,134217728,201326592,268435456",
+                   "67108864,134217728,201326592,268435456");
+  expect_expansion("device.latency", "10us..400us+100us", "10000ns,110000ns,210000ns,310000ns",
+                   "10000,110000,210000,310000");
+  expect_expansion("device.latency", "10us..12us+1000", "10000ns,11000ns,12000ns", "10000,11000,12000");
+  /* a decimal that is a whole number of the base unit is exact */
+  expect_expansion("device.latency", "0.1ms,1.5us", "100000ns,1500ns", "100000,1500");
+  expect_expansion("workload.file_size", "1.5G,0.5k", "1610612736,512", "1610612736,512");
 }
 
 static void expect_grid_error(const char *spec, const char *needle) {
@@ -59,7 +68,12 @@ static void bad_vary_specs_are_refused(void **state) {
   expect_grid_error("workload.threads=1,,2", "empty value");
   expect_grid_error("workload.threads=0,1", "workload.threads");      /* below the key's minimum */
   expect_grid_error("workload.threads=1,5000", "workload.threads");   /* above its maximum */
-  expect_grid_error("device.latency=10..20", "range");                /* times need units */
+  expect_grid_error("device.latency=10..20", "range '10..20': start '10' of device.latency: expected a time with a "
+                    "unit, ns, us, ms or s (missing unit");                /* times need units */
+  expect_grid_error("workload.threads=1..20000", "more than 10000 values: use a larger step, START..END+STEP");
+  expect_grid_error("device.latency=10us..1ms+0.5ns", "step '0.5ns' of device.latency: expected a whole number of ns");
+  expect_grid_error("device.latency=0.0001us", "device.latency = '0.0001us': expected a whole number of ns");
+  expect_grid_error("workload.file_size=1.3k", "workload.file_size = '1.3k': expected a whole number of bytes");
   expect_grid_error("pool=0,1", "pool");
   expect_grid_error("pool=a,b", "expected an integer");
   expect_grid_error("policy=immediate,bogus", "bogus");

@@ -14,6 +14,14 @@ static void sizes_and_times_take_units(void **state) {
   assert_true(pcs_parse_time("2ms", &v)); assert_int_equal(v, 2000000);
   assert_true(pcs_parse_time("0", &v)); assert_int_equal(v, 0);
   assert_false(pcs_parse_time("100", &v)); /* a time needs its unit */
+  assert_true(pcs_parse_time("0.1ms", &v)); assert_int_equal(v, 100000); /* decimals: whole ns only */
+  assert_true(pcs_parse_time("2.5s", &v)); assert_int_equal(v, 2500000000ull);
+  assert_false(pcs_parse_time("0.5ns", &v));
+  assert_false(pcs_parse_time("1.ms", &v));
+  assert_true(pcs_parse_size("1.5G", &v)); assert_int_equal(v, 1536ull << 20);
+  assert_true(pcs_parse_size("0.25k", &v)); assert_int_equal(v, 256);
+  assert_false(pcs_parse_size("1.3k", &v)); /* 1331.2 bytes */
+  assert_false(pcs_parse_size("4096.5", &v));
 }
 
 /* Value of INFO in P, whatever its kind, for comparing two scenarios. */

@@ -264,6 +264,25 @@ static void plot_writes_png_and_svg_or_says_how_to_get_gnuplot(void **state) {
   assert_non_null(strstr(e, "no column 'pol'"));
 }
 
+/* `pcsim sweep job.fio --vary workload.threads=1,2` takes the fio job as
+ * `pcsim run job.fio` does (the same default model, named on stderr): each
+ * row is the run of the job with that --set. */
+static void sweep_takes_a_fio_job_as_run_does(void **state) {
+  g_autofree char *job = test_tempfile("job.fio", "[global]\nbs=128k\nsize=4M\nrw=read\nioengine=psync\n"
+                                                  "[reader]\nnumjobs=4\n");
+  g_autofree char *sweep = NULL, *err = NULL;
+  int rc = test_pcsim(&sweep, &err, "sweep", job, "--vary", "workload.threads=1,2", "--policy", "pool:16", NULL);
+  if (rc != 0) fail_msg("pcsim sweep: exit %d: %s", rc, err);
+  assert_non_null(strstr(err, "no --model given; using the scenario"));
+  assert_non_null(strstr(sweep, "\n# scenario.kernel=v6.18\n"));
+  for (int row = 0; row < 2; row++) {
+    g_autofree char *set = g_strdup_printf("workload.threads=%d", row + 1), *out = NULL, *e = NULL;
+    assert_int_equal(test_pcsim(&out, &e, "run", job, "--set", set, "--policy", "pool:16", "--format", "csv", NULL), 0);
+    g_autofree char *want = csv_row(out, 1, 0), *got = csv_row(sweep, row + 1, 1); /* row 0: the header */
+    assert_string_equal(got, want);
+  }
+}
+
 static void sweep_bad_input_exits_2_and_writes_nothing(void **state) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *out_path = g_build_filename(dir, "never.csv", NULL);
@@ -380,6 +399,7 @@ int main(void) {
     cmocka_unit_test(scenario_from_reruns_a_recorded_point),
     cmocka_unit_test(plot_writes_png_and_svg_or_says_how_to_get_gnuplot),
     cmocka_unit_test(sweep_bad_input_exits_2_and_writes_nothing),
+    cmocka_unit_test(sweep_takes_a_fio_job_as_run_does),
     cmocka_unit_test(a_signal_stops_a_sweep_without_leaving_a_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

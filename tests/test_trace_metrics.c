@@ -94,6 +94,8 @@ static void mechanism_runs_give_their_metrics(void **state) {
     assert_int_equal(m->ino, 0x101); /* printed "ino 101": hex, btrfs's first file inode 257 */
     assert_int_equal(m->ra_sync, want[i].ra_sync);
     assert_int_equal(m->ra_async, want[i].ra_async);
+    /* the window: read_ahead_kb (128 or 4096) doubled by fadvise_hint=1, in pages */
+    assert_int_equal(m->ra_pages, (g_str_has_prefix(want[i].config, "ra128") ? 128 : 4096) * 2 / 4);
     assert_int_equal(m->inserts, want[i].inserts);
     assert_int_equal(m->inserts + m->other_inserts, 256264); /* the README's "inserts" */
     assert_int_equal(m->file_pages, 256000);                /* 1000 MiB, every page inserted */
@@ -156,6 +158,33 @@ static const char small_trace[] =
   "  b-2 [001] ..... 10.000013: block_rq_issue: 7,0 RM 4096 () 50 + 8 be,0,4 [b]\n"
   "  x-0 [001] ..s.. 10.000111: block_rq_complete: 7,0 RA () 1000 + 16 be,0,4 [0]\n"
   "  x-0 [000] ..s.. 10.000300: block_rq_complete: 7,0 RA () 3000 + 8 be,0,4 [0]\n";
+
+/* `pcsim compare ra128-j4-rep1 linux-6.18-btrfs.ini`: the scenario's 4096
+ * KiB read_ahead_kb against the capture's 128 is what sets them apart, so
+ * the note names the window (from the trace's ra_pages) and its --set, then
+ * the threads and bs the fio job beside the trace ran, and holds back the
+ * memory.scattered hint the window made meaningless. */
+static void compare_names_the_window_threads_and_bs_first(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "compare", DIR "mechanism/ra128-j4-rep1.ftrace.txt.gz",
+                      "workloads/linux-6.18-btrfs.ini", "--set", "workload.file_size=64M", NULL);
+  if (rc != 0) fail_msg("compare: exit %d: %s", rc, err);
+  assert_non_null(strstr(out, "note: the trace's readahead window is 256 KiB (ra_pages=64 in its readahead events), "
+                              "the scenario's is 8192 KiB (readahead.read_ahead_kb=4096, fadvise_hint=1): "
+                              "read_ahead_kb=128 in the trace\n"));
+  assert_non_null(strstr(out, "compare again with --set readahead.read_ahead_kb=128 before reading anything finer"));
+  assert_null(strstr(out, "memory.scattered"));
+  g_free(out), g_free(err);
+  rc = test_pcsim(&out, &err, "compare", DIR "mechanism/ra128-j4-rep1.ftrace.txt.gz", "workloads/linux-6.18-btrfs.ini",
+                  "--set", "workload.file_size=64M", "--set", "readahead.read_ahead_kb=128", "--set",
+                  "workload.threads=2", "--set", "workload.block_size=128k", NULL);
+  if (rc != 0) fail_msg("compare: exit %d: %s", rc, err);
+  assert_null(strstr(out, "readahead window"));
+  assert_non_null(strstr(out, "note: the trace ran 4 threads (numjobs in "));
+  assert_non_null(strstr(out, "ra128-j4-rep1.fio), the simulation 2\n"));
+  assert_non_null(strstr(out, "note: the trace read 32 KiB blocks (bs in "));
+  assert_non_null(strstr(out, "compare again with --set workload.threads=4 --set workload.block_size=32k before"));
+}
 
 static void small_trace_counts_by_hand(void **state) {
   PcsKtrace t;
@@ -258,6 +287,7 @@ static void bad_mechanism_lines_are_refused(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(small_trace_counts_by_hand),
+    cmocka_unit_test(compare_names_the_window_threads_and_bs_first),
     cmocka_unit_test(timestamps_are_integers),
     cmocka_unit_test(bad_mechanism_lines_are_refused),
     cmocka_unit_test(mechanism_runs_give_their_metrics),

@@ -19,9 +19,18 @@
 
 #include "pcsim/params.h"
 
+/* One job section as fio reports it: fio's jobname (the [section], or its
+ * own name= option), its numjobs clones (which share the name in fio's
+ * JSON), and its options with a value as written (see job_options). */
+typedef struct {
+  char *name;
+  uint64_t numjobs;
+  char **options;
+} PcsFioSection;
+
 typedef struct {
   char *path;
-  char *name;              /* first job section */
+  char *name;              /* first job section's jobname */
   uint64_t numjobs;        /* summed over job sections */
   uint64_t bs, size;
   PcsFadvise fadvise;      /* fadvise_hint, fio's default 1 when the job names none */
@@ -41,6 +50,7 @@ typedef struct {
    * first job, and of the first job section (fio's JSON "global options",
    * "job options"); bare flags are left out, as fio leaves them out. */
   char **global_options, **job_options;
+  GArray *sections;        /* PcsFioSection of every job section, in file order */
 } PcsFioJob;
 
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);

@@ -8,6 +8,7 @@
 #ifndef PCSIM_FIOJSON_H
 #define PCSIM_FIOJSON_H
 
+#include "pcsim/fio.h"
 #include "pcsim/params.h"
 #include "pcsim/sim.h"
 
@@ -18,6 +19,7 @@ typedef struct {
   const char *jobname;
   char *const *global_options;
   char *const *job_options;
+  const GArray *sections; /* PcsFioSection: per-thread entries take their section's jobname and options */
 } PcsFioJsonJob;
 
 /* jobs[]: one entry per policy when the job reports as a group

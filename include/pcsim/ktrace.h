@@ -96,6 +96,7 @@ typedef struct {
   guint dev_major, dev_minor;         /* the data file: dev (the fs's anonymous dev) */
   uint64_t ino;                       /*   and inode number */
   uint64_t ra_sync, ra_async;         /* page_cache_sync_ra / page_cache_async_ra lines */
+  uint64_t ra_pages;                  /* the largest ra_pages= of those lines: the file's window in pages (0: not printed) */
   uint64_t inserts, other_inserts;    /* insert lines: data file, all other files */
   uint64_t inserted_pages;            /* sum of 2^order over the data file's insert lines */
   uint64_t file_pages;                /* highest page inserted + 1 */

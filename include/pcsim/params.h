@@ -353,7 +353,13 @@ typedef struct {
 } PcsDerivedInfo;
 const PcsDerivedInfo *pcs_params_derived_table(size_t *n);
 
-/* Integer parsers shared with the fio and schedule readers. */
+/* What INFO's value VALUE should have been, for "KEY = 'VALUE': expected
+ * ...": a missing unit of a time, a decimal that is no whole number of the
+ * base unit, or the kind's usual text.  g_free it. */
+char *pcs_params_expectation(const PcsParamInfo *info, const char *value);
+
+/* Integer parsers shared with the fio and schedule readers.  Sizes and
+ * times may be decimal when they are a whole number of bytes or ns. */
 gboolean pcs_parse_u64(const char *s, uint64_t *out);
 gboolean pcs_parse_size(const char *s, uint64_t *out);
 gboolean pcs_parse_time(const char *s, uint64_t *out);

@@ -58,7 +58,9 @@ static gboolean parse_number(const PcsParamInfo *info, const char *s, uint64_t *
 static gboolean add_number(const PcsParamInfo *info, uint64_t v, GPtrArray *assign, GPtrArray *column,
                            GError **error) {
   if (column->len >= MAX_AXIS_VALUES) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "more than %u values", MAX_AXIS_VALUES);
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "more than %u values: use a larger step, START..END+STEP (e.g. 1..100000+100), or START..END*FACTOR",
+                MAX_AXIS_VALUES);
     return FALSE;
   }
   g_ptr_array_add(column, g_strdup_printf("%" G_GUINT64_FORMAT, v));
@@ -76,18 +78,40 @@ static char *frac_column(const char *item) {
   return *end || end == item ? g_strdup(item) : g_strdup(g_ascii_formatd(buf, sizeof buf, "%.15g", v));
 }
 
-/* "A..B", "A..B+STEP" or "A..B*FACTOR". */
+/* One end or step TEXT of range ITEM in INFO's units; a bad one says why
+ * (a time without its unit, a decimal that is no whole number of ns or
+ * bytes) with the key's units. */
+static gboolean range_number(const PcsParamInfo *info, const char *item, const char *what, const char *text,
+                             uint64_t *out, GError **error) {
+  if (parse_number(info, text, out)) return TRUE;
+  if (!info || info->kind == PCS_KIND_COUNT || !*text) return FALSE; /* the generic message */
+  g_autofree char *expected = pcs_params_expectation(info, text);
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "range '%s': %s '%s' of %s.%s: expected %s", item, what, text,
+              info->section, info->key, expected);
+  return FALSE;
+}
+
+/* "A..B", "A..B+STEP" or "A..B*FACTOR"; A, B and STEP in the key's units
+ * (64M..256M+64M, 10us..1ms+100us), FACTOR a plain integer.  A STEP without
+ * a unit is in base units (bytes, ns), as the columns print. */
 static gboolean expand_range(const PcsParamInfo *info, const char *item, GPtrArray *assign, GPtrArray *column,
                              GError **error) {
   const char *dots = strstr(item, "..");
   g_autofree char *a = g_strndup(item, (gsize)(dots - item));
   g_autofree char *b = g_strdup(dots + 2);
   char *op = strpbrk(b, "*+");
-  uint64_t lo, hi, by = 1;
+  uint64_t lo = 0, hi = 0, by = 1;
   char how = op ? *op : '+';
   if (op) *op = 0;
-  if (!parse_number(info, a, &lo) || !parse_number(info, b, &hi) || (op && !pcs_parse_u64(op + 1, &by)) ||
-      lo > hi || (how == '*' && (by < 2 || lo == 0)) || by == 0) {
+  GError *why = NULL;
+  gboolean ok = range_number(info, item, "start", a, &lo, &why) && range_number(info, item, "end", b, &hi, &why);
+  if (ok && op && !pcs_parse_u64(op + 1, &by)) /* a FACTOR, or a STEP in base units */
+    ok = how == '+' && range_number(info, item, "step", op + 1, &by, &why);
+  if (why) {
+    g_propagate_error(error, why);
+    return FALSE;
+  }
+  if (!ok || lo > hi || (how == '*' && (by < 2 || lo == 0)) || by == 0) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
                 "range '%s': expected A..B, A..B+STEP or A..B*FACTOR with A <= B, STEP >= 1, FACTOR >= 2 and A >= 1",
                 item);

@@ -17,6 +17,7 @@
 #ifndef PCSIM_CLI_H
 #define PCSIM_CLI_H
 
+#include "pcsim/fio.h"
 #include "pcsim/params.h"
 
 #include <stdio.h>
@@ -59,6 +60,14 @@ void pcs_cli_output_abort(PcsCliOutput *o);
 
 /* Defaults, then PATH (if any), then each --set, then --seed; validated. */
 gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error);
+/* The scenario a fio job runs on without --model (Linux 6.18 on btrfs,
+ * shipped with pcsim): a path or name pcs_params_load() takes.  g_free it.
+ * `calibrate` bases a 6.x trace's scenario on it too. */
+char *pcs_cli_default_model(void);
+/* A fio job file PATH on MODEL (NULL: the default scenario for fio jobs,
+ * named on stderr), as `pcsim run JOB.fio` loads it; JOB keeps the loaded
+ * job (pcs_fio_clear() it).  Then pcs_cli_load_scenario(NULL, ...). */
+gboolean pcs_cli_fio_scenario(PcsParams *p, const char *model, const char *path, PcsFioJob *job, GError **error);
 /* --policy values (each may be a comma list), or scenario.policies. */
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
 /* A GOption context for one command: usage PARAMETERS, --help DESCRIPTION. */

@@ -157,8 +157,7 @@ typedef struct {
   PcsCliOutput ftrace_out; /* --ftrace FILE, streamed under its temporary name */
   PcsFtrace ftrace;
   PcsRunOptions ropt;
-  char *fio_jobname;                 /* a fio job: its first job section's name */
-  char **fio_global, **fio_options;  /* its options as written (fio.h), for --format fio-json */
+  PcsFioJob fio; /* a fio job as loaded (fio.h): its job names and options, for --format fio-json */
   /* progress of a long run (see run_estimate()) */
   gboolean show_progress, progress_lines; /* lines (not \r) when stderr is no terminal */
   gint64 progress_start, progress_last, progress_every_us;
@@ -305,7 +304,7 @@ static void run_report(GString *s, const RunJob *j, const GArray *results) {
   case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
   case PCS_FORMAT_FIO_JSON: {
-    PcsFioJsonJob job = {j->fio_jobname, j->fio_global, j->fio_options};
+    PcsFioJsonJob job = {j->fio.name, j->fio.global_options, j->fio.job_options, j->fio.sections};
     pcs_fio_json(s, &j->p, &job, res, results->len);
     break;
   }
@@ -439,28 +438,28 @@ static char *default_model(void) {
   return g_strdup(FIO_DEFAULT_MODEL);
 }
 
+char *pcs_cli_default_model(void) { return default_model(); }
+
 /* JOB.fio: the --model scenario (or the default one, named on stderr),
- * then what the job sets. */
-static gboolean fio_scenario(RunJob *j, const RunOpts *o, const char *path, GError **error) {
-  g_autofree char *model = o->model ? g_strdup(o->model) : default_model();
-  if (!pcs_params_load(&j->p, model, error)) return FALSE;
-  PcsFioJob job;
-  g_autofree char *model_name = g_strdup(j->p.scenario_name);
-  gboolean ok = pcs_fio_load(&job, path, error) && pcs_fio_apply(&job, &j->p, error);
+ * then what the job sets; JOB is left loaded (pcs_fio_clear()).  `sweep`
+ * loads fio jobs through this too. */
+gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char *path, PcsFioJob *job,
+                              GError **error) {
+  memset(job, 0, sizeof *job);
+  g_autofree char *model = given_model ? g_strdup(given_model) : default_model();
+  if (!pcs_params_load(p, model, error)) return FALSE;
+  g_autofree char *model_name = g_strdup(p->scenario_name);
+  gboolean ok = pcs_fio_load(job, path, error) && pcs_fio_apply(job, p, error);
   if (ok) {
-    for (guint i = 0; i < job.notes->len; i++) /* what fio says and runs on */
-      fprintf(stderr, "%s: note: %s\n", g_get_prgname(), (const char *)g_ptr_array_index(job.notes, i));
-    j->fio_jobname = g_strdup(job.name);
-    j->fio_global = g_strdupv(job.global_options);
-    j->fio_options = g_strdupv(job.job_options);
+    for (guint i = 0; i < job->notes->len; i++) /* what fio says and runs on */
+      fprintf(stderr, "%s: note: %s\n", g_get_prgname(), (const char *)g_ptr_array_index(job->notes, i));
   }
-  pcs_fio_clear(&job);
   if (ok) { /* the model names the scenario, not fio's job section */
-    g_free(j->p.scenario_name);
-    j->p.scenario_name = g_steal_pointer(&model_name);
-    g_free(j->p.fio_model);
-    j->p.fio_model = g_strdup(model);
-    if (!o->model) /* after the job loaded: a bad job gets its one error line */
+    g_free(p->scenario_name);
+    p->scenario_name = g_steal_pointer(&model_name);
+    g_free(p->fio_model);
+    p->fio_model = g_strdup(model);
+    if (!given_model) /* after the job loaded: a bad job gets its one error line */
       fprintf(stderr, "%s: note: %s: no --model given; using the scenario %s (--model SCENARIO.ini picks another)\n",
               g_get_prgname(), path, model);
   }
@@ -477,7 +476,7 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
     return FALSE;
   }
   if (o->scenario_from && !scenario_from(j, o, error)) return FALSE;
-  if (fio && !fio_scenario(j, o, path, error)) return FALSE;
+  if (fio && !pcs_cli_fio_scenario(&j->p, o->model, path, &j->fio, error)) return FALSE;
   if (!pcs_cli_load_scenario(fio ? NULL : path, o->sets, o->seed, &j->p, error)) return FALSE;
   if (!j->policies->len && !pcs_cli_policies(&j->p, o->policies, j->policies, error)) return FALSE;
   for (guint i = 0; i < j->policies->len; i++)
@@ -493,7 +492,8 @@ static const char run_description[] =
     "\n"
     "Policies: immediate | pool:N | pool-contig:N | window  (default: scenario.policies)\n"
     "--scenario-from RESULTS reruns the scenario recorded in a CSV or JSON result\n"
-    "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row).\n"
+    "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row), or in\n"
+    "the output of `pcsim run --format fio-json`.\n"
     "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
     "block_size (bs), file_size (size), loops, runtime and time_based;\n"
     "--model SCENARIO.ini supplies the rest\n"
@@ -573,9 +573,7 @@ int pcs_cmd_run(int argc, char **argv) {
   if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
   blktraces_free(j.blktraces);
   pcs_ftrace_clear(&j.ftrace);
-  g_free(j.fio_jobname);
-  g_strfreev(j.fio_global);
-  g_strfreev(j.fio_options);
+  pcs_fio_clear(&j.fio);
   g_array_free(j.policies, TRUE);
   pcs_params_clear(&j.p);
   run_opts_clear(&o);

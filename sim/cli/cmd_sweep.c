@@ -16,9 +16,9 @@
 
 typedef struct {
   char **vary, **policies, **sets;
-  char *seed, *format, *shard, *out;
+  char *seed, *format, *shard, *out, *model;
   gint jobs;
-  gboolean stats, progress;
+  gboolean stats, progress, fio;
 } SweepOpts;
 
 static void sweep_opts_clear(SweepOpts *o) {
@@ -29,6 +29,7 @@ static void sweep_opts_clear(SweepOpts *o) {
   g_free(o->format);
   g_free(o->shard);
   g_free(o->out);
+  g_free(o->model);
 }
 
 /* "  37/100 points [#####.....]  12.3 points/s  0:05 left" on a terminal. */
@@ -73,7 +74,8 @@ static void sweep_announce(const PcsSweep *sw, gboolean forced) {
 }
 
 static const char sweep_description[] =
-    "Runs SCENARIO at every point of a grid and prints one row per point and\n"
+    "Runs SCENARIO (an INI file, or a fio job file as `pcsim run` takes it) at\n"
+    "every point of a grid and prints one row per point and\n"
     "policy: the varied keys first, then every column of `pcsim run --format csv`\n"
     "(JSON rows end with the run's bio_pages_hist).\n"
     "\n"
@@ -84,6 +86,8 @@ static const char sweep_description[] =
     "  0..100+25      0, 25, 50, 75, 100\n"
     "  1..64*2        1, 2, 4, ... 64 (geometric)\n"
     "  10us..10ms*10  ranges take the key's units; columns print base units (bytes, ns)\n"
+    "  64M..256M+64M  so do steps (a bare step is bytes or ns); 0.1ms and 1.5G are\n"
+    "                 taken as whole numbers of ns or bytes\n"
     "  --vary pool=1..64*2       policies pool:1, pool:2, ... pool:64 (column 'pool')\n"
     "  --vary policy=immediate,pool:16,window\n"
     "Row order: the first --vary is the outermost loop, the policies the innermost,\n"
@@ -109,7 +113,18 @@ static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const Swee
                         error))
     return FALSE;
   if (o->shard && !pcs_shard_parse(o->shard, &sw->shard, error)) return FALSE;
-  if (!pcs_cli_load_scenario(path, o->sets, o->seed, p, error)) return FALSE;
+  gboolean fio = o->fio || pcs_fio_is_job_file(path); /* as `pcsim run` takes it */
+  if (o->model && !fio) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
+    return FALSE;
+  }
+  if (fio) {
+    PcsFioJob job;
+    gboolean ok = pcs_cli_fio_scenario(p, o->model, path, &job, error);
+    pcs_fio_clear(&job);
+    if (!ok) return FALSE;
+  }
+  if (!pcs_cli_load_scenario(fio ? NULL : path, o->sets, o->seed, p, error)) return FALSE;
   for (char **v = o->vary; v && *v; v++)
     if (!pcs_grid_add(g, *v, error)) return FALSE;
   if (!pcs_grid_finish(g, p, o->policies, error)) return FALSE;
@@ -128,6 +143,9 @@ int pcs_cmd_sweep(int argc, char **argv) {
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one scenario key for every point (repeatable)",
      "SECTION.KEY=VALUE"},
     {"seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random streams (overrides scenario.seed)", "N"},
+    {"fio", 0, 0, G_OPTION_ARG_NONE, &o.fio, "SCENARIO is a fio job file (implied by a .fio or .job name)", NULL},
+    {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o.model,
+     "With a fio job file: the scenario (INI) for what fio cannot say, as in `pcsim run`", "SCENARIO.ini"},
     {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Points run in parallel (default: the number of cores)", "N"},
     {"shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, "Run only the K-th of N deterministic slices of the grid", "K/N"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: csv (default) or json", "FMT"},

@@ -291,15 +291,90 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
 
 /* ---- compare ---- */
 
-/* Where the run's conditions differ from the trace's: what to --set. */
+/* What the trace ran with, where it can be known: the window from its
+ * readahead events' ra_pages (the file's f_ra.ra_pages), numjobs, bs and
+ * fadvise_hint from the fio job beside it (STEM.fio for STEM.ftrace.txt.gz,
+ * as scripts/capture-kernel-trace keeps them), else the tasks that queued
+ * data bios for the threads. */
+typedef struct {
+  uint64_t window;           /* bytes; 0: the trace prints no ra_pages */
+  uint64_t threads;          /* 0: unknown */
+  const char *threads_from;  /* where THREADS comes from, for the note */
+  uint64_t bs;               /* 0: no job beside the trace */
+  PcsFadvise fadvise;        /* the job's, when BS is known */
+  char *job;                 /* the fio job read, or NULL */
+} TraceConditions;
+
+static void trace_conditions(const PcsKtrace *t, TraceConditions *c) {
+  memset(c, 0, sizeof *c);
+  c->window = t->mech.ra_pages * PCS_PAGE_SIZE;
+  g_autofree char *dir = g_path_get_dirname(t->path), *base = g_path_get_basename(t->path);
+  base[strcspn(base, ".")] = 0;
+  static const char *const ext[] = {".fio", ".job"};
+  for (size_t i = 0; i < G_N_ELEMENTS(ext) && !c->job; i++) {
+    g_autofree char *name = g_strconcat(base, ext[i], NULL), *path = g_build_filename(dir, name, NULL);
+    PcsFioJob job = {0};
+    if (g_file_test(path, G_FILE_TEST_IS_REGULAR) && pcs_fio_load(&job, path, NULL)) {
+      c->job = g_steal_pointer(&path);
+      c->threads = job.numjobs, c->bs = job.bs, c->fadvise = job.fadvise;
+    }
+    pcs_fio_clear(&job);
+  }
+  if (c->job) c->threads_from = "numjobs";
+  else if (t->c.threads) c->threads = t->c.threads, c->threads_from = "tasks that queued data bios";
+}
+
+/* Where the run's conditions differ from the trace's: the readahead
+ * window, the threads and the block size first, each with the --set that
+ * matches the trace; only when they match, the finer memory.scattered note
+ * (a trace whose window never allows a bio over 1 MiB says nothing about
+ * scattered memory). */
 static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) {
-  if (t->c.threads && t->c.threads != p->workload_threads)
-    g_string_append_printf(out, "\nnote: %" G_GUINT64_FORMAT " tasks queued data bios in the trace, the simulation ran %"
-                           G_GUINT64_FORMAT " threads (--set workload.threads=%" G_GUINT64_FORMAT ")\n",
-                           t->c.threads, p->workload_threads, t->c.threads);
+  TraceConditions c;
+  trace_conditions(t, &c);
+  g_autoptr(GString) sets = g_string_new(NULL);
+  uint64_t window = pcs_params_window_bytes(p);
+  if (c.window && c.window != window) {
+    PcsParams q; /* the trace's fadvise_hint (its job's, else the scenario's) decides the doubling */
+    pcs_params_init(&q);
+    pcs_params_copy(&q, p);
+    if (c.job) pcs_params_set(&q, pcs_params_find("readahead", "fadvise_hint"), pcs_params_fadvise_name(c.fadvise),
+                              "trace", NULL);
+    gboolean fadvise_differs = pcs_params_fadvise(&q) != pcs_params_fadvise(p);
+    pcs_params_set(&q, pcs_params_find("readahead", "read_ahead_kb"), "4", "trace", NULL);
+    uint64_t per_page = pcs_params_window_bytes(&q) / PCS_PAGE_SIZE; /* 2 with POSIX_FADV_SEQUENTIAL */
+    pcs_params_clear(&q);
+    uint64_t kb = c.window / per_page / PCS_KIB;
+    g_string_append_printf(out, "\nnote: the trace's readahead window is %" G_GUINT64_FORMAT " KiB (ra_pages=%"
+                           G_GUINT64_FORMAT " in its readahead events), the scenario's is %" G_GUINT64_FORMAT
+                           " KiB (readahead.read_ahead_kb=%" G_GUINT64_FORMAT ", fadvise_hint=%s): read_ahead_kb=%"
+                           G_GUINT64_FORMAT " in the trace\n", c.window / PCS_KIB, t->mech.ra_pages, window / PCS_KIB,
+                           p->readahead_read_ahead_kb, pcs_params_fadvise_name(pcs_params_fadvise(p)), kb);
+    g_string_append_printf(sets, " --set readahead.read_ahead_kb=%" G_GUINT64_FORMAT, kb);
+    if (fadvise_differs)
+      g_string_append_printf(sets, " --set readahead.fadvise_hint=%s", pcs_params_fadvise_name(c.fadvise));
+  }
+  if (c.threads && c.threads != p->workload_threads) {
+    g_string_append_printf(out, "\nnote: the trace ran %" G_GUINT64_FORMAT " threads (%s%s%s), the simulation %"
+                           G_GUINT64_FORMAT "\n", c.threads, c.threads_from, c.job ? " in " : "", c.job ? c.job : "",
+                           p->workload_threads);
+    g_string_append_printf(sets, " --set workload.threads=%" G_GUINT64_FORMAT, c.threads);
+  }
+  if (c.bs && c.bs != p->workload_block_size) {
+    g_string_append_printf(out, "\nnote: the trace read %" G_GUINT64_FORMAT " KiB blocks (bs in %s), the scenario %"
+                           G_GUINT64_FORMAT " KiB (workload.block_size)\n", c.bs / PCS_KIB, c.job,
+                           p->workload_block_size / PCS_KIB);
+    g_string_append_printf(sets, " --set workload.block_size=%" G_GUINT64_FORMAT "k", c.bs / PCS_KIB);
+  }
+  g_free(c.job);
+  if (sets->len) {
+    g_string_append_printf(out, "\nnote: the scenario does not run the trace's conditions: compare again with%s "
+                           "before reading anything finer from this table\n", sets->str);
+    return;
+  }
   uint64_t kib = (t->large.sectors_before / PCS_SECTORS_PER_PAGE) * (PCS_PAGE_SIZE / PCS_KIB); /* whole pages */
   double real = (double)kib / PCS_KIB, assumed = (double)p->memory_scattered / PCS_MIB;
-  if (p->memory_contiguous && fabs(real - assumed) > MAX(1.0, 0.1 * real))
+  if (t->large.seen && p->memory_contiguous && fabs(real - assumed) > MAX(1.0, 0.1 * real))
     g_string_append_printf(out, "\nnote: the trace read %.1f MiB before its first bio over 1 MiB, the scenario's "
                            "memory.scattered is %.1f MiB (--set memory.scattered=%" G_GUINT64_FORMAT "k simulates "
                            "the trace's memory)\n", real, assumed, kib);
@@ -600,8 +675,10 @@ int pcs_cmd_compare(int argc, char **argv) {
       "first bio over 1 MiB: with BIO_MAX_VECS = 256, a larger bio needs\n"
       "physically contiguous pages, so this is how much was read into\n"
       "scattered free memory).  The table ends with a note and the --set that\n"
-      "matches the (first) trace when the scenario differs (workload.threads,\n"
-      "memory.scattered).\n\n"
+      "matches the (first) trace when the scenario differs: first its readahead\n"
+      "window (ra_pages of its readahead events), threads and block size (from\n"
+      "the fio job beside it, STEM.fio, or the tasks that queued bios); only when\n"
+      "those match, memory.scattered.\n\n"
       "A trace with readahead, page-insert and complete events adds their\n"
       "metrics (see trace-stats), then inserted_mib_per_thread[k] (the k-th\n"
       "thread to insert, on each side) and device_latency_us_hist[k] (buckets\n"

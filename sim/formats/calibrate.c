@@ -886,7 +886,7 @@ static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
   }
   if (!first) {
     set_est(c, PCS_CAL_READ_AHEAD_KB, FALSE, 0,
-            g_strdup("max_window: not measurable from this trace: no page_cache_sync_ra/page_cache_async_ra line "
+            g_strdup("read_ahead_kb: not measurable from this trace: no page_cache_sync_ra/page_cache_async_ra line "
                      "with ra_pages on the data file; kept from the base"));
     return;
   }

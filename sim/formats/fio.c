@@ -62,6 +62,12 @@ static void opt_free(FioOpt *o) {
   g_free(o->key), g_free(o->value), g_free(o->file), g_free(o);
 }
 
+static void section_info_clear(void *data) {
+  PcsFioSection *s = data;
+  g_free(s->name);
+  g_strfreev(s->options);
+}
+
 static void section_free(FioSection *s) {
   g_free(s->name), g_free(s->file);
   g_ptr_array_unref(s->opts);
@@ -762,10 +768,19 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
                            "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, offset, loops, "
                            "runtime, time_based or file: pcsim models "
                            "threads reading one file, or each its own, the same way)", s->name, job->name);
+    if (ok) { /* fio's jobname: the section's own name= (fio's "name" option), else [section] */
+      const FioOpt *named = NULL;
+      for (guint k = 0; k < s->opts->len; k++) {
+        const FioOpt *o = g_ptr_array_index(s->opts, k);
+        if (!strcmp(o->key, "name") && o->value && *o->value) named = o;
+      }
+      PcsFioSection sec = {g_strdup(named ? named->value : s->name), e.numjobs, options_text(s->opts)};
+      g_array_append_val(job->sections, sec);
+    }
     if (ok && !jobs) {
       first = e;
       e.file = NULL;
-      job->name = g_strdup(s->name);
+      job->name = g_strdup(g_array_index(job->sections, PcsFioSection, 0).name);
       job->global_options = options_text(globals);
       job->job_options = options_text(s->opts);
       job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
@@ -796,6 +811,8 @@ gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, s
   job->path = g_strdup(path);
   job->accepted = g_ptr_array_new_with_free_func(g_free);
   job->notes = g_ptr_array_new_with_free_func(g_free);
+  job->sections = g_array_new(FALSE, TRUE, sizeof(PcsFioSection));
+  g_array_set_clear_func(job->sections, section_info_clear);
   if (!pcs_text_check(path, data, len, error)) return FALSE;
   g_autofree char *text = g_strndup(data, len);
   g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func((GDestroyNotify)section_free);
@@ -819,6 +836,7 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->notes, g_ptr_array_unref);
   g_clear_pointer(&job->global_options, g_strfreev);
   g_clear_pointer(&job->job_options, g_strfreev);
+  g_clear_pointer(&job->sections, g_array_unref);
 }
 
 /* Sets KEY ("section.key") to V (with UNIT) from PATH:LINE, and marks the line. */

@@ -176,19 +176,37 @@ static char *fio_size_text(uint64_t v) {
   return u < 0 ? g_strdup_printf("%" G_GUINT64_FORMAT, v) : g_strdup_printf("%" G_GUINT64_FORMAT "%c", v, units[u]);
 }
 
-static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, guint group,
+/* Thread T's job section, as fio numbers clones: section by section, in file
+ * order.  NULL for a grouped report or when --set changed the thread count
+ * (then the first section's name and options stand for all). */
+static const PcsFioSection *thread_section(const PcsParams *p, const PcsFioJsonJob *job, uint32_t t) {
+  if (!job->sections || t == G_MAXUINT32) return NULL;
+  uint64_t total = 0;
+  for (guint i = 0; i < job->sections->len; i++) total += g_array_index(job->sections, PcsFioSection, i).numjobs;
+  if (total != p->workload_threads) return NULL;
+  for (guint i = 0; i < job->sections->len; i++) {
+    const PcsFioSection *s = &g_array_index(job->sections, PcsFioSection, i);
+    if (t < s->numjobs) return s;
+    t -= (uint32_t)s->numjobs;
+  }
+  return NULL;
+}
+
+static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, uint32_t thread, guint group,
                     const Dir *rd, const PcsLatHist *lat, uint64_t cpu_ns, uint64_t run_ns, uint64_t ctx) {
   static const char *const depth_names[] = {"1", "2", "4", "8", "16", "32", ">=64"};
   static const char *const submit_names[] = {"0", "4", "8", "16", "32", "64", ">=64"};
   static const char *const n_names[] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"};
   static const char *const m_names[] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"};
   pcs_json_begin_object(w, NULL, PCS_JSON_LINES);
-  pcs_json_string(w, "jobname", job->jobname ? job->jobname : p->scenario_name);
+  const PcsFioSection *sec = thread_section(p, job, thread);
+  char *const *options = sec ? sec->options : job->job_options;
+  pcs_json_string(w, "jobname", sec ? sec->name : job->jobname ? job->jobname : p->scenario_name);
   pcs_json_uint(w, "groupid", group);
   pcs_json_uint(w, "error", 0);
   pcs_json_uint(w, "eta", 0);
   pcs_json_uint(w, "elapsed", (rd->ns + 999999999) / 1000000000); /* whole seconds, rounded up */
-  if (job->job_options && *job->job_options) options_object(w, "job options", job->job_options);
+  if (options && *options) options_object(w, "job options", options);
   fio_dir(w, "read", rd);
   Dir none = {0};
   fio_dir(w, "write", &none);
@@ -243,13 +261,13 @@ void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, co
       for (uint32_t t = 0; t < r->threads; t++) run_ns += r->thread_done_ns[t];
       Dir d = {.bytes = r->bytes_returned, .ns = r->sim_time_ns, .lat = &r->read_lat};
       thread_samples(&d, r, p->workload_block_size, 0, r->threads);
-      fio_job(&w, p, job, (guint)i, &d, &r->read_lat, r->reader_cpu_ns, run_ns, r->reader_switches);
+      fio_job(&w, p, job, G_MAXUINT32, (guint)i, &d, &r->read_lat, r->reader_cpu_ns, run_ns, r->reader_switches);
       continue;
     }
     for (uint32_t t = 0; t < r->threads; t++) {
       Dir d = {.bytes = r->thread_bytes[t], .ns = r->thread_done_ns[t], .lat = &r->thread_read_lat[t]};
       thread_samples(&d, r, p->workload_block_size, t, 1);
-      fio_job(&w, p, job, (guint)i, &d, &r->thread_read_lat[t], r->thread_cpu_ns[t], r->thread_done_ns[t],
+      fio_job(&w, p, job, t, (guint)i, &d, &r->thread_read_lat[t], r->thread_cpu_ns[t], r->thread_done_ns[t],
               r->thread_switches[t]);
     }
   }

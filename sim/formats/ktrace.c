@@ -59,6 +59,7 @@ typedef struct {
   guint major, minor;
   uint64_t ino;
   uint64_t ra_sync, ra_async;
+  uint64_t ra_pages; /* the largest ra_pages= its readahead events print */
   GArray *inserts; /* InsertRec, in line order */
   uint32_t index;  /* in PcsKtraceScan.files */
 } TracedFile;
@@ -309,6 +310,8 @@ static gboolean mechanism_line(PcsKtrace *t, EventKind k, char **w, guint from, 
   TracedFile *f = traced_file(t->scan, major, minor, ino);
   if (k == EV_RA_SYNC || k == EV_RA_ASYNC) {
     *(k == EV_RA_SYNC ? &f->ra_sync : &f->ra_async) += 1;
+    uint64_t ra_pages;
+    if (pcs_parse_u64(field(w, from, "ra_pages"), &ra_pages)) f->ra_pages = MAX(f->ra_pages, ra_pages);
     return !t->scan->keep || keep_ra(t, k, f, w, from, line, no, error);
   }
   const char *pfn = field(w, from, "pfn"), *order = field(w, from, "order");
@@ -465,6 +468,7 @@ static void finish_mechanism(PcsKtrace *t) {
   m->present = TRUE;
   m->dev_major = data->major, m->dev_minor = data->minor, m->ino = data->ino;
   m->ra_sync = data->ra_sync, m->ra_async = data->ra_async;
+  m->ra_pages = data->ra_pages;
   for (guint i = 0; i < t->scan->files->len; i++) {
     TracedFile *f = g_ptr_array_index(t->scan->files, i);
     *(f == data ? &m->inserts : &m->other_inserts) += f->inserts->len;

@@ -145,18 +145,48 @@ static gboolean json_row(PcsResults *r, JsonObject *o, guint index, GError **err
   return TRUE;
 }
 
+/* `pcsim run --format fio-json` output: fio's layout, with pcsim's
+ * provenance under "pcsim" and one disk_util entry "pcsim:POLICY" per
+ * policy run, read as one row per policy (column "policy"). */
+static gboolean load_fio_json(PcsResults *r, JsonObject *fio, JsonObject *top, GError **error) {
+  JsonNode *du = json_object_get_member(fio, "disk_util");
+  g_ptr_array_add(r->columns, g_strdup("policy"));
+  for (guint i = 0; du && JSON_NODE_HOLDS_ARRAY(du) && i < json_array_get_length(json_node_get_array(du)); i++) {
+    JsonNode *n = json_array_get_element(json_node_get_array(du), i);
+    const char *name = JSON_NODE_HOLDS_OBJECT(n) ? pcs_json_get_string(json_node_get_object(n), "name") : NULL;
+    if (!name || !g_str_has_prefix(name, "pcsim:")) continue;
+    char **cells = g_new0(char *, 2);
+    cells[0] = g_strdup(name + strlen("pcsim:"));
+    g_ptr_array_add(r->rows, cells);
+    g_ptr_array_add(r->hists, NULL);
+  }
+  if (!json_object_get_member(top, "scenario")) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: \"pcsim\" has no \"scenario\": not pcsim's fio-json", r->path);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gboolean load_json(PcsResults *r, const char *text, GError **error) {
   r->format = PCS_FORMAT_JSON;
   g_autoptr(JsonParser) parser = pcs_json_parse(r->path, text, -1, error);
   if (!parser) return FALSE;
   JsonNode *root = json_parser_get_root(parser);
-  JsonNode *res = root && JSON_NODE_HOLDS_OBJECT(root) ? json_object_get_member(json_node_get_object(root), "results")
-                                                       : NULL;
-  if (!res || !JSON_NODE_HOLDS_ARRAY(res)) {
+  JsonObject *obj = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+  JsonNode *res = obj ? json_object_get_member(obj, "results") : NULL;
+  JsonNode *prov = obj && !res && json_object_get_member(obj, "jobs") ? json_object_get_member(obj, "pcsim") : NULL;
+  gboolean fio = prov && JSON_NODE_HOLDS_OBJECT(prov); /* fio's JSON as `--format fio-json` writes it */
+  if (!fio && obj && !res && json_object_get_member(obj, "jobs")) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "%s:1: fio's JSON without pcsim's \"pcsim\" provenance: only `pcsim run --format fio-json` output "
+                "records a scenario", r->path);
+    return FALSE;
+  }
+  if (!fio && (!res || !JSON_NODE_HOLDS_ARRAY(res))) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: no \"results\" array: not a pcsim result file", r->path);
     return FALSE;
   }
-  JsonObject *top = json_node_get_object(root);
+  JsonObject *top = fio ? json_node_get_object(prov) : obj;
   r->version = g_strdup(pcs_json_get_string(top, "pcsim_version"));
   r->source = g_strdup(pcs_json_get_string(top, "source"));
   JsonNode *sc = json_object_get_member(top, "scenario");
@@ -184,6 +214,7 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
         g_ptr_array_add(r->varied, g_strdup(json_node_get_string(e)));
     }
   }
+  if (fio) return load_fio_json(r, obj, top, error);
   JsonArray *rows = json_node_get_array(res);
   for (guint i = 0; i < json_array_get_length(rows); i++) {
     JsonNode *n = json_array_get_element(rows, i);

@@ -143,8 +143,18 @@ gboolean pcs_parse_u64(const char *s, uint64_t *out) {
   return TRUE;
 }
 
-/* NUMBER followed by a suffix from TABLE; returns FALSE on overflow. */
+/* NUMBER followed by a suffix from TABLE; returns FALSE on overflow.  A
+ * decimal NUMBER ("0.1ms", "1.5G") is taken when it is a whole number of the
+ * base unit (100000 ns, 1536 MiB), exactly: FALSE otherwise ("0.5" bytes). */
 typedef struct { const char *suffix; uint64_t mult; } Suffix;
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b, b = t;
+  }
+  return a;
+}
 
 static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) {
   if (!s || !g_ascii_isdigit(*s)) return FALSE;
@@ -152,10 +162,26 @@ static gboolean parse_scaled(const char *s, const Suffix *table, uint64_t *out) 
   char *end;
   guint64 v = g_ascii_strtoull(s, &end, 10);
   if (errno) return FALSE;
+  uint64_t frac = 0, den = 1; /* the decimal part: FRAC / DEN */
+  if (*end == '.') {
+    end++;
+    if (!g_ascii_isdigit(*end)) return FALSE;
+    for (; g_ascii_isdigit(*end); end++) {
+      if (den >= UINT64_MAX / 10) return FALSE; /* more than 18 decimals */
+      frac = frac * 10 + (uint64_t)(*end - '0'), den *= 10;
+    }
+  }
   for (const Suffix *x = table; x->suffix; x++) {
     if (g_ascii_strcasecmp(end, x->suffix) != 0) continue;
     if (x->mult && v > UINT64_MAX / x->mult) return FALSE;
-    *out = v * x->mult;
+    uint64_t part = 0; /* frac * mult / den, whole or refused; f < d, so part < mult */
+    if (frac) {
+      uint64_t g = gcd_u64(frac, den), f = frac / g, d = den / g;
+      if (x->mult % d) return FALSE;
+      part = f * (x->mult / d);
+    }
+    if (v * x->mult > UINT64_MAX - part) return FALSE;
+    *out = v * x->mult + part;
     return TRUE;
   }
   return FALSE;
@@ -209,6 +235,16 @@ static const char *kind_expectation(const PcsParamInfo *info) {
   case PCS_KIND_TEXT: return "text";
   }
   g_assert_not_reached();
+}
+
+char *pcs_params_expectation(const PcsParamInfo *info, const char *value) {
+  gboolean integer = info->kind == PCS_KIND_SIZE || info->kind == PCS_KIND_TIME || info->kind == PCS_KIND_RATE;
+  if (integer && value && g_ascii_isdigit(*value) && strchr(value, '.'))
+    return g_strdup_printf("a whole number of %s, such as %s", pcs_params_kind_unit(info->kind),
+                           info->kind == PCS_KIND_TIME ? "0.1ms (100000 ns)" : "1.5G (1536M)");
+  if (info->kind == PCS_KIND_TIME && value && *value && strspn(value, "0123456789") == strlen(value))
+    return g_strdup("a time with a unit, ns, us, ms or s (missing unit: 100us, not 100)");
+  return g_strdup(kind_expectation(info));
 }
 
 /* ---- kernels and fadvise ------------------------------------------------ */
@@ -365,9 +401,10 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
     if (info->offset == offsetof(PcsParams, scenario_kernel)) apply_kernel_profile(p);
     return TRUE;
   }
-  if (!ok)
-    return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v,
-                           kind_expectation(info));
+  if (!ok) {
+    g_autofree char *expected = pcs_params_expectation(info, v);
+    return pcs_input_error(error, where, 0, "%s.%s = '%s': expected %s", info->section, info->key, v, expected);
+  }
   if (info->kind == PCS_KIND_FRAC) return TRUE;
   if (u < info->lo || u > info->hi)
     return pcs_input_error(error, where, 0,
@@ -429,9 +466,20 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
   dst->fio_model = g_strdup(src->fio_model);
 }
 
+/* fio's names of scenario keys: a scenario that says `bs = 32k` meant this. */
+static const PcsParamInfo *fio_alias(const char *key) {
+  static const char *const alias[][2] = {{"bs", "workload.block_size"}, {"blocksize", "workload.block_size"},
+                                         {"numjobs", "workload.threads"}, {"size", "workload.file_size"},
+                                         {"filesize", "workload.file_size"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(alias); i++)
+    if (!strcmp(key, alias[i][0])) return pcs_params_find_dotted(alias[i][1]);
+  return NULL;
+}
+
 static gboolean unknown_key_error(GError **error, const char *where, guint line, const char *section,
                                   const char *key) {
-  const PcsParamInfo *s = pcs_params_suggest(section, key);
+  const PcsParamInfo *s = fio_alias(key);
+  if (!s) s = pcs_params_suggest(section, key);
   if (s)
     return pcs_input_error(error, where, line, "unknown key '%s.%s' (did you mean '%s.%s'?)", section, key,
                            s->section, s->key);
@@ -518,19 +566,23 @@ static guint keyfile_error_line(const char *text, const char *message) {
 }
 
 /* The first line that only a fio job file has: a fio option no scenario
- * section knows (rw=, bs=, ...) or a bare fio flag (thread), or 0. */
+ * section knows (rw=, bs=, ...) or a bare fio flag (thread), or 0.  A file
+ * with a [scenario] or [workload] section is a scenario whatever its keys
+ * look like (`thread = 1` is a typo of workload.threads, not fio): 0. */
 static guint fio_syntax_line(const char *text) {
   static const char *const fio_only[] = {"rw", "readwrite", "bs", "blocksize", "size", "numjobs", "ioengine",
                                          "iodepth", "direct", "filename", "directory", "thread", "group_reporting",
                                          "invalidate", NULL}; /* runtime, time_based: [workload] keys too */
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  guint first = 0;
   for (guint i = 0; lines[i]; i++) {
     char *l = g_strstrip(lines[i]);
+    if (!strcmp(l, "[scenario]") || !strcmp(l, "[workload]")) return 0;
     g_autofree char *key = g_strstrip(g_strndup(l, strcspn(l, "=")));
     if (!*key || *key == '#' || *key == ';' || *key == '[') continue;
-    if (g_strv_contains(fio_only, key)) return i + 1;
+    if (!first && g_strv_contains(fio_only, key)) first = i + 1;
   }
-  return 0;
+  return first;
 }
 
 gboolean pcs_params_load(PcsParams *p, const char *path, GError **error) {
