@@ -137,7 +137,9 @@ int pcs_cmd_plot(int argc, char **argv) {
     rc = pcs_cli_usage_error("--pages and --policy choose what --timeline shows: add --timeline");
   } else if (o.timeline && (o.histogram || o.x || o.y || o.by || o.where || o.logx || o.logy)) {
     rc = pcs_cli_usage_error("--timeline draws a trace file: no --x, --y, --by, --where, --logx, --logy or --histogram");
-  } else if (!plot_terminal(&o, &spec.terminal, &error) || !plot_pages(o.pages, &spec, &error) ||
+  } else if (!pcs_cli_output_check("--out", o.out, FALSE, &error) ||
+             !pcs_cli_output_check("--script", o.script, FALSE, &error) || !plot_terminal(&o, &spec.terminal, &error) ||
+             !plot_pages(o.pages, &spec, &error) ||
              (!o.timeline && !pcs_results_load(&r, argv[1], &error))) {
     rc = pcs_cli_fail(error);
   } else {

@@ -136,7 +136,7 @@ char *pcs_blktrace_name(const char *policy) {
 }
 
 gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error) {
-  if (g_mkdir_with_parents(dir, 0755) != 0) {
+  if (g_mkdir(dir, 0755) != 0 && errno != EEXIST) { /* the folder, not its parents (pcs_cli_output_check()) */
     g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "--blktrace %s: cannot create the directory: %s", dir,
                 g_strerror(errno));
     return FALSE;
