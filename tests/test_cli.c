@@ -3,6 +3,8 @@
 
 #include <errno.h>
 
+static void one_line(const char *what, const char *err, const char *prefix);
+
 /* The words of POLICY's row in the table. */
 static GStrv table_row(const char *table, const char *policy) {
   g_autofree char *needle = g_strdup_printf("\n%s ", policy);
@@ -163,6 +165,10 @@ static void replay_and_explore_from_the_command_line(void **state) {
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "explore", "--threads", "7", "--pages", "16", NULL), 2);
   assert_non_null(strstr(err, "too large"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "explore", "--threads", "7", "--pages", "2", NULL), 2);
+  one_line("explore too large", err, "pcsim explore: --threads 7 --pages 2 is too large to enumerate here: at most 6 "
+           "threads, 12 pages and threads*pages <= 24 (e.g. 2x8, 3x6, 4x4)\n");
 }
 
 /* ---- exit status and message format, every command ---- */
@@ -229,10 +235,14 @@ static int run_argv(const char *const *argv, const char *dir, gboolean full, cha
   return test_pcsim_argv(out, err, full, (const char *const *)a->pdata);
 }
 
-/* ERR is exactly one line and starts with PREFIX. */
+/* ERR is exactly one line and starts with PREFIX, the command named once
+ * ("pcsim explore: explore: ..." names it twice). */
 static void one_line(const char *what, const char *err, const char *prefix) {
   if (!g_str_has_prefix(err, prefix)) fail_msg("%s: '%s' does not start with '%s'", what, err, prefix);
   if (strchr(err, '\n') != err + strlen(err) - 1) fail_msg("%s: not one line: '%s'", what, err);
+  const char *colon = strchr(err, ':');
+  g_autofree char *twice = g_str_has_prefix(err, "pcsim ") && colon ? g_strdup_printf("%.*s", (int)(colon - err - 6) + 2, err + 6) : NULL;
+  if (twice && g_str_has_prefix(colon + 2, twice)) fail_msg("%s: the command named twice: '%s'", what, err);
 }
 
 static void every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage(void **state) {

@@ -465,7 +465,7 @@ gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error) {
   g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
   if (!gnuplot) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "plot: gnuplot is not installed; install it with `apt-get install gnuplot-nox` "
+                "gnuplot is not installed; install it with `apt-get install gnuplot-nox` "
                 "(Debian/Ubuntu) or your system's gnuplot package");
     return FALSE;
   }
@@ -474,7 +474,7 @@ gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error) {
   int status = 0;
   if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &sout, &serr, &status, error)) return FALSE;
   if (!g_spawn_check_wait_status(status, NULL)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "plot: gnuplot failed: %s", serr ? g_strstrip(serr) : "");
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "gnuplot failed: %s", serr ? g_strstrip(serr) : "");
     return FALSE;
   }
   g_string_append(out, sout);

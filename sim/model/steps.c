@@ -312,7 +312,7 @@ gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *po
   if (threads < 1 || threads > PCS_EXPLORE_MAX_THREADS || pages < 1 || pages > PCS_EXPLORE_MAX_PAGES ||
       threads * pages > PCS_EXPLORE_MAX_CELLS) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
-                "explore: --threads %u --pages %u is too large to enumerate here: "
+                "--threads %u --pages %u is too large to enumerate here: "
                 "at most %u threads, %u pages and threads*pages <= %u (e.g. 2x8, 3x6, 4x4)", threads, pages,
                 PCS_EXPLORE_MAX_THREADS, PCS_EXPLORE_MAX_PAGES, PCS_EXPLORE_MAX_CELLS);
     return FALSE;
@@ -325,7 +325,7 @@ gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *po
   gboolean ok = !x.overflow;
   if (!ok) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
-                "explore: --threads %u --pages %u under %s has more schedules than 64-bit counts hold",
+                "--threads %u --pages %u under %s has more schedules than 64-bit counts hold",
                 threads, pages, policy->name);
   } else {
     out->hist_len = x.hist_len;
@@ -342,7 +342,7 @@ gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *po
     }
     if (total > UINT64_MAX) {
       ok = FALSE;
-      g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT, "explore: schedule count overflows 64 bits");
+      g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT, "schedule count overflows 64 bits");
     }
     out->schedules = (uint64_t)total;
     out->mean_bios = (double)((long double)weighted / (long double)total);
