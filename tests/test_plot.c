@@ -137,12 +137,48 @@ static void timeline_draws_the_race(void **state) {
   assert_non_null(strstr(e, ":1: not a `pcsim run --trace FILE` file"));
 }
 
+/* `pcsim plot st.ini`: a scenario (or fio job, schedule, kernel trace) is
+ * not a result file; plot says so and how to make one, before --x/--y or
+ * gnuplot matter, instead of "expected 1 cells as in the header". */
+static void plot_of_a_scenario_says_how_to_make_a_result_file(void **state) {
+  g_autofree char *ini = test_tempfile("st.ini", "# my scenario\n[workload]\nthreads = 2\nfile_size = 8M\n");
+  g_autofree char *job = test_tempfile("job.fio", "[reader]\nrw=read\nsize=8m\n");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "plot", ini, NULL), 2);
+  g_autofree char *want = g_strdup_printf("pcsim plot: %s: is a scenario, not a result file: run it with `pcsim run %s "
+                                          "--format csv > r.csv` (or `pcsim sweep %s --vary KEY=LIST --out r.csv`), "
+                                          "then plot r.csv\n", ini, ini, ini);
+  assert_string_equal(err, want);
+  assert_string_equal(out, "");
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", ini, "--histogram", NULL), 2);
+  assert_non_null(strstr(err, "run it with `pcsim run "));
+  assert_non_null(strstr(err, " --format json > r.json`, then `pcsim plot r.json --histogram`"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", ini, "--timeline", NULL), 2);
+  assert_non_null(strstr(err, " --trace r.tsv`, then `pcsim plot r.tsv --timeline`"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", job, "--x", "a", "--y", "b", NULL), 2);
+  assert_non_null(strstr(err, "is a fio job file, not a result file"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", "workloads/liubo-diagram.sched", NULL), 2);
+  assert_non_null(strstr(err, "is a schedule of `pcsim replay`"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", "tests/data/blkparse-sample.txt", NULL), 2);
+  assert_non_null(strstr(err, "is a kernel block trace, not a result file: read it with `pcsim trace-stats "));
+  g_free(out), g_free(err);
+  g_autofree char *one = test_tempfile("one.csv", "bios\n1,2\n"); /* a broken CSV: one cell, not "1 cells" */
+  assert_int_equal(test_pcsim(&out, &err, "plot", one, "--x", "bios", "--y", "bios", NULL), 2);
+  assert_non_null(strstr(err, "one.csv:2: expected 1 cell as in the header, found 2\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(saved_script_draws_into_the_output_file),
     cmocka_unit_test(lines_axes_and_title_read_at_a_glance),
     cmocka_unit_test(where_in_title_and_policies_never_zigzag),
     cmocka_unit_test(timeline_draws_the_race),
+    cmocka_unit_test(plot_of_a_scenario_says_how_to_make_a_result_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,8 +6,10 @@
  */
 #include "cli.h"
 
+#include "pcsim/fio.h"
 #include "pcsim/plot.h"
 #include "pcsim/results.h"
+#include "pcsim/text.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -57,6 +59,50 @@ static gboolean plot_pages(const char *text, PcsPlotSpec *spec, GError **error) 
     return FALSE;
   }
   return TRUE;
+}
+
+/* What a file other than plot's input is, from its first line that is
+ * not blank or a comment; NULL for what may be a result file or a trace
+ * of `pcsim run --trace` (their loaders judge those). */
+static const char *plot_other_input(const char *path, const char *text) {
+  g_auto(GStrv) lines = g_strsplit(text, "\n", 64);
+  for (char **l = lines; *l; l++) {
+    const char *w = *l;
+    while (g_ascii_isspace(*w)) w++;
+    if (!*w || *w == '#' || *w == ';') continue;
+    if (*w == '[') return pcs_fio_is_job_file(path) ? "a fio job file" : "a scenario";
+    if (g_str_has_prefix(w, "threads ") || g_str_has_prefix(w, "pages ") || g_str_has_prefix(w, "steps "))
+      return "a schedule of `pcsim replay`";
+    guint maj, min;
+    if (strstr(w, "block_bio_queue:") || strstr(w, "block_rq_issue:") || strstr(w, "tracer: ") ||
+        sscanf(w, "%u,%u ", &maj, &min) == 2)
+      return "a kernel block trace";
+    return NULL;
+  }
+  return NULL;
+}
+
+/* Refuses, saying what plot takes, a scenario, fio job, schedule or kernel
+ * trace given as RESULTS (`pcsim plot st.ini`), before its loader would
+ * misread it as a CSV. */
+static gboolean plot_input_check(const char *path, const PlotOpts *o, GError **error) {
+  g_autofree char *text = NULL;
+  if (!pcs_text_read(path, PCS_TEXT_GZIP, &text, NULL, NULL)) return TRUE; /* the loader says why */
+  const char *what = plot_other_input(path, text);
+  if (!what) return TRUE;
+  if (!strcmp(what, "a kernel block trace"))
+    return pcs_input_error(error, path, 0, "is %s, not a result file: read it with `pcsim trace-stats %s` or hold it "
+                           "against a scenario with `pcsim compare %s SCENARIO`", what, path, path);
+  if (!strcmp(what, "a schedule of `pcsim replay`"))
+    return pcs_input_error(error, path, 0, "is %s, not a result file: `pcsim replay %s` prints its bios", what, path);
+  if (o->timeline)
+    return pcs_input_error(error, path, 0, "is %s, not a trace: run it with `pcsim run %s --policy P --trace r.tsv`, "
+                           "then `pcsim plot r.tsv --timeline`", what, path);
+  if (o->histogram)
+    return pcs_input_error(error, path, 0, "is %s, not a result file: run it with `pcsim run %s --format json > r.json`, "
+                           "then `pcsim plot r.json --histogram`", what, path);
+  return pcs_input_error(error, path, 0, "is %s, not a result file: run it with `pcsim run %s --format csv > r.csv` "
+                         "(or `pcsim sweep %s --vary KEY=LIST --out r.csv`), then plot r.csv", what, path, path);
 }
 
 /* Script into a temporary file, gnuplot writing OUT.tmp, then rename. */
@@ -131,6 +177,8 @@ int pcs_cmd_plot(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2) {
     rc = pcs_cli_usage_error("expected one RESULTS file");
+  } else if (!plot_input_check(argv[1], &o, &error)) {
+    rc = pcs_cli_fail(error);
   } else if (!o.histogram && !o.timeline && (!o.x || !o.y)) {
     rc = pcs_cli_usage_error("--x KEY and --y KEY are required (or --histogram, or --timeline)");
   } else if (!o.timeline && (o.pages || o.policy)) {
