@@ -12,8 +12,8 @@
 #include "pcsim/sim.h"
 
 typedef struct {
-  GPtrArray *cpu;      /* GByteArray per CPU: the records */
-  GArray *seq;         /* guint32 per CPU: next sequence number */
+  GPtrArray *cpu;      /* GArray of records per CPU (blktrace.c), numbered when written */
+  GHashTable *rqs;     /* requests not yet issued, by first sector: their G and I records */
   uint32_t ncpu, nreaders;
   PcsTime ctx_time;    /* the last block event's time ... */
   uint32_t ctx_thread; /* ... and the task it ran in (PCS_NO_THREAD: the device) */
