@@ -48,9 +48,9 @@ static gboolean plot_script(const PcsResults *r, const char *trace, const PcsPlo
   return trace ? pcs_plot_timeline_script(trace, spec, out, error) : pcs_plot_script(r, spec, out, error);
 }
 
-/* --pages A-B (default 0-31). */
+/* --pages A-B (default: the 32 pages after the trace's first readahead window). */
 static gboolean plot_pages(const char *text, PcsPlotSpec *spec, GError **error) {
-  spec->first_page = 0, spec->last_page = 31;
+  spec->pages_given = text != NULL;
   if (!text) return TRUE;
   g_auto(GStrv) ab = g_strsplit(text, "-", 2);
   if (!ab[0] || !ab[1] || !pcs_parse_u64(ab[0], &spec->first_page) || !pcs_parse_u64(ab[1], &spec->last_page) ||
@@ -151,7 +151,8 @@ int pcs_cmd_plot(int argc, char **argv) {
     {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
      "The seed's diagram as a picture, from the trace of `pcsim run --trace FILE` (RESULTS is that file): one "
      "column per thread, adds and reads down the page, each bio a bracket (no --x/--y)", NULL},
-    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages, "With --timeline: the file pages shown (default 0-31)", "A-B"},
+    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages, "With --timeline: the file pages shown (default: the 32 after the first readahead window, as `pcsim run "
+     "--timeline`; at most 500 events are drawn)", "A-B"},
     {"policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy,
      "With --timeline: the policy shown, when the trace holds several runs", "P"},
     {"title", 't', 0, G_OPTION_ARG_STRING, &o.title, "Plot title (default: scenario name and axes)", "TEXT"},
