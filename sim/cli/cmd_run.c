@@ -527,7 +527,8 @@ int pcs_cmd_run(int argc, char **argv) {
     {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
     {"blktrace", 0, 0, G_OPTION_ARG_FILENAME, &o.blktrace,
-     "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt", "DIR"},
+     "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt; DIR is created, its "
+     "parent must exist", "DIR"},
     {"ftrace", 0, 0, G_OPTION_ARG_FILENAME, &o.ftrace,
      "Write the run as the kernel's ftrace text (block_bio_queue, block_rq_issue/complete, readahead, "
      "page-cache insert and scheduler events) for pcsim trace-stats; one policy only", "FILE"},
