@@ -3,6 +3,8 @@
 
 #include <errno.h>
 
+static void one_line(const char *what, const char *err, const char *prefix);
+
 /* The words of POLICY's row in the table. */
 static GStrv table_row(const char *table, const char *policy) {
   g_autofree char *needle = g_strdup_printf("\n%s ", policy);
@@ -163,6 +165,10 @@ static void replay_and_explore_from_the_command_line(void **state) {
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "explore", "--threads", "7", "--pages", "16", NULL), 2);
   assert_non_null(strstr(err, "too large"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "explore", "--threads", "7", "--pages", "2", NULL), 2);
+  one_line("explore too large", err, "pcsim explore: --threads 7 --pages 2 is too large to enumerate here: at most 6 "
+           "threads, 12 pages and threads*pages <= 24 (e.g. 2x8, 3x6, 4x4)\n");
 }
 
 /* ---- exit status and message format, every command ---- */
@@ -229,10 +235,14 @@ static int run_argv(const char *const *argv, const char *dir, gboolean full, cha
   return test_pcsim_argv(out, err, full, (const char *const *)a->pdata);
 }
 
-/* ERR is exactly one line and starts with PREFIX. */
+/* ERR is exactly one line and starts with PREFIX, the command named once
+ * ("pcsim explore: explore: ..." names it twice). */
 static void one_line(const char *what, const char *err, const char *prefix) {
   if (!g_str_has_prefix(err, prefix)) fail_msg("%s: '%s' does not start with '%s'", what, err, prefix);
   if (strchr(err, '\n') != err + strlen(err) - 1) fail_msg("%s: not one line: '%s'", what, err);
+  const char *colon = strchr(err, ':');
+  g_autofree char *twice = g_str_has_prefix(err, "pcsim ") && colon ? g_strdup_printf("%.*s", (int)(colon - err - 6) + 2, err + 6) : NULL;
+  if (twice && g_str_has_prefix(colon + 2, twice)) fail_msg("%s: the command named twice: '%s'", what, err);
 }
 
 static void every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage(void **state) {
@@ -289,24 +299,71 @@ static void no_or_unknown_command_is_a_usage_error(void **state) {
   one_line("--help > /dev/full", err, "pcsim: standard output: ");
 }
 
-/* An output file that cannot be created is a failed write (1), not bad
- * input; an output path naming a directory is bad input (2). */
+/* An output file that cannot be created in an existing folder is a failed
+ * write (1), not bad input; an output path naming a directory, or under a
+ * file, is bad input (2). */
 static void an_output_file_that_cannot_be_written_exits_1(void **state) {
-  g_autofree char *file = test_tempfile("plain", "x");
-  g_autofree char *under = g_build_filename(file, "out.csv", NULL); /* ENOTDIR, even for root */
   g_autofree char *out = NULL, *err = NULL;
-  assert_int_equal(test_pcsim(&out, &err, "run", SCEN, SMALL, "--trace", under, NULL), 1);
-  one_line("--trace under a file", err, "pcsim run: ");
-  assert_non_null(strstr(err, under));
+  /* /proc exists and takes no new files, even for root */
+  assert_int_equal(test_pcsim(&out, &err, "run", SCEN, SMALL, "--trace", "/proc/out.tsv", NULL), 1);
+  one_line("--trace in /proc", err, "pcsim run: /proc/out.tsv.tmp: cannot write: ");
   assert_string_equal(out, "");
   g_free(out), g_free(err);
-  assert_int_equal(test_pcsim(&out, &err, "sweep", SCEN, SMALL, "--out", under, NULL), 1);
-  one_line("--out under a file", err, "pcsim sweep: ");
+  g_autofree char *file = test_tempfile("plain", "x");
+  g_autofree char *under = g_build_filename(file, "out.csv", NULL);
+  assert_int_equal(test_pcsim(&out, &err, "sweep", SCEN, SMALL, "--out", under, NULL), 2);
+  g_autofree char *not_folder = g_strdup_printf("pcsim sweep: --out %s: %s is not a folder\n", under, file);
+  assert_string_equal(err, not_folder);
   g_free(out), g_free(err);
   g_autofree char *dir = test_tempdir();
   assert_int_equal(test_pcsim(&out, &err, "sweep", SCEN, SMALL, "--out", dir, NULL), 2);
-  g_autofree char *want = g_strdup_printf("pcsim sweep: %s: is a directory", dir);
+  g_autofree char *want = g_strdup_printf("pcsim sweep: --out %s: is a directory", dir);
   one_line("--out a directory", err, want);
+}
+
+/* One rule for every output option: the file (or --blktrace's folder) may
+ * be created, its parent folder must exist.  A missing parent is bad input
+ * (exit 2) naming the option and the folder, before any work: nothing on
+ * stdout, nothing created. */
+static void every_output_option_needs_an_existing_folder(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *missing = g_build_filename(dir, "missing", NULL);
+  g_autofree char *file = g_build_filename(missing, "x.out", NULL);
+  g_autofree char *shard = g_build_filename(dir, "shard.csv", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--policy", "immediate",
+                              "--out", shard, NULL), 0);
+  const char *trace = "tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j1-rep1.ftrace.txt.gz";
+  struct {
+    const char *option;
+    const char *argv[16];
+  } cases[] = {
+    {"--trace", {"run", SCEN, SMALL, "--trace", file}},
+    {"--ftrace", {"run", SCEN, SMALL, "--policy", "immediate", "--ftrace", file}},
+    {"--blktrace", {"run", SCEN, SMALL, "--blktrace", file}},
+    {"--out", {"sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--out", file}},
+    {"--out", {"merge", shard, "--out", file}},
+    {"--out", {"calibrate", trace, "--out", file}},
+    {"--out", {"plot", shard, "--x", "workload.threads", "--y", "bios", "--out", file}},
+    {"--script", {"plot", shard, "--x", "workload.threads", "--y", "bios", "--script", file}},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *argv[17] = {0};
+    for (guint k = 0; cases[i].argv[k]; k++) argv[k] = cases[i].argv[k];
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = test_pcsim_argv(&out, &err, FALSE, argv);
+    g_autofree char *want = g_strdup_printf("pcsim %s: %s %s: folder %s does not exist\n", argv[0], cases[i].option,
+                                            file, missing);
+    if (rc != 2 || strcmp(err, want)) fail_msg("%s %s: exit %d, '%s', expected 2 and '%s'", argv[0], cases[i].option, rc, err, want);
+    assert_string_equal(out, "");
+    assert_false(g_file_test(missing, G_FILE_TEST_EXISTS));
+  }
+  /* the named folder itself may be created (not its parents) */
+  g_autofree char *bt = g_build_filename(dir, "bt", NULL);
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "run", SCEN, SMALL, "--policy", "immediate", "--blktrace", bt, NULL), 0);
+  g_autofree char *cpu0 = g_build_filename(bt, "immediate.blktrace.0", NULL);
+  assert_true(g_file_test(cpu0, G_FILE_TEST_IS_REGULAR));
 }
 
 /* ---- every documented option of every command has an effect ---- */
@@ -555,6 +612,7 @@ int main(void) {
     cmocka_unit_test(every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage),
     cmocka_unit_test(no_or_unknown_command_is_a_usage_error),
     cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),
+    cmocka_unit_test(every_output_option_needs_an_existing_folder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

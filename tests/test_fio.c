@@ -558,6 +558,22 @@ static void clones_share_a_file_only_when_the_job_names_it(void **state) {
   pcs_params_clear(&p);
 }
 
+/* The table's header says what is read: 8 clones without filename= read 8
+ * files of 4 MiB, 32 MiB in all (the CSV's file_mib), not "4 MiB file". */
+static void the_header_of_a_file_per_thread_job_says_what_is_read(void **state) {
+  g_autofree char *job = test_tempfile("clones.fio", "[reader]\nrw=read\nbs=32k\nsize=4m\nnumjobs=8\n");
+  g_autofree char *out = NULL, *err = NULL, *csv = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", job, "--policy", "pool:16", NULL), 0);
+  assert_true(g_str_has_prefix(out, "scenario linux-6.18-btrfs: 8 thread(s), 8 files of 4 MiB (32 MiB), bs 32 KiB, "));
+  g_free(err), err = NULL;
+  assert_int_equal(test_pcsim(&csv, &err, "run", job, "--policy", "pool:16", "--format", "csv", NULL), 0);
+  assert_true(test_csv_cell(csv, "pool:16", 2) == 32.0); /* file_mib */
+  g_autofree char *named = test_tempfile("named.fio", "[reader]\nrw=read\nbs=32k\nsize=4m\nnumjobs=8\nfilename=f\n");
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "run", named, "--policy", "pool:16", NULL), 0);
+  assert_true(g_str_has_prefix(out, "scenario linux-6.18-btrfs: 8 thread(s), 4 MiB file, bs 32 KiB, "));
+}
+
 /* Without --model a job runs on a shipped scenario, named on stderr and in
  * the provenance; --model is named there too. */
 static void the_scenario_a_job_runs_on_is_named(void **state) {
@@ -597,6 +613,7 @@ int main(void) {
     cmocka_unit_test(what_cannot_change_a_buffered_read_is_accepted),
     cmocka_unit_test(sizes_as_fio_reads_them),
     cmocka_unit_test(clones_share_a_file_only_when_the_job_names_it),
+    cmocka_unit_test(the_header_of_a_file_per_thread_job_says_what_is_read),
     cmocka_unit_test(the_scenario_a_job_runs_on_is_named),
     cmocka_unit_test(a_job_given_as_a_scenario_is_recognised),
   };

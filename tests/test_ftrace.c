@@ -453,8 +453,9 @@ static guint dir_entries(const char *dir) {
   return n;
 }
 
-/* A directory (bad input, 2), a path that cannot be created (1), several
- * policies (2): one message, and no file, temporary or not. */
+/* A directory or a path under a file (bad input, 2), a path that cannot be
+ * created in an existing folder (1), several policies (2): one message,
+ * and no file, temporary or not. */
 static void failing_ftrace_paths_leave_nothing(void **state) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *plain = g_build_filename(dir, "plain", NULL);
@@ -466,7 +467,8 @@ static void failing_ftrace_paths_leave_nothing(void **state) {
     const char *path, *policy, *message;
     int status;
   } cases[] = {{dir, "immediate", "is a directory", 2},
-               {under_file, "immediate", "cannot write", 1},
+               {under_file, "immediate", "is not a folder", 2},
+               {"/proc/t.txt", "immediate", "cannot write", 1}, /* /proc takes no new files, even for root */
                {ok, "immediate,pool:16", "pick one with --policy", 2}};
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autofree char *out = NULL, *err = NULL;

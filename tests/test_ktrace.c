@@ -94,6 +94,42 @@ static void trace_stats_and_compare_from_the_cli(void **state) {
   assert_non_null(strstr(err, "directory"));
 }
 
+/* A trace that times no request says so: the blkparse sample's one C pairs
+ * with no D of its sector and size, so its device figures are n/a (JSON
+ * null, an empty CSV cell), never a measured-looking 0.0000; a trace with
+ * no C at all says that; one whose C pairs with its D is timed. */
+static void trace_stats_says_when_requests_are_not_timed(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/blkparse-sample.txt", NULL), 0);
+  assert_null(strstr(out, "0.0000"));
+  assert_non_null(strstr(out, "\ndevice_ms_per_mib               n/a\n"));
+  assert_non_null(strstr(out, "\nrequest times: none timed (1 C event, none paired with a D of the same sector and "
+                              "size)\n"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/blkparse-sample.txt", "--format", "json", NULL), 0);
+  assert_non_null(strstr(out, "\"device_ms_per_mib\": null,\n"));
+  assert_non_null(strstr(out, "\"device_mean_us\": null,\n"));
+  assert_non_null(strstr(out, "\"device_latency_us_hist\": null\n"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/blkparse-sample.txt", "--format", "csv", NULL), 0);
+  assert_non_null(strstr(out, ",mib_before_large_bio,device_ms_per_mib,device_mean_us,max_in_flight,meta_bios,"));
+  assert_non_null(strstr(out, ",1.6250,,,,1,1,0.0156\n"));
+  g_free(out), g_free(err);
+  const char *qd = "  8,0  0  1  0.000100000  1001  Q  RA 2048 + 256 [fio]\n"
+                   "  8,0  0  2  0.000200000  1001  D  RA 2048 + 256 [fio]\n";
+  g_autofree char *no_c = test_tempfile("no-c.txt", qd);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", no_c, NULL), 0);
+  assert_true(g_str_has_suffix(out, "\n\nrequest times: not in this trace (no C events)\n"));
+  assert_null(strstr(out, "device_ms_per_mib"));
+  g_free(out), g_free(err);
+  g_autofree char *text = g_strconcat(qd, "  8,0  0  3  0.000600000  0  C  RA 2048 + 256 [0]\n", NULL);
+  g_autofree char *timed = test_tempfile("timed.txt", text);
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", timed, NULL), 0);
+  g_autofree char *mean = g_strdup_printf("\n%-22s %12s\n", "device_mean_us", "400.0000"); /* 0.0002 s -> 0.0006 s */
+  assert_non_null(strstr(out, mean));
+  assert_non_null(strstr(out, "\nrequest times (us from: requests): 256:1\n"));
+}
+
 /* The ratio column (the last) of METRIC in a `compare --format csv` output. */
 static double compare_ratio(const char *out, const char *metric) { return test_csv_cell(out, metric, -1); }
 
@@ -276,6 +312,7 @@ int main(void) {
     cmocka_unit_test(blkparse_text_counts_q_and_d),
     cmocka_unit_test(bad_traces_are_refused),
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
+    cmocka_unit_test(trace_stats_says_when_requests_are_not_timed),
     cmocka_unit_test(mechanism_metrics_in_trace_stats_compare_and_run),
     cmocka_unit_test(linux_618_scenario_inside_the_real_spread),
     cmocka_unit_test(traces_show_threads_and_scattered_memory),

@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 
 #define SEED "workloads/liubo-2011.ini"
 
@@ -119,12 +120,12 @@ static void timeline_draws_the_race(void **state) {
   assert_non_null(strstr(pic, "<svg"));
   assert_non_null(strstr(pic, "thread 4"));
   assert_non_null(strstr(pic, "thread 3"));
-  assert_non_null(strstr(script, "\"add 400\""));
-  assert_non_null(strstr(script, "\"read 401\""));
+  assert_non_null(strstr(script, "\"add Page 400\""));
+  assert_non_null(strstr(script, "\"read Page 401\""));
   assert_non_null(strstr(script, "set arrow")); /* the bio brackets */
-  assert_non_null(strstr(script, "\"bio 400 (1 page)\""));
-  assert_non_null(strstr(script, "\"bio 401 (1 page)\""));
-  assert_null(strstr(script, "\"add 416\""));
+  assert_non_null(strstr(script, "\"submit bio 400..400\""));
+  assert_non_null(strstr(script, "\"submit bio 401..401\""));
+  assert_null(strstr(script, "\"add Page 416\""));
   g_free(o), g_free(e);
   assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--pages", "9-3", NULL), 2);
   assert_non_null(strstr(e, "--pages '9-3'"));
@@ -137,12 +138,102 @@ static void timeline_draws_the_race(void **state) {
   assert_non_null(strstr(e, ":1: not a `pcsim run --trace FILE` file"));
 }
 
+/* The picture says what `pcsim run --timeline` says: by default the same
+ * pages (the 32 after the first readahead window), one column per thread
+ * even for a thread with nothing there, every label a cell of the text
+ * ("submit bio 32..39", never "bio 0-31"), each bracket left of its
+ * thread's points where no label reaches.  A range too long to draw is
+ * refused with the widest that fits, and nothing is written. */
+static void timeline_picture_matches_the_text_and_stays_drawable(void **state) {
+  if (!have_gnuplot()) skip();
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *tsv = g_build_filename(dir, "seed.tsv", NULL), *png = g_build_filename(dir, "race.png", NULL);
+  g_autofree char *gp = g_build_filename(dir, "race.gp", NULL);
+  g_autofree char *text = NULL, *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&text, &e, "run", SEED, "--set", "workload.file_size=4M", "--policy", "immediate",
+                              "--timeline", "--trace", tsv, NULL), 0);
+  assert_non_null(strstr(text, "\ntimeline immediate, pages 32-63\n"));
+  g_free(e), e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--out", png, "--script", gp, NULL), 0);
+  g_autofree char *script = NULL;
+  assert_true(g_file_get_contents(gp, &script, NULL, NULL));
+  assert_non_null(strstr(script, ": timeline of pages 32-63\\n"));
+  assert_non_null(strstr(script, "set xtics (\"thread 1\" 1, \"thread 2\" 2, \"thread 3\" 3, \"thread 4\" 4)"));
+  const char *data = strstr(script, "$ev << EOD\n");
+  assert_non_null(data);
+  g_auto(GStrv) lines = g_strsplit(data, "\n", -1);
+  guint labels = 0, submits = 0;
+  for (char **l = lines + 1; *l && strcmp(*l, "EOD"); l++) {
+    g_auto(GStrv) q = g_strsplit(*l, "\"", 3); /* THREAD ROW "LABEL" COLOUR */
+    assert_int_equal(g_strv_length(q), 3);
+    g_autofree char *cell = g_strdup_printf("  %s", q[1]);
+    if (!strstr(text, cell)) fail_msg("the picture's '%s' is not a cell of the text timeline", q[1]);
+    labels++, submits += g_str_has_prefix(q[1], "submit bio ");
+  }
+  assert_true(labels > 32 && submits > 0);
+  /* brackets: left of the thread's column (x < thread), labels to its right */
+  g_auto(GStrv) arrows = g_strsplit(script, "set arrow from ", -1);
+  for (guint i = 1; arrows[i]; i++) {
+    double x = g_ascii_strtod(arrows[i], NULL);
+    double frac = x - floor(x + 0.5);
+    if (frac > 0 || frac < -0.2) fail_msg("a bracket at x %.2f, not just left of a column", x);
+  }
+  g_free(o), g_free(e);
+  g_autofree char *big = g_build_filename(dir, "big.png", NULL);
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--pages", "0-1023", "--out", big, NULL), 2);
+  assert_non_null(strstr(e, "pcsim plot: --pages 0-1023: "));
+  assert_non_null(strstr(e, "a timeline draws at most 500 (one row each, 8060 pixels high): try --pages 0-"));
+  assert_false(g_file_test(big, G_FILE_TEST_EXISTS));
+  /* the range it suggests is drawn */
+  const char *try = strstr(e, "try --pages ");
+  g_autofree char *range = g_strndup(try + 12, strcspn(try + 12, " "));
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--pages", range, "--out", big, NULL), 0);
+}
+
+/* `pcsim plot st.ini`: a scenario (or fio job, schedule, kernel trace) is
+ * not a result file; plot says so and how to make one, before --x/--y or
+ * gnuplot matter, instead of "expected 1 cells as in the header". */
+static void plot_of_a_scenario_says_how_to_make_a_result_file(void **state) {
+  g_autofree char *ini = test_tempfile("st.ini", "# my scenario\n[workload]\nthreads = 2\nfile_size = 8M\n");
+  g_autofree char *job = test_tempfile("job.fio", "[reader]\nrw=read\nsize=8m\n");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "plot", ini, NULL), 2);
+  g_autofree char *want = g_strdup_printf("pcsim plot: %s: is a scenario, not a result file: run it with `pcsim run %s "
+                                          "--format csv > r.csv` (or `pcsim sweep %s --vary KEY=LIST --out r.csv`), "
+                                          "then plot r.csv\n", ini, ini, ini);
+  assert_string_equal(err, want);
+  assert_string_equal(out, "");
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", ini, "--histogram", NULL), 2);
+  assert_non_null(strstr(err, "run it with `pcsim run "));
+  assert_non_null(strstr(err, " --format json > r.json`, then `pcsim plot r.json --histogram`"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", ini, "--timeline", NULL), 2);
+  assert_non_null(strstr(err, " --trace r.tsv`, then `pcsim plot r.tsv --timeline`"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", job, "--x", "a", "--y", "b", NULL), 2);
+  assert_non_null(strstr(err, "is a fio job file, not a result file"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", "workloads/liubo-diagram.sched", NULL), 2);
+  assert_non_null(strstr(err, "is a schedule of `pcsim replay`"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "plot", "tests/data/blkparse-sample.txt", NULL), 2);
+  assert_non_null(strstr(err, "is a kernel block trace, not a result file: read it with `pcsim trace-stats "));
+  g_free(out), g_free(err);
+  g_autofree char *one = test_tempfile("one.csv", "bios\n1,2\n"); /* a broken CSV: one cell, not "1 cells" */
+  assert_int_equal(test_pcsim(&out, &err, "plot", one, "--x", "bios", "--y", "bios", NULL), 2);
+  assert_non_null(strstr(err, "one.csv:2: expected 1 cell as in the header, found 2\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(saved_script_draws_into_the_output_file),
     cmocka_unit_test(lines_axes_and_title_read_at_a_glance),
     cmocka_unit_test(where_in_title_and_policies_never_zigzag),
     cmocka_unit_test(timeline_draws_the_race),
+    cmocka_unit_test(plot_of_a_scenario_says_how_to_make_a_result_file),
+    cmocka_unit_test(timeline_picture_matches_the_text_and_stays_drawable),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

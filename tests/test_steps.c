@@ -48,6 +48,29 @@ static void the_seed_diagram_gives_four_one_page_bios(void **state) {
   pcs_schedule_clear(&s);
 }
 
+/* `pcsim replay workloads/liubo-diagram.sched --policy pool:16`: the
+ * seed's turns, written for immediate, replay under every policy.  Pooling
+ * inserts where immediate reads, so thread 1 takes pages 0-1 in its two
+ * turns (3 bios, not 4) and thread 4 has finished before its fifth turn,
+ * which passes idle and is named. */
+static void the_seed_diagram_replays_under_every_policy(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "replay", "workloads/liubo-diagram.sched", "--policy", "immediate",
+                              "--policy", "pool:16", "--policy", "pool-contig:16", "--policy", "window", NULL), 0);
+  assert_true(g_str_has_prefix(out, "policy immediate: total_bios 4\n"));
+  const char *pooled[] = {"pool:16", "pool-contig:16", "window"};
+  for (size_t i = 0; i < G_N_ELEMENTS(pooled); i++) {
+    g_autofree char *want = g_strdup_printf("\npolicy %s: total_bios 3; step 14 passed idle (its thread had finished "
+                                            "under %s)\n  thread   first_page  pages\n  1        0           2\n"
+                                            "  2        2           1\n  3        3           1\n", pooled[i], pooled[i]);
+    if (!strstr(out, want)) fail_msg("no '%s' in\n%s", want, out);
+  }
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "replay", "workloads/liubo-diagram.sched", "--policy", "pool:16", "--format",
+                              "json", NULL), 0);
+  assert_non_null(strstr(out, "\"total_bios\": 3, \"idle_steps\": [14], "));
+}
+
 /* Hand-checked: 2 threads, 4 pages, alternating single steps. */
 static void hand_checked_schedules_per_policy(void **state) {
   const uint32_t alt[] = {1, 2, 1, 2, 1, 2, 1, 2};
@@ -631,6 +654,7 @@ static void the_step_model_agrees_with_the_full_simulator(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(the_seed_diagram_gives_four_one_page_bios),
+    cmocka_unit_test(the_seed_diagram_replays_under_every_policy),
     cmocka_unit_test(hand_checked_schedules_per_policy),
     cmocka_unit_test(one_thread_gives_one_bio_for_every_policy),
     cmocka_unit_test(explore_matches_a_brute_force_walk),

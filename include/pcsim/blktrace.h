@@ -12,8 +12,8 @@
 #include "pcsim/sim.h"
 
 typedef struct {
-  GPtrArray *cpu;      /* GByteArray per CPU: the records */
-  GArray *seq;         /* guint32 per CPU: next sequence number */
+  GPtrArray *cpu;      /* GArray of records per CPU (blktrace.c), numbered when written */
+  GHashTable *rqs;     /* requests not yet issued, by first sector: their G and I records */
   uint32_t ncpu, nreaders;
   PcsTime ctx_time;    /* the last block event's time ... */
   uint32_t ctx_thread; /* ... and the task it ran in (PCS_NO_THREAD: the device) */
@@ -23,7 +23,8 @@ void pcs_blktrace_init(PcsBlktrace *bt, uint32_t ncpu, uint32_t nreaders);
 void pcs_blktrace_clear(PcsBlktrace *bt);
 /* A PcsTraceFn: USER is the PcsBlktrace. */
 void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b);
-/* DIR/NAME.blktrace.N for every CPU, each written as .tmp and renamed. */
+/* DIR/NAME.blktrace.N for every CPU, each written as .tmp and renamed;
+ * DIR is created when missing, its parent must exist (the command checks). */
 gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error);
 /* "pool:16" -> "pool-16": a file-name-safe policy name. */
 char *pcs_blktrace_name(const char *policy);

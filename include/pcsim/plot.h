@@ -27,8 +27,11 @@ typedef struct {
   const char *title;      /* NULL: from the scenario name */
   PcsPlotTerminal terminal;
   const char *output;     /* file gnuplot writes; NULL for stdout (dumb) */
-  /* --timeline: the pages shown and the policy (NULL: the trace's only one) */
+  /* --timeline: the pages shown (without PAGES_GIVEN: the 32 after the
+   * first readahead window, as `pcsim run --timeline` shows) and the
+   * policy (NULL: the trace's only one) */
   uint64_t first_page, last_page;
+  gboolean pages_given;
   const char *policy;
 } PcsPlotSpec;
 
@@ -40,6 +43,9 @@ gboolean pcs_plot_script(const PcsResults *r, const PcsPlotSpec *spec, GString *
 /* The seed's diagram as a picture, from a `pcsim run --trace FILE` file:
  * one column per thread, add/read events down the page, each bio a bracket,
  * for pages SPEC->first_page..last_page of SPEC->policy. */
+/* A timeline draws one row per event, at most this many (16 pixels each):
+ * a wider --pages is refused with the widest range that fits. */
+#define PCS_PLOT_TIMELINE_MAX_ROWS 500u
 gboolean pcs_plot_timeline_script(const char *trace, const PcsPlotSpec *spec, GString *out, GError **error);
 gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error);
 

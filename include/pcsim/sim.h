@@ -50,6 +50,7 @@ typedef uint64_t PcsTime; /* simulated nanoseconds */
   X(BACKMERGE, "backmerge", "bio merged at the end of a request: a=first page, b=pages") \
   X(FRONTMERGE, "frontmerge", "bio merged at the start of a request: a=first page, b=pages") \
   X(RQ_INSERT, "rq_insert", "request inserted into the queue: a=first sector, b=sectors") \
+  X(RQ_MERGE, "rq_merge", "request merged at the end of the queued request before it and freed (v3.5 elv_attempt_insert_merge(), attempt_merge()): a=its first sector, b=its sectors") \
   X(DISPATCH, "dispatch", "request sent to the device: a=first sector, b=sectors") \
   X(COMPLETE, "complete", "device completed a request: a=first sector, b=sectors") \
   X(BIO_DONE, "bio_done", "end-io worker finished a bio: a=first page, b=pages") \

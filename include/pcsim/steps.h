@@ -44,6 +44,13 @@ void pcs_schedule_clear(PcsSchedule *s);
 gboolean pcs_steps_replay(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios,
                           const char *path, GError **error);
 
+/* The same, the schedule read as turns: a step naming a thread that has
+ * already finished under POLICY passes idle instead of being an error, so
+ * a schedule written for one policy replays under any; the 1-based numbers
+ * of the steps that passed go into IDLE (guint). */
+gboolean pcs_steps_replay_turns(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios, GArray *idle,
+                                const char *path, GError **error);
+
 /* The same run, told through TRACE in the full simulator's vocabulary
  * (sim.h), so the two models can be compared event for event: per step,
  * INSERT or EEXIST (a = page) or READ (a = page), then any SUBMIT the step

@@ -281,7 +281,7 @@ gboolean pcs_merge(char **files, GString *out, GError **error) {
   guint count = g_strv_length(files);
   Shard *sh = g_new0(Shard, MAX(count, 1));
   gboolean ok = count > 0;
-  if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "merge: no shard files given");
+  if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "no shard files given");
   for (guint i = 0; ok && i < count; i++) ok = shard_load(&sh[i], files[i], error);
   if (ok) ok = check_shards(sh, count, error);
   if (ok) deal_rows(sh, count, out);

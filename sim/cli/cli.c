@@ -105,6 +105,34 @@ gboolean pcs_cli_write_stdout(const GString *s) {
   return FALSE;
 }
 
+gboolean pcs_cli_output_check(const char *option, const char *path, gboolean folder, GError **error) {
+  if (!path) return TRUE; /* standard output */
+  if (!*path) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s '': expected a %s name", option, folder ? "folder" : "file");
+    return FALSE;
+  }
+  gboolean is_dir = g_file_test(path, G_FILE_TEST_IS_DIR);
+  if (!folder && is_dir) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s: is a directory, expected an output file name", option, path);
+    return FALSE;
+  }
+  if (folder && !is_dir && g_file_test(path, G_FILE_TEST_EXISTS)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s: is a file, not a directory (a folder for the output files)",
+                option, path);
+    return FALSE;
+  }
+  g_autofree char *parent = g_path_get_dirname(path);
+  if (!g_file_test(parent, G_FILE_TEST_EXISTS)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s: folder %s does not exist", option, path, parent);
+    return FALSE;
+  }
+  if (!g_file_test(parent, G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s: %s is not a folder", option, path, parent);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error) {
   memset(o, 0, sizeof *o);
   if (g_file_test(path, G_FILE_TEST_IS_DIR)) {

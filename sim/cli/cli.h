@@ -48,6 +48,14 @@ gboolean pcs_cli_write_stdout(const GString *s);
 /* Writes S to PATH.tmp and renames it to PATH; PATH "-" or NULL is stdout.
  * On failure nothing is left behind. */
 gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error);
+/* The one rule of every output option (--out, --trace, --ftrace,
+ * --blktrace, --script): the file PATH (or, with FOLDER, the folder) may be
+ * created, its parent folder must exist; a missing parent, or an existing
+ * path of the other kind, is bad input naming OPTION and PATH
+ * ("--trace /nonexistent/x.tsv: folder /nonexistent does not exist").
+ * Commands call it before any work, so a refused run writes nothing.  NULL
+ * (standard output) passes. */
+gboolean pcs_cli_output_check(const char *option, const char *path, gboolean folder, GError **error);
 /* An output file that exists only under its temporary name until
  * pcs_cli_output_commit(); pcs_cli_output_abort() removes it. */
 typedef struct {

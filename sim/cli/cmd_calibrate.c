@@ -131,7 +131,8 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc < 2) {
     rc = pcs_cli_usage_error("expected one or more TRACE files");
-  } else if (!calibrate(argv + 1, model, machine, keys, outfile, out, &error) || !pcs_cli_write_file(outfile, out, &error)) {
+  } else if (!pcs_cli_output_check("--out", outfile, FALSE, &error) ||
+             !calibrate(argv + 1, model, machine, keys, outfile, out, &error) || !pcs_cli_write_file(outfile, out, &error)) {
     rc = pcs_cli_fail(error);
   }
   g_free(model), g_free(machine), g_free(outfile), g_free(keys);

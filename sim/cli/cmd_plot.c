@@ -6,8 +6,10 @@
  */
 #include "cli.h"
 
+#include "pcsim/fio.h"
 #include "pcsim/plot.h"
 #include "pcsim/results.h"
+#include "pcsim/text.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -46,9 +48,9 @@ static gboolean plot_script(const PcsResults *r, const char *trace, const PcsPlo
   return trace ? pcs_plot_timeline_script(trace, spec, out, error) : pcs_plot_script(r, spec, out, error);
 }
 
-/* --pages A-B (default 0-31). */
+/* --pages A-B (default: the 32 pages after the trace's first readahead window). */
 static gboolean plot_pages(const char *text, PcsPlotSpec *spec, GError **error) {
-  spec->first_page = 0, spec->last_page = 31;
+  spec->pages_given = text != NULL;
   if (!text) return TRUE;
   g_auto(GStrv) ab = g_strsplit(text, "-", 2);
   if (!ab[0] || !ab[1] || !pcs_parse_u64(ab[0], &spec->first_page) || !pcs_parse_u64(ab[1], &spec->last_page) ||
@@ -57,6 +59,50 @@ static gboolean plot_pages(const char *text, PcsPlotSpec *spec, GError **error) 
     return FALSE;
   }
   return TRUE;
+}
+
+/* What a file other than plot's input is, from its first line that is
+ * not blank or a comment; NULL for what may be a result file or a trace
+ * of `pcsim run --trace` (their loaders judge those). */
+static const char *plot_other_input(const char *path, const char *text) {
+  g_auto(GStrv) lines = g_strsplit(text, "\n", 64);
+  for (char **l = lines; *l; l++) {
+    const char *w = *l;
+    while (g_ascii_isspace(*w)) w++;
+    if (!*w || *w == '#' || *w == ';') continue;
+    if (*w == '[') return pcs_fio_is_job_file(path) ? "a fio job file" : "a scenario";
+    if (g_str_has_prefix(w, "threads ") || g_str_has_prefix(w, "pages ") || g_str_has_prefix(w, "steps "))
+      return "a schedule of `pcsim replay`";
+    guint maj, min;
+    if (strstr(w, "block_bio_queue:") || strstr(w, "block_rq_issue:") || strstr(w, "tracer: ") ||
+        sscanf(w, "%u,%u ", &maj, &min) == 2)
+      return "a kernel block trace";
+    return NULL;
+  }
+  return NULL;
+}
+
+/* Refuses, saying what plot takes, a scenario, fio job, schedule or kernel
+ * trace given as RESULTS (`pcsim plot st.ini`), before its loader would
+ * misread it as a CSV. */
+static gboolean plot_input_check(const char *path, const PlotOpts *o, GError **error) {
+  g_autofree char *text = NULL;
+  if (!pcs_text_read(path, PCS_TEXT_GZIP, &text, NULL, NULL)) return TRUE; /* the loader says why */
+  const char *what = plot_other_input(path, text);
+  if (!what) return TRUE;
+  if (!strcmp(what, "a kernel block trace"))
+    return pcs_input_error(error, path, 0, "is %s, not a result file: read it with `pcsim trace-stats %s` or hold it "
+                           "against a scenario with `pcsim compare %s SCENARIO`", what, path, path);
+  if (!strcmp(what, "a schedule of `pcsim replay`"))
+    return pcs_input_error(error, path, 0, "is %s, not a result file: `pcsim replay %s` prints its bios", what, path);
+  if (o->timeline)
+    return pcs_input_error(error, path, 0, "is %s, not a trace: run it with `pcsim run %s --policy P --trace r.tsv`, "
+                           "then `pcsim plot r.tsv --timeline`", what, path);
+  if (o->histogram)
+    return pcs_input_error(error, path, 0, "is %s, not a result file: run it with `pcsim run %s --format json > r.json`, "
+                           "then `pcsim plot r.json --histogram`", what, path);
+  return pcs_input_error(error, path, 0, "is %s, not a result file: run it with `pcsim run %s --format csv > r.csv` "
+                         "(or `pcsim sweep %s --vary KEY=LIST --out r.csv`), then plot r.csv", what, path, path);
 }
 
 /* Script into a temporary file, gnuplot writing OUT.tmp, then rename. */
@@ -105,7 +151,8 @@ int pcs_cmd_plot(int argc, char **argv) {
     {"timeline", 0, 0, G_OPTION_ARG_NONE, &o.timeline,
      "The seed's diagram as a picture, from the trace of `pcsim run --trace FILE` (RESULTS is that file): one "
      "column per thread, adds and reads down the page, each bio a bracket (no --x/--y)", NULL},
-    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages, "With --timeline: the file pages shown (default 0-31)", "A-B"},
+    {"pages", 0, 0, G_OPTION_ARG_STRING, &o.pages, "With --timeline: the file pages shown (default: the 32 after the first readahead window, as `pcsim run "
+     "--timeline`; at most 500 events are drawn)", "A-B"},
     {"policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy,
      "With --timeline: the policy shown, when the trace holds several runs", "P"},
     {"title", 't', 0, G_OPTION_ARG_STRING, &o.title, "Plot title (default: scenario name and axes)", "TEXT"},
@@ -131,13 +178,17 @@ int pcs_cmd_plot(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2) {
     rc = pcs_cli_usage_error("expected one RESULTS file");
+  } else if (!plot_input_check(argv[1], &o, &error)) {
+    rc = pcs_cli_fail(error);
   } else if (!o.histogram && !o.timeline && (!o.x || !o.y)) {
     rc = pcs_cli_usage_error("--x KEY and --y KEY are required (or --histogram, or --timeline)");
   } else if (!o.timeline && (o.pages || o.policy)) {
     rc = pcs_cli_usage_error("--pages and --policy choose what --timeline shows: add --timeline");
   } else if (o.timeline && (o.histogram || o.x || o.y || o.by || o.where || o.logx || o.logy)) {
     rc = pcs_cli_usage_error("--timeline draws a trace file: no --x, --y, --by, --where, --logx, --logy or --histogram");
-  } else if (!plot_terminal(&o, &spec.terminal, &error) || !plot_pages(o.pages, &spec, &error) ||
+  } else if (!pcs_cli_output_check("--out", o.out, FALSE, &error) ||
+             !pcs_cli_output_check("--script", o.script, FALSE, &error) || !plot_terminal(&o, &spec.terminal, &error) ||
+             !plot_pages(o.pages, &spec, &error) ||
              (!o.timeline && !pcs_results_load(&r, argv[1], &error))) {
     rc = pcs_cli_fail(error);
   } else {

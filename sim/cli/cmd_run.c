@@ -254,13 +254,7 @@ static gboolean run_job_outputs(RunJob *j, const RunOpts *o, GError **error) {
     fputs("policy\ttime_ns\tthread\tkind\ta\tb\n", j->sink.f);
   }
   if (o->timeline) j->tl.rows = g_array_new(FALSE, FALSE, sizeof(TimelineRow));
-  if (o->blktrace) {
-    if (g_file_test(o->blktrace, G_FILE_TEST_EXISTS) && !g_file_test(o->blktrace, G_FILE_TEST_IS_DIR)) {
-      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--blktrace %s: not a directory", o->blktrace);
-      return FALSE;
-    }
-    j->blktraces = g_array_new(FALSE, TRUE, sizeof(PcsBlktrace));
-  }
+  if (o->blktrace) j->blktraces = g_array_new(FALSE, TRUE, sizeof(PcsBlktrace)); /* the folder: pcs_cli_output_check() */
   if (o->ftrace && !ftrace_open(j, o->ftrace, error)) return FALSE;
   if (o->trace || o->timeline || o->blktrace || o->ftrace) {
     j->ropt.trace = run_trace;
@@ -469,7 +463,9 @@ gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char 
 static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GError **error) {
   gboolean fio = path && (o->fio || pcs_fio_is_job_file(path));
   if (!pcs_format_parse(o->format, PCS_FORMATS_ALL, &j->format, error) || !seeds_check(j, o, error) ||
-      !pcs_cli_jobs_check(o->jobs, error))
+      !pcs_cli_jobs_check(o->jobs, error) || !pcs_cli_output_check("--trace", o->trace, FALSE, error) ||
+      !pcs_cli_output_check("--ftrace", o->ftrace, FALSE, error) ||
+      !pcs_cli_output_check("--blktrace", o->blktrace, TRUE, error))
     return FALSE;
   if (o->model && !fio) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
@@ -531,7 +527,8 @@ int pcs_cmd_run(int argc, char **argv) {
     {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
     {"blktrace", 0, 0, G_OPTION_ARG_FILENAME, &o.blktrace,
-     "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt", "DIR"},
+     "Write blktrace files DIR/POLICY.blktrace.CPU (Q, M/F, G, I, D, C) for blkparse and btt; DIR is created, its "
+     "parent must exist", "DIR"},
     {"ftrace", 0, 0, G_OPTION_ARG_FILENAME, &o.ftrace,
      "Write the run as the kernel's ftrace text (block_bio_queue, block_rq_issue/complete, readahead, "
      "page-cache insert and scheduler events) for pcsim trace-stats; one policy only", "FILE"},

@@ -16,10 +16,13 @@
 static const char default_step_policies[] = "immediate,pool:16,pool-contig:16,window";
 
 
-static void replay_json(PcsJson *w, const PcsPolicy *pol, const GArray *bios) {
+static void replay_json(PcsJson *w, const PcsPolicy *pol, const GArray *bios, const GArray *idle) {
   pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
   pcs_json_string(w, "policy", pol->name);
   pcs_json_uint(w, "total_bios", bios->len);
+  pcs_json_begin_array(w, "idle_steps", PCS_JSON_INLINE);
+  for (guint i = 0; i < idle->len; i++) pcs_json_uint(w, NULL, g_array_index(idle, guint, i));
+  pcs_json_end(w);
   pcs_json_begin_array(w, "bios", PCS_JSON_INLINE);
   for (guint b = 0; b < bios->len; b++) {
     const PcsStepBio *x = &g_array_index(bios, PcsStepBio, b);
@@ -37,13 +40,16 @@ int pcs_cmd_replay(int argc, char **argv) {
   char **policies = NULL, *format = NULL;
   GOptionEntry entries[] = {
     {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &policies,
-     "Policy to replay under (repeatable; default: immediate). A schedule fits one policy's program: a step naming a finished thread is an error", "P"},
+     "Policy to replay under (repeatable; default: immediate). The schedule is turns: under a policy that takes "
+     "fewer steps, a turn of a thread that has finished passes idle (listed after total_bios)", "P"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default) or json", "FMT"},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("SCHEDULE - replay one interleaving of INSERT/READ steps",
       "SCHEDULE is a text file ('#' starts a comment):\n"
       "  threads 4\n  pages 4\n  steps 1 1 2 2 2 3 3 3 3 4 4 4 4 4\n"
-      "Each step lets that thread (1-based) take its next atomic step (INSERT p or READ p).\n"
+      "Each step lets that thread (1-based) take its next atomic step (INSERT p or READ p);\n"
+      "a step naming a thread that has finished passes idle (the same turns replay under\n"
+      "every policy, though pool:N takes fewer steps than immediate).\n"
       "When the steps run out, unfinished threads run to completion, thread 1 first.\n"
       "Prints every bio in submission order (thread, first_page, pages) and total_bios.", entries);
   GError *error = NULL;
@@ -69,15 +75,22 @@ int pcs_cmd_replay(int argc, char **argv) {
     for (guint i = 0; i < pols->len && !rc; i++) {
       const PcsPolicy *pol = &g_array_index(pols, PcsPolicy, i);
       g_autoptr(GArray) bios = g_array_new(FALSE, FALSE, sizeof(PcsStepBio));
-      if (!pcs_steps_replay(&sched, pol, bios, argv[1], &error)) {
+      g_autoptr(GArray) idle = g_array_new(FALSE, FALSE, sizeof(guint));
+      if (!pcs_steps_replay_turns(&sched, pol, bios, idle, argv[1], &error)) {
         rc = pcs_cli_fail(error);
         break;
       }
       if (fmt == PCS_FORMAT_JSON) {
-        replay_json(&w, pol, bios);
+        replay_json(&w, pol, bios, idle);
       } else {
-        g_string_append_printf(out, "%spolicy %s: total_bios %u\n  %-8s %-11s %s\n", i ? "\n" : "", pol->name,
-                               bios->len, "thread", "first_page", "pages");
+        g_string_append_printf(out, "%spolicy %s: total_bios %u", i ? "\n" : "", pol->name, bios->len);
+        for (guint k = 0; k < idle->len; k++) /* "; steps 13, 14 passed idle (...)" */
+          g_string_append_printf(out, "%s%u", k ? ", " : idle->len == 1 ? "; step " : "; steps ",
+                                 g_array_index(idle, guint, k));
+        if (idle->len)
+          g_string_append_printf(out, " passed idle (%s thread had finished under %s)", idle->len == 1 ? "its" : "each one's",
+                                 pol->name);
+        g_string_append_printf(out, "\n  %-8s %-11s %s\n", "thread", "first_page", "pages");
         for (guint b = 0; b < bios->len; b++) {
           PcsStepBio *x = &g_array_index(bios, PcsStepBio, b);
           g_string_append_printf(out, "  %-8u %-11u %u\n", x->thread, x->first_page, x->pages);

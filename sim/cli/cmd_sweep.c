@@ -109,6 +109,7 @@ static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const Swee
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--jobs %d: expected 1..1024", o->jobs);
     return FALSE;
   }
+  if (!pcs_cli_output_check("--out", o->out, FALSE, error)) return FALSE;
   if (!pcs_format_parse(o->format, PCS_FORMAT_BIT(PCS_FORMAT_CSV) | PCS_FORMAT_BIT(PCS_FORMAT_JSON), &sw->format,
                         error))
     return FALSE;
@@ -211,7 +212,8 @@ int pcs_cmd_merge(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc < 2) {
     rc = pcs_cli_usage_error("expected the shard files");
-  } else if (!pcs_merge(argv + 1, out, &error) || !pcs_cli_write_file(outpath, out, &error)) {
+  } else if (!pcs_cli_output_check("--out", outpath, FALSE, &error) || !pcs_merge(argv + 1, out, &error) ||
+             !pcs_cli_write_file(outpath, out, &error)) {
     rc = pcs_cli_fail(error);
   }
   g_free(outpath);

@@ -93,13 +93,31 @@ G_STATIC_ASSERT(PCS_LATENCY_BUCKETS == PCS_KTRACE_LATENCY_BUCKETS);
 
 static double sectors_mib(uint64_t sectors) { return (double)sectors * PCS_SECTOR_SIZE / PCS_MIB; }
 
-/* Does trace T have the events metric M is measured from? */
+/* Does trace T have the events metric M is measured from?  The device
+ * metrics need a request timed from issue to complete, not only complete
+ * events (a blkparse excerpt may hold a C whose D it does not). */
 static gboolean trace_has(const PcsKtrace *t, Metric m) {
   switch (metrics[m].from) {
   case FROM_MECH: return t->mech.present;
-  case FROM_DEV: return t->dev.present;
+  case FROM_DEV: return t->dev.timed > 0;
   default: return TRUE;
   }
+}
+
+/* A device metric the trace names but cannot measure: it has complete
+ * events, none paired with an issue.  Printed as n/a (JSON null, an empty
+ * CSV cell), never as a measured 0. */
+static gboolean trace_untimed(const PcsKtrace *t, Metric m) {
+  return metrics[m].from == FROM_DEV && t->dev.present && !t->dev.timed;
+}
+
+/* Why a trace has no request times, in its own format's words. */
+static char *untimed_why(const PcsKtrace *t) {
+  gboolean bp = !strcmp(t->format, "blkparse");
+  const char *c = bp ? "C" : "block_rq_complete", *d = bp ? "D" : "block_rq_issue";
+  if (!t->dev.present) return g_strdup_printf("not in this trace (no %s events)", c);
+  return g_strdup_printf("none timed (%" G_GUINT64_FORMAT " %s event%s, none paired with a %s of the same sector "
+                         "and size)", t->dev.unissued_completes, c, t->dev.unissued_completes == 1 ? "" : "s", d);
 }
 
 static double trace_metric(const PcsKtrace *t, Metric m) {
@@ -153,8 +171,10 @@ static void stats_json(GString *out, const PcsKtrace *t) {
   pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
   pcs_json_string(&w, "trace", t->path);
   pcs_json_string(&w, "format", t->format);
-  for (Metric m = 0; m < METRIC_COUNT; m++)
+  for (Metric m = 0; m < METRIC_COUNT; m++) {
     if (trace_has(t, m)) metric_json(&w, m, trace_metric(t, m));
+    else if (trace_untimed(t, m)) pcs_json_double(&w, metrics[m].name, "%.4f", NAN); /* null */
+  }
   pcs_json_uint(&w, "meta_bios", t->c.meta_bios);
   pcs_json_uint(&w, "meta_requests", t->c.meta_requests);
   pcs_json_double(&w, "meta_mib", "%.4f", sectors_mib(t->c.meta_sectors));
@@ -169,7 +189,9 @@ static void stats_json(GString *out, const PcsKtrace *t) {
       pcs_json_string(&w, NULL, g_array_index(t->mech.inserted_mib_per_thread, PcsKtraceThreadMib, k).task);
     pcs_json_end(&w);
   }
-  if (t->dev.present) {
+  if (t->dev.present && !t->dev.timed) {
+    pcs_json_double(&w, LATENCY_HIST_KEY, "%.0f", NAN); /* null: no request timed */
+  } else if (t->dev.present) {
     pcs_json_begin_array(&w, LATENCY_HIST_KEY, PCS_JSON_INLINE);
     for (guint k = 0; k < PCS_KTRACE_LATENCY_BUCKETS; k++) pcs_json_uint(&w, NULL, t->dev.latency_us_hist[k]);
     pcs_json_end(&w);
@@ -181,11 +203,14 @@ static void stats_json(GString *out, const PcsKtrace *t) {
 static void stats_mechanism_table(GString *out, const PcsKtrace *t) {
   gboolean any = FALSE;
   for (Metric m = 0; m < METRIC_COUNT; m++) {
-    if (metrics[m].from == FROM_BLOCK || !trace_has(t, m)) continue;
+    if (metrics[m].from == FROM_BLOCK || !(trace_has(t, m) || trace_untimed(t, m))) continue;
     if (!any) g_string_append_c(out, '\n');
     any = TRUE;
-    g_string_append_printf(out, metrics[m].count ? "%-22s %12.0f\n" : "%-22s %12.4f\n", metrics[m].name,
-                           trace_metric(t, m));
+    if (trace_untimed(t, m))
+      g_string_append_printf(out, "%-22s %12s\n", metrics[m].name, "n/a");
+    else
+      g_string_append_printf(out, metrics[m].count ? "%-22s %12.0f\n" : "%-22s %12.4f\n", metrics[m].name,
+                             trace_metric(t, m));
   }
   if (t->mech.present) {
     g_string_append(out, "inserted MiB per thread:");
@@ -195,12 +220,15 @@ static void stats_mechanism_table(GString *out, const PcsKtrace *t) {
     }
     g_string_append_c(out, '\n');
   }
-  if (t->dev.present) {
+  if (t->dev.timed) {
     g_string_append(out, "request times (us from: requests):");
     for (guint k = 0; k < PCS_KTRACE_LATENCY_BUCKETS; k++)
       if (t->dev.latency_us_hist[k])
         g_string_append_printf(out, " %u:%" G_GUINT64_FORMAT, k ? 1u << k : 0u, t->dev.latency_us_hist[k]);
     g_string_append_c(out, '\n');
+  } else {
+    g_autofree char *why = untimed_why(t);
+    g_string_append_printf(out, "%srequest times: %s\n", any ? "" : "\n", why);
   }
 }
 
@@ -209,10 +237,12 @@ static void stats_print(GString *out, const PcsKtrace *t, PcsFormat fmt) {
   if (fmt == PCS_FORMAT_CSV) {
     g_string_append(out, "trace,format");
     for (Metric m = 0; m < METRIC_COUNT; m++)
-      if (trace_has(t, m)) g_string_append_printf(out, ",%s", metrics[m].name);
+      if (trace_has(t, m) || trace_untimed(t, m)) g_string_append_printf(out, ",%s", metrics[m].name);
     g_string_append_printf(out, ",meta_bios,meta_requests,meta_mib\n%s,%s", t->path, t->format);
-    for (Metric m = 0; m < METRIC_COUNT; m++)
+    for (Metric m = 0; m < METRIC_COUNT; m++) {
       if (trace_has(t, m)) g_string_append_printf(out, metrics[m].count ? ",%.0f" : ",%.4f", trace_metric(t, m));
+      else if (trace_untimed(t, m)) g_string_append_c(out, ','); /* n/a: an empty cell */
+    }
     g_string_append_printf(out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.4f\n", t->c.meta_bios,
                            t->c.meta_requests, meta_mib);
     return;

@@ -465,7 +465,7 @@ gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error) {
   g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
   if (!gnuplot) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
-                "plot: gnuplot is not installed; install it with `apt-get install gnuplot-nox` "
+                "gnuplot is not installed; install it with `apt-get install gnuplot-nox` "
                 "(Debian/Ubuntu) or your system's gnuplot package");
     return FALSE;
   }
@@ -474,7 +474,7 @@ gboolean pcs_plot_gnuplot(const char *script, GString *out, GError **error) {
   int status = 0;
   if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &sout, &serr, &status, error)) return FALSE;
   if (!g_spawn_check_wait_status(status, NULL)) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "plot: gnuplot failed: %s", serr ? g_strstrip(serr) : "");
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "gnuplot failed: %s", serr ? g_strstrip(serr) : "");
     return FALSE;
   }
   g_string_append(out, sout);
@@ -490,73 +490,122 @@ typedef struct {
   uint64_t a, b;
 } TlEvent;
 
-/* One line of `pcsim run --trace` (policy, time_ns, thread, kind, a, b):
- * an event shown in the diagram, or nothing. */
-static gboolean tl_line(const char *path, guint lineno, char *line, const char *policy, uint64_t first,
-                        uint64_t last, GArray *events, GPtrArray *policies, GError **error) {
+/* What the trace holds for the policy shown. */
+typedef struct {
+  GArray *events;        /* TlEvent: every add, read and submit of a reader, in order */
+  GPtrArray *policies;   /* every policy the trace holds, in order */
+  guint threads;         /* the highest reader thread that added, read or submitted */
+  gboolean ra_seen;      /* its first ra_sync: the first readahead window */
+  uint64_t ra_start, ra_pages;
+} TlTrace;
+
+/* One line of `pcsim run --trace` (policy, time_ns, thread, kind, a, b). */
+static gboolean tl_line(const char *path, guint lineno, char *line, const char *policy, TlTrace *tr, GError **error) {
   g_auto(GStrv) f = g_strsplit(line, "\t", -1);
   if (g_strv_length(f) != 6)
     return pcs_input_error(error, path, lineno, "expected 6 tab-separated fields (policy, time_ns, thread, kind, a, b), "
                            "as `pcsim run --trace FILE` writes");
   gboolean known = FALSE;
-  for (guint i = 0; i < policies->len; i++) known |= !strcmp(g_ptr_array_index(policies, i), f[0]);
-  if (!known) g_ptr_array_add(policies, g_strdup(f[0]));
-  if (policy && strcmp(policy, f[0])) return TRUE;
+  for (guint i = 0; i < tr->policies->len; i++) known |= !strcmp(g_ptr_array_index(tr->policies, i), f[0]);
+  if (!known) g_ptr_array_add(tr->policies, g_strdup(f[0]));
+  if ((policy && strcmp(policy, f[0])) || (!policy && strcmp(g_ptr_array_index(tr->policies, 0), f[0]))) return TRUE;
+  gboolean ra = !strcmp(f[3], "ra_sync");
   char kind = !strcmp(f[3], "add") ? 'A' : !strcmp(f[3], "read") ? 'R' : !strcmp(f[3], "submit") ? 'S' : 0;
-  if (!kind || !strcmp(f[2], "-")) return TRUE;
+  if ((!kind && !ra) || !strcmp(f[2], "-")) return TRUE;
   uint64_t t, thread, a, b;
   if (!pcs_parse_u64(f[1], &t) || !pcs_parse_u64(f[2], &thread) || !pcs_parse_u64(f[4], &a) ||
       !pcs_parse_u64(f[5], &b) || thread == 0)
     return pcs_input_error(error, path, lineno, "time_ns, thread, a and b must be unsigned integers (thread from 1)");
-  uint64_t hi = kind == 'S' ? a + b - 1 : a;
-  if (hi < first || a > last) return TRUE;
+  if (ra) {
+    if (!tr->ra_seen) tr->ra_seen = TRUE, tr->ra_start = a, tr->ra_pages = b;
+    return TRUE;
+  }
   TlEvent e = {(double)t / PCS_NS_PER_US, (guint)thread, kind, a, b};
-  g_array_append_val(events, e);
+  g_array_append_val(tr->events, e);
+  tr->threads = MAX(tr->threads, (guint)thread);
   return TRUE;
 }
 
-static gboolean tl_load(const char *path, const PcsPlotSpec *spec, GArray *events, guint *threads, GError **error) {
+static uint64_t tl_last_page(const TlEvent *e) { return e->kind == 'S' ? e->a + e->b - 1 : e->a; }
+
+/* Too many rows for one picture: the largest range from FIRST that fits. */
+static gboolean tl_too_long(const char *path, const GArray *ev, uint64_t first, uint64_t last, GError **error) {
+  g_autofree guint *at = g_new0(guint, last - first + 1); /* rows by page (a bio: its first page in range) */
+  for (guint i = 0; i < ev->len; i++) {
+    const TlEvent *e = &g_array_index(ev, TlEvent, i);
+    at[MAX(e->a, first) - first]++;
+  }
+  uint64_t fit = first;
+  for (guint rows = 0; fit <= last && rows + at[fit - first] <= PCS_PLOT_TIMELINE_MAX_ROWS; fit++) rows += at[fit - first];
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT ": %s holds %u "
+              "events there, a timeline draws at most %u (one row each, %u pixels high): try --pages %" G_GUINT64_FORMAT
+              "-%" G_GUINT64_FORMAT " or a narrower range", first, last, path, ev->len, PCS_PLOT_TIMELINE_MAX_ROWS,
+              60 + 16 * PCS_PLOT_TIMELINE_MAX_ROWS, first, MAX(fit, first + 1) - 1);
+  return FALSE;
+}
+
+/* The events of the pages shown, into EVENTS; *FIRST..*LAST the pages. */
+static gboolean tl_load(const char *path, const PcsPlotSpec *spec, GArray *events, guint *threads, uint64_t *first,
+                        uint64_t *last, GError **error) {
   g_autofree char *text = NULL;
   if (!pcs_text_read(path, PCS_TEXT_GZIP, &text, NULL, error)) return FALSE;
   if (!g_str_has_prefix(text, "policy\ttime_ns\tthread\tkind\ta\tb\n"))
     return pcs_input_error(error, path, 1, "not a `pcsim run --trace FILE` file (its header is "
                            "policy, time_ns, thread, kind, a, b, tab-separated)");
   g_autoptr(GPtrArray) policies = g_ptr_array_new_with_free_func(g_free);
+  g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(TlEvent));
+  TlTrace tr = {all, policies, 0, FALSE, 0, 0};
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   for (guint i = 1; lines[i]; i++)
-    if (*lines[i] && !tl_line(path, i + 1, lines[i], spec->policy, spec->first_page, spec->last_page, events, policies, error))
-      return FALSE;
+    if (*lines[i] && !tl_line(path, i + 1, lines[i], spec->policy, &tr, error)) return FALSE;
   if (!spec->policy && policies->len > 1) {
     g_ptr_array_add(policies, NULL); /* g_strjoinv() needs the NULL end */
     g_autofree char *list = g_strjoinv(", ", (char **)policies->pdata);
     return pcs_input_error(error, path, 0, "holds several policies (%s): pick one with --policy", list);
   }
+  /* the pages `pcsim run --timeline` shows by default: the 32 after the first window */
+  *first = spec->pages_given ? spec->first_page : tr.ra_seen ? tr.ra_start + tr.ra_pages : 0;
+  *last = spec->pages_given ? spec->last_page : *first + 31;
+  for (guint i = 0; i < all->len; i++) {
+    const TlEvent *e = &g_array_index(all, TlEvent, i);
+    if (tl_last_page(e) >= *first && e->a <= *last) g_array_append_val(events, *e);
+  }
   if (!events->len)
     return pcs_input_error(error, path, 0, "no add, read or submit event of pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
-                           "%s%s: try another --pages", spec->first_page, spec->last_page,
-                           spec->policy ? " under policy " : "", spec->policy ? spec->policy : "");
-  *threads = 0;
-  for (guint i = 0; i < events->len; i++) *threads = MAX(*threads, g_array_index(events, TlEvent, i).thread);
+                           "%s%s: try another --pages", *first, *last, spec->policy ? " under policy " : "",
+                           spec->policy ? spec->policy : "");
+  if (events->len > PCS_PLOT_TIMELINE_MAX_ROWS) return tl_too_long(path, events, *first, *last, error);
+  *threads = tr.threads;
   return TRUE;
 }
 
+/* The cell `pcsim run --timeline` prints for E (cmd_run.c), so the picture
+ * and the text name pages alike. */
+static char *tl_label(const TlEvent *e) {
+  if (e->kind == 'S') return g_strdup_printf("submit bio %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT, e->a, e->a + e->b - 1);
+  return g_strdup_printf("%s Page %" G_GUINT64_FORMAT, e->kind == 'A' ? "add" : "read", e->a);
+}
+
 /* One column per thread; events down the page in the order they happened
- * (row i, its time on the left axis); each bio a bracket to the right of its
- * thread's column from the read of its first page to its submission. */
+ * (row i, its time on the left axis), each labelled to the right of its
+ * point as `pcsim run --timeline` writes it; each bio a bracket to the left
+ * of its thread's points, from the read of its first page to its
+ * submission, where no label reaches. */
 gboolean pcs_plot_timeline_script(const char *trace, const PcsPlotSpec *spec, GString *out, GError **error) {
   g_autoptr(GArray) ev = g_array_new(FALSE, FALSE, sizeof(TlEvent));
   guint threads = 0;
-  if (!tl_load(trace, spec, ev, &threads, error)) return FALSE;
-  g_autofree char *what = g_strdup_printf("timeline of pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "%s%s",
-                                          spec->first_page, spec->last_page, spec->policy ? ", " : "",
-                                          spec->policy ? spec->policy : "");
+  uint64_t first = 0, last = 0;
+  if (!tl_load(trace, spec, ev, &threads, &first, &last, error)) return FALSE;
+  g_autofree char *what = g_strdup_printf("timeline of pages %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "%s%s", first,
+                                          last, spec->policy ? ", " : "", spec->policy ? spec->policy : "");
   guint rows = ev->len;
-  terminal(out, spec, MAX(960, 220 * threads), MAX(600, MIN(20000, 60 + 16 * rows)), 10);
+  terminal(out, spec, MAX(960, 260 * threads), MAX(600, 60 + 16 * rows), 10);
   title(out, trace, spec, what,
         spec->terminal == PCS_PLOT_DUMB ? NULL
-                                        : "add p: page p inserted (the insert won); read p: page p set up and added to the thread's bio\n"
+                                        : "add Page p: page p inserted (the insert won); read Page p: page p set up and "
+                                          "added to the thread's bio\n"
                                           "bracket: one bio, from the read of its first page to its submission");
-  g_string_append_printf(out, "unset key\nunset grid\nset border 0\nset xrange [0.5:%u.9] noextend\nset yrange [%u:-1]\n",
+  g_string_append_printf(out, "unset key\nunset grid\nset border 0\nset xrange [0.6:%u.9] noextend\nset yrange [%u:-1]\n",
                          threads, rows);
   g_string_append(out, "set xtics (");
   for (guint t = 1; t <= threads; t++) g_string_append_printf(out, "%s\"thread %u\" %u", t > 1 ? ", " : "", t, t);
@@ -566,8 +615,9 @@ gboolean pcs_plot_timeline_script(const char *trace, const PcsPlotSpec *spec, GS
     g_string_append_printf(out, "%s\"%.3f\" %u", i ? ", " : "", g_array_index(ev, TlEvent, i).t_us, i);
   g_string_append(out, ")\n");
   /* a bio's bracket: its thread's most recent reads back to the first of
-   * its pages; a thread's brackets alternate between two offsets so that
-   * one ending where the next starts stays two */
+   * its pages, left of the points (labels go right); a thread's brackets
+   * alternate between two offsets so that one ending where the next starts
+   * stays two */
   g_autofree guint *nbio = g_new0(guint, threads + 1);
   for (guint i = 0; i < rows; i++) {
     TlEvent *e = &g_array_index(ev, TlEvent, i);
@@ -579,22 +629,16 @@ gboolean pcs_plot_timeline_script(const char *trace, const PcsPlotSpec *spec, GS
       if (r->kind == 'R' && r->a >= e->a && r->a < e->a + e->b) top = j;
       if (r->kind == 'R' && r->a == e->a) break;
     }
-    double x = e->thread + 0.40 + 0.05 * (nbio[e->thread]++ % 2);
+    double x = e->thread - 0.08 - 0.06 * (nbio[e->thread]++ % 2);
     g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x, top, x, i);
-    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x - 0.05, top, x, top);
-    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x - 0.05, i, x, i);
+    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x, top, x + 0.04, top);
+    g_string_append_printf(out, "set arrow from %.2f,%u to %.2f,%u nohead lw 2 lc rgb '#1f77b4'\n", x, i, x + 0.04, i);
   }
   g_string_append(out, "$ev << EOD\n");
   for (guint i = 0; i < rows; i++) {
     TlEvent *e = &g_array_index(ev, TlEvent, i);
-    if (e->kind == 'S' && e->b == 1)
-      g_string_append_printf(out, "%u %u \"bio %" G_GUINT64_FORMAT " (1 page)\" 3\n", e->thread, i, e->a);
-    else if (e->kind == 'S')
-      g_string_append_printf(out, "%u %u \"bio %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " pages)\" 3\n",
-                             e->thread, i, e->a, e->a + e->b - 1, e->b);
-    else
-      g_string_append_printf(out, "%u %u \"%s %" G_GUINT64_FORMAT "\" %d\n", e->thread, i, e->kind == 'A' ? "add" : "read",
-                             e->a, e->kind == 'A' ? 1 : 2);
+    g_autofree char *label = tl_label(e);
+    g_string_append_printf(out, "%u %u \"%s\" %d\n", e->thread, i, label, e->kind == 'S' ? 3 : e->kind == 'A' ? 1 : 2);
   }
   g_string_append(out, "EOD\n"
                        "plot $ev using 1:2:3:4 with labels left offset 1,0 point pt 7 ps 0.6 lc variable tc variable\n");

@@ -90,8 +90,8 @@ static gboolean load_csv(PcsResults *r, const char *text, GError **error) {
     }
     char **cells = g_strsplit(l, ",", -1);
     if (g_strv_length(cells) != r->columns->len) {
-      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: expected %u cells as in the header, found %u", r->path,
-                  i + 1, r->columns->len, g_strv_length(cells));
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: expected %u cell%s as in the header, found %u", r->path,
+                  i + 1, r->columns->len, r->columns->len == 1 ? "" : "s", g_strv_length(cells));
       g_strfreev(cells);
       return FALSE;
     }

@@ -380,6 +380,7 @@ static void rq_absorb(PcsSim *s, uint32_t dst_id, uint32_t src_id) {
   dst->nsect += src->nsect;
   dst->nseg += src->nseg;
   hash_move_end(s, dst_id);
+  pcs_trace(s, src->task + 1, PCS_TRACE_RQ_MERGE, src->sector, src->nsect); /* its bios now leave as DST */
   pcs_blk_put_request(s, src_id);
 }
 

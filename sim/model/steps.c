@@ -14,6 +14,13 @@
  * READ p appends to the open bio if it ends at p-1, else submits it and
  * opens a new one; a finished thread's open bio is submitted (not a step).
  *
+ * A schedule is a sequence of turns.  Policies take different numbers of
+ * steps for the same pages (immediate reads between inserts, pool:N does
+ * not), so a schedule written for one policy may name a thread that has
+ * already finished under another.  `pcsim replay` lets such a turn pass
+ * idle (pcs_steps_replay_turns()) and says which; the strict replay, used
+ * to hold this model against reader.c step for step, refuses it.
+ *
  * Agreement with reader.c is tested, not assumed: tests/test_steps.c runs
  * the full simulator on small races and replays each of its ->readpages
  * calls here (the caller as thread 1, thread 2 taking the pages the caller
@@ -213,8 +220,10 @@ gboolean pcs_schedule_load_text(PcsSchedule *s, const char *path, const char *da
 
 /* ---- replay ---- */
 
-gboolean pcs_steps_trace(const PcsSchedule *sched, const PcsPolicy *policy, PcsTraceFn trace, void *user,
-                         const char *path, GError **error) {
+/* Runs SCHED; with IDLE, a step naming a finished thread passes (its
+ * number goes into IDLE), without it that step is an error. */
+static gboolean steps_run(const PcsSchedule *sched, const PcsPolicy *policy, PcsTraceFn trace, void *user,
+                          GArray *idle, const char *path, GError **error) {
   Model m = {policy, sched->threads, sched->pages};
   State s;
   state_init(&m, &s);
@@ -225,6 +234,11 @@ gboolean pcs_steps_trace(const PcsSchedule *sched, const PcsPolicy *policy, PcsT
     if (id > m.threads)
       return pcs_input_error(error, path, line, "step %u names thread %u, but there are only %u threads",
                              i + 1, id, m.threads);
+    if (s.t[id - 1].done && idle) {
+      guint n = i + 1;
+      g_array_append_val(idle, n);
+      continue;
+    }
     if (s.t[id - 1].done)
       return pcs_input_error(error, path, line,
                              "step %u names thread %u, which has already finished under %s", i + 1, id,
@@ -240,6 +254,11 @@ gboolean pcs_steps_trace(const PcsSchedule *sched, const PcsPolicy *policy, PcsT
   return TRUE;
 }
 
+gboolean pcs_steps_trace(const PcsSchedule *sched, const PcsPolicy *policy, PcsTraceFn trace, void *user,
+                         const char *path, GError **error) {
+  return steps_run(sched, policy, trace, user, NULL, path, error);
+}
+
 static void collect_bio(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
   (void)t;
   if (kind != PCS_TRACE_SUBMIT) return;
@@ -250,6 +269,11 @@ static void collect_bio(void *user, PcsTime t, uint32_t thread, PcsTraceKind kin
 gboolean pcs_steps_replay(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios,
                           const char *path, GError **error) {
   return pcs_steps_trace(sched, policy, collect_bio, bios, path, error);
+}
+
+gboolean pcs_steps_replay_turns(const PcsSchedule *sched, const PcsPolicy *policy, GArray *bios, GArray *idle,
+                                const char *path, GError **error) {
+  return steps_run(sched, policy, collect_bio, bios, idle, path, error);
 }
 
 /* ---- explore ---- */
@@ -312,7 +336,7 @@ gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *po
   if (threads < 1 || threads > PCS_EXPLORE_MAX_THREADS || pages < 1 || pages > PCS_EXPLORE_MAX_PAGES ||
       threads * pages > PCS_EXPLORE_MAX_CELLS) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
-                "explore: --threads %u --pages %u is too large to enumerate here: "
+                "--threads %u --pages %u is too large to enumerate here: "
                 "at most %u threads, %u pages and threads*pages <= %u (e.g. 2x8, 3x6, 4x4)", threads, pages,
                 PCS_EXPLORE_MAX_THREADS, PCS_EXPLORE_MAX_PAGES, PCS_EXPLORE_MAX_CELLS);
     return FALSE;
@@ -325,7 +349,7 @@ gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *po
   gboolean ok = !x.overflow;
   if (!ok) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT,
-                "explore: --threads %u --pages %u under %s has more schedules than 64-bit counts hold",
+                "--threads %u --pages %u under %s has more schedules than 64-bit counts hold",
                 threads, pages, policy->name);
   } else {
     out->hist_len = x.hist_len;
@@ -342,7 +366,7 @@ gboolean pcs_steps_explore(uint32_t threads, uint32_t pages, const PcsPolicy *po
     }
     if (total > UINT64_MAX) {
       ok = FALSE;
-      g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT, "explore: schedule count overflows 64 bits");
+      g_set_error(error, PCS_ERROR, PCS_ERROR_LIMIT, "schedule count overflows 64 bits");
     }
     out->schedules = (uint64_t)total;
     out->mean_bios = (double)((long double)weighted / (long double)total);
