@@ -6,5 +6,7 @@ medians and percentiles from quantile.quantile().  cli.py holds the command line
 list of subcommands (cli.COMMANDS), the check that each input path can be read, and the
 exit statuses (0 done, 2 bad usage or an unreadable input).  An analysis module has
 NAME, HELP (its one line in `pcsim-trace --help`), its docstring (its --help text),
-add_arguments(parser), PATHS (the arguments that name input files) and run(args).
+add_arguments(parser), PATHS (the arguments that name input files), run(args) (its exit
+status) and, where a default or an old spelling needs filling in before the paths are
+checked, prepare(args).
 """
