@@ -389,7 +389,7 @@ static void read_sched_lines(const char *text, uint32_t ncpu, SchedSeen *seen) {
 /* With per-CPU run queues (the 6.18 scenario), four readers on two CPUs:
  * the sched_switch lines follow each task on and off its CPU as the run's
  * own sleeps, wake-ups and exits, and a reader's other lines carry the CPU
- * it is on, so scripts/reader-time-split reads a run as it reads a capture. */
+ * it is on, so scripts/pcsim-trace reader-time-split reads a run as it reads a capture. */
 static void scheduler_events_follow_each_task_on_and_off_its_cpu(void **state) {
   PcsParams p;
   load_small(&p, "linux-6.18-btrfs.ini", "16M");

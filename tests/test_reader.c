@@ -63,7 +63,7 @@ static void v618_batch_reads_ahead_copies_then_sleeps(void **state) {
 /* --ftrace of the same run: page_cache_async_ra's index is the marked
  * folio (ractl's index, 8), not the reader's next copy (6), and req_count
  * what remains of the call from it (1: the call is [6,9)), so
- * scripts/marker-hits matches it to the window that set the marker. */
+ * scripts/pcsim-trace marker-hits matches it to the window that set the marker. */
 static void v618_ftrace_async_ra_names_the_marked_folio(void **state) {
   PcsParams p;
   twelve_k_calls(&p, "scenario.kernel=v6.18");
@@ -245,7 +245,7 @@ static uint64_t windows_launched_twice(const char *scenario, const char *policy,
 /* The marker is tested by the read loop and cleared later, in the async
  * readahead call (cost.ra_marker): under both kernels a second reader that
  * finds it still marked launches the same window, which the kernel's
- * captures show (scripts/colaunch); with the test and the clear one step
+ * captures show (scripts/pcsim-trace colaunch); with the test and the clear one step
  * (0) no v6.18 window is ever launched twice. */
 static void a_marker_tested_before_its_clear_launches_a_window_twice(void **state) {
   (void)state;

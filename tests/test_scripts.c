@@ -1,87 +1,223 @@
-/* test_scripts.c - the trace analysis scripts (python3 scripts in scripts/, sharing
- * scripts/ftrace_lines.py) as a user runs them: on a committed capture they
- * print their figures and exit 0; --help prints the usage; a path that does
- * not exist is named on stderr with exit status 2, never a traceback. */
+/* test_scripts.c - scripts/pcsim-trace, the trace analyses (package scripts/pcsim_trace/),
+ * as a user runs them from the checkout's top: each subcommand on a committed capture
+ * prints its figures (asserted as whole lines, exactly as printed); `--help` lists every
+ * subcommand with its line; a path that does not exist is named on stderr with exit
+ * status 2, never a traceback; an unknown subcommand exits 2; the one quantile rule
+ * (scripts/pcsim_trace/quantile.py) gives the values its docstring states. */
 #include "support.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
-/* Runs scripts/NAME with ARG; its exit status, stdout and stderr. */
-static int run_script(const char *name, const char *arg, char **out, char **err) {
-  g_autofree char *rel = g_strdup_printf("scripts/%s", name);
-  g_autofree char *script = test_path(rel);
-  char *argv[] = {"python3", script, (char *)arg, NULL};
+/* Runs `python3 scripts/pcsim-trace ARGS...` in the source tree; its exit status, stdout
+ * and stderr. */
+static int run_tool(char **out, char **err, const char *const *args) {
+  g_autoptr(GPtrArray) argv = g_ptr_array_new();
+  g_ptr_array_add(argv, "python3");
+  g_ptr_array_add(argv, "scripts/pcsim-trace");
+  for (const char *const *a = args; *a; a++) g_ptr_array_add(argv, (char *)*a);
+  g_ptr_array_add(argv, NULL);
   int status = 0;
   GError *error = NULL;
-  if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status, &error))
-    fail_msg("python3 %s: %s (scripts/install-deps installs python3)", rel, error->message);
+  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status,
+                    &error))
+    fail_msg("python3 scripts/pcsim-trace: %s (scripts/install-deps installs python3)", error->message);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+#define TOOL(out, err, ...) run_tool(out, err, (const char *const[]){__VA_ARGS__, NULL})
+
+/* Each subcommand on a fixture, and lines of its output (whole lines, '\n' included
+ * where the line ends there). */
 static const struct {
-  const char *name, *trace, *expect; /* a line of its output on that trace */
-} SCRIPTS[] = {
-  {"csum-leaf-reads", "tests/data/kernel-6.18-nodesize/n16k/blocks/ra4096-j1-rep1.ftrace.txt.gz",
-   "metadata reads 66"},
-  {"reader-time-split", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz", "D sleeps"},
-  {"wake-wait-burst", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz", "woken"},
-  {"marker-hits", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz", "async_ra"},
-  {"lru-batch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz", "31"},
-  {"follower-timing", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz", "window"},
-  {"window-chain", "tests/data/kernel-6.18-idle/mechanism/ra4096-j1-rep1.ftrace.txt.gz",
-   "device busy 648 of 827 ms (78%)"},
-  {"window-chain", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j1-rep1.ftrace.txt.gz",
-   "batches issued before the previous batch completed: 32 of 126"},
-  {"window-order", "tests/data/kernel-6.18-dec04b/mechanism/bs32k-ra4096-j3-rep1.ftrace.txt.gz",
-   "launches at the previous window's first page: 100; the previous window already complete: 46; of those, inserted by two threads or more: 3"},
-  {"loop-worker", "tests/data/kernel-6.18-idle/mechanism/ra128-j1-rep1.ftrace.txt.gz",
-   "3229       10       19       26"},
-  {"alone-requests", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz",
-   "946 requests of 256 KiB alone throughout: p25 147 us, median 165 us, p75 191 us; ln(p75/p25)/1.349 = 0.19"},
-  {"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j1-rep1.json",
-   "user 0.037 ms/MiB, system 0.600 ms/MiB, user 1.16 us per read() call"},
+  const char *args[4];
+  const char *expect[4];
+} CASES[] = {
+  {{"alone-requests", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
+   {"tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz: 946 requests of 256 KiB alone "
+    "throughout: p25 147 us, median 165 us, p75 191 us; ln(p75/p25)/1.349 = 0.19\n"}},
+  {{"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz"},
+   {": 4901 windows, 37 launched twice by page_cache_async_ra (their page_cache_async_ra at most 2 us apart); "
+    "5325 small data bios (under 256 pages), 1674 of them by those launchers\n"}},
+  {{"colaunch", "tests/data/kernel-6.18-dec06-sched/ra128-j2-rep1.ftrace.txt.gz"},
+   {": 4042 windows, 6 launched twice by page_cache_async_ra (their page_cache_async_ra at most 1 us apart); "
+    "4047 small data bios (under 256 pages), 1044 of them by those launchers\n",
+    "\n  launched twice by readers one waker woke within 50 us of each other: 6 of 6, 59 us (median) after those "
+    "wakings\n"}},
+  {{"csum-leaf-reads", "tests/data/kernel-6.18-nodesize/n16k/blocks/ra4096-j1-rep1.ftrace.txt.gz"},
+   {"\n  metadata reads 66, sizes (sectors: reads) {32: 66}\n",
+    "\n  file between two reads: median 16.0 MiB (p10..p90 15.5..16.0)\n",
+    "\n  stall (read queued -> next data bio): 0.70 / 3.49 / 230, 25% of the 915 ms span\n",
+    "\n  device busy (a read request in flight): 735 ms, 80% of the span\n"}},
+  {{"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j1-rep1.json"},
+   {"ra128-j1-rep1.json: runtime 2053 ms, 1 thread(s): user 0.037 ms/MiB, system 0.600 ms/MiB, user 1.16 us per "
+    "read() call\n"}},
   /* four threads, numjobs in [global]: the group's CPU is usr/sys_cpu x job_runtime (summed) */
-  {"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra4096-j4-rep1.json",
-   "4 thread(s): user 0.023 ms/MiB, system 0.347 ms/MiB, user 0.71 us per read() call"},
-  {"idle-wake", "tests/data/kernel-6.18-dec06-sched/ra128-j1-rep1.ftrace.txt.gz",
-   "idle   200..400   us:   182, woken -> on CPU p10 / p25 / median / p75 / p90: 48 / 50 / 54 / 60 / 68 us"},
-  {"wake-wait-burst", "tests/data/kernel-6.18-idle/mechanism/ra128-j4-rep1.ftrace.txt.gz",
-   "that gap under 1 us 1.7%, 2 us 4.1%, 5 us 12.4%, 10 us 26.3%"},
-  {"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz",
-   "4901 windows, 37 launched twice by page_cache_async_ra"},
-  {"colaunch", "tests/data/kernel-6.18-dec06-sched/ra128-j2-rep1.ftrace.txt.gz",
-   "one waker woke within 50 us of each other: 6 of 6, 59 us (median) after those wakings"},
-  {"preemptions", "tests/data/kernel-6.18-dec04/mechanism/ra4096-j4-rep1.ftrace.txt.gz",
-   "runs of 1.4 ms or more ended preempted: 104; in the busiest quarter-millisecond of the 4 ms tick period: 34 (33%"},
+  {{"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra4096-j4-rep1.json"},
+   {"ra4096-j4-rep1.json: runtime 1956 ms, 4 thread(s): user 0.023 ms/MiB, system 0.347 ms/MiB, user 0.71 us per "
+    "read() call\n"}},
+  {{"idle-wake", "tests/data/kernel-6.18-dec06-sched/ra128-j1-rep1.ftrace.txt.gz"},
+   {": 1334 remote wake-ups of a reader onto its idle prev CPU\n",
+    "\n  idle    50..100   us:   602, woken -> on CPU p10 / p25 / median / p75 / p90: 10 / 10 / 11 / 13 / 23 us\n",
+    "\n  idle   200..400   us:   182, woken -> on CPU p10 / p25 / median / p75 / p90: 48 / 50 / 54 / 60 / 68 us\n"}},
+  {{"loop-worker", "tests/data/kernel-6.18-idle/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
+   {"\n  1 requests                                                       3229       10       19       26\n",
+    "\n  2 requests                                                        370       12       23       32\n",
+    "\n  on the other CPU                                                 256       54      883          27%\n"}},
+  {{"lru-batch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
+   {": 256263 spacings; 3..20 us: 9665 (3.8%), p25/median/p75 5/6/6 us, mean 5.81 us; the rest mean 1.16 us; "
+    "extra 4.66 us; inserts between: by task 31, by CPU 31 (median)\n"}},
+  {{"marker-hits", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz"},
+   {"\n  async_ra 4421: by inserter 820 (19%), by other 3133 (71%), unmatched 468;  sync_ra 487\n",
+    "\n  windows 4901 (full = 64 pages): full 3614, 32..full-1 609, 8..31 678, <8 0\n",
+    "\n  call -> insert 4897: 4.0 / 5.0 / 6.0 us;  insert spacing 1.0 / 1.0 / 1.0 us;  3 us or more: 4.6%, every 24 "
+    "inserts\n",
+    "\n  context walk 1310: 1.17 us + 11.41 ns a page walked;  0..63 pages: 1.0 us (1310)\n"}},
+  {{"preemptions", "tests/data/kernel-6.18-dec04/mechanism/ra4096-j4-rep1.ftrace.txt.gz"},
+   {": 1159 fio runs, 312 ended preempted\n", "\n  preempted runs (ms) p25 / p50 / p75: 0.14 / 0.58 / 1.81\n",
+    "\n  runs of 1.4 ms or more ended preempted: 104; in the busiest quarter-millisecond of the 4 ms tick period: "
+    "34 (33%; 6% if spread evenly)\n"}},
+  {{"reader-time-split", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz"},
+   {"\nreader pid 22372: 226 D sleeps over 914.0 ms\n",
+    "\n  asleep in D    498.5 ms in 185 sleeps: median 1.10 ms, p90 7.06 ms, max 20.22 ms\n",
+    "\n  woken -> on CPU (185 D sleeps): median 46.0 us, p90 425.0 us, p99 4038.0 us\n",
+    "\n  ran on: prev_cpu (the CPU it slept on) is the waker's in 47%; when it is not (216): ran on the waker's "
+    "CPU 14.8% (cpu.wake_affine), on prev_cpu 85.2%\n"}},
+  {{"sched-race-timing", "tests/data/kernel-6.18-sched/ra128-j4-rep1.ftrace.txt.gz"},
+   {"\n  rq_complete -> end-io work start        21.0 [   7.0,   53.0] (n=1079)\n",
+    "\n  rq_complete -> reader's next async ra   111.0 [  76.0,  197.0] (n=1048)\n"}},
+  {{"wake-wait-burst", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz"},
+   {"\nreaders: 3; bursts (switch-in -> switch-out): 622, length p25 / median / p75 / p90 57 / 194 / 1563 / 3310 "
+    "us\n",
+    "\n  on the waker's CPU: 37%, 6 / 12 / 30 / 79 / 425\n",
+    "\n  first reader in on each CPU (100 groups on both): gap 15 / 24 / 62 us, under 20 us in 38%\n",
+    "\n  that gap under 1 us 0.0%, 2 us 3.0%, 5 us 6.0%, 10 us 14.0%\n"}},
+  {{"window-chain", "tests/data/kernel-6.18-idle/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
+   {": 1 readers, 129 launches, 1104 data requests\ndevice busy 648 of 827 ms (78%)\n",
+    "\n  issue -> last complete                      4.35 /    6.92 /    8.84   mean    6.96\n",
+    "\nbatches issued before the previous batch completed: 53 of 126\n",
+    "\nD sleeps over 0.5 ms: 73, 401 ms in all: waiting for the device 367 ms (91%), end-io and wake-up 34 ms\n"}},
+  {{"window-order", "tests/data/kernel-6.18-dec04b/mechanism/bs32k-ra4096-j3-rep1.ftrace.txt.gz"},
+   {": 182 readahead windows, 115 full (2000 pages or more)\n",
+    "\n  full windows, issue -> last completion p50: 9.60 ms\n",
+    "\n  launches at the previous window's first page: 100; the previous window already complete: 46; of those, "
+    "inserted by two threads or more: 3\n"}},
 };
 
-static void each_script_reads_a_capture_and_refuses_a_missing_one(void **state) {
+static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
   (void)state;
-  for (gsize i = 0; i < G_N_ELEMENTS(SCRIPTS); i++) {
-    g_autofree char *trace = test_path(SCRIPTS[i].trace);
+  for (gsize i = 0; i < G_N_ELEMENTS(CASES); i++) {
     g_autofree char *out = NULL, *err = NULL;
-    int rc = run_script(SCRIPTS[i].name, trace, &out, &err);
-    if (rc != 0) fail_msg("%s %s: exit %d\n%s", SCRIPTS[i].name, SCRIPTS[i].trace, rc, err);
-    if (!strstr(out, SCRIPTS[i].expect)) fail_msg("%s: no '%s' in its output:\n%s", SCRIPTS[i].name, SCRIPTS[i].expect, out);
-    g_clear_pointer(&out, g_free);
-    g_clear_pointer(&err, g_free);
-    assert_int_equal(run_script(SCRIPTS[i].name, "--help", &out, &err), 0);
-    assert_non_null(strstr(out, "usage: scripts/"));
-    g_clear_pointer(&out, g_free);
-    g_clear_pointer(&err, g_free);
-    assert_int_equal(run_script(SCRIPTS[i].name, "/nonexistent/trace.gz", &out, &err), 2);
-    assert_non_null(strstr(err, "/nonexistent/trace.gz"));
-    if (strstr(err, "Traceback")) fail_msg("%s: a traceback for a missing file:\n%s", SCRIPTS[i].name, err);
+    int rc = run_tool(&out, &err, CASES[i].args);
+    if (rc != 0) fail_msg("pcsim-trace %s %s: exit %d\n%s", CASES[i].args[0], CASES[i].args[1], rc, err);
+    for (gsize k = 0; k < G_N_ELEMENTS(CASES[i].expect) && CASES[i].expect[k]; k++)
+      if (!strstr(out, CASES[i].expect[k]))
+        fail_msg("pcsim-trace %s %s: no line\n%s\nin its output:\n%s", CASES[i].args[0], CASES[i].args[1],
+                 CASES[i].expect[k], out);
   }
+}
+
+static const char *const SUBCOMMANDS[] = {
+    "alone-requests", "colaunch",      "csum-leaf-reads",   "fio-cpu",         "idle-wake",    "loop-worker",
+    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
+    "sched-race-timing", "wake-wait-burst", "window-chain", "window-order",
+};
+
+/* `pcsim-trace --help` lists each subcommand on a line of its own with what it does;
+ * `pcsim-trace NAME --help` prints NAME's usage and description. */
+static void help_lists_every_subcommand(void **state) {
+  (void)state;
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(TOOL(&out, &err, "--help"), 0);
+  assert_non_null(strstr(out, "usage: pcsim-trace SUBCOMMAND [ARGS]\n"));
+  assert_non_null(strstr(out, "\n  window-chain        a readahead window's time, launch to launch\n"));
+  for (gsize i = 0; i < G_N_ELEMENTS(SUBCOMMANDS); i++) {
+    g_autofree char *line = g_strdup_printf("\n  %-19s ", SUBCOMMANDS[i]);
+    if (!strstr(out, line)) fail_msg("pcsim-trace --help: no line for %s:\n%s", SUBCOMMANDS[i], out);
+  }
+  assert_null(strstr(out, "follower-timing"));
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(TOOL(&out, &err, "idle-wake", "--help"), 0);
+  assert_true(g_str_has_prefix(out, "usage: pcsim-trace idle-wake [-h] TRACE [TRACE ...]\n"));
+  assert_non_null(strstr(out, "idle-wake - how fast a reader woken onto an idle CPU runs"));
+}
+
+/* A path that does not exist: "pcsim-trace NAME: PATH: No such file or directory", exit
+ * 2, for every subcommand; an unknown subcommand (the dropped follower-timing) and none
+ * at all: exit 2 with argparse's message; a truncated .gz: exit 2 naming it. */
+static void bad_input_exits_2_without_a_traceback(void **state) {
+  (void)state;
+  for (gsize i = 0; i < G_N_ELEMENTS(SUBCOMMANDS); i++) {
+    const char *name = SUBCOMMANDS[i];
+    const char *missing = g_str_equal(name, "sched-compare") ? "/nonexistent/ra128-j1-rep1.fio" : "/nonexistent/trace.gz";
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = g_str_equal(name, "sched-compare") ? TOOL(&out, &err, name, "--pcsim", PCSIM_BINARY, missing)
+             : g_str_equal(name, "reduce-capture") ? TOOL(&out, &err, name, missing, "/nonexistent/out.gz")
+                                                   : TOOL(&out, &err, name, missing);
+    g_autofree char *want = g_strdup_printf("pcsim-trace %s: %s: No such file or directory\n", name, missing);
+    if (rc != 2 || !g_str_equal(err, want) || *out)
+      fail_msg("pcsim-trace %s %s: exit %d, stdout '%s', stderr (wanted '%s'):\n%s", name, missing, rc, out, want, err);
+  }
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(TOOL(&out, &err, "follower-timing", "x.gz"), 2);
+  assert_non_null(strstr(err, "pcsim-trace: error: argument SUBCOMMAND: invalid choice: 'follower-timing'"));
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(run_tool(&out, &err, (const char *const[]){NULL}), 2);
+  assert_non_null(strstr(err, "the following arguments are required: SUBCOMMAND"));
+
+  g_autofree char *whole = test_path("tests/data/kernel-6.18-dec06-sched/ra128-j1-rep1.ftrace.txt.gz");
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+  assert_true(g_file_get_contents(whole, &bytes, &len, NULL));
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *cut = g_build_filename(dir, "cut.ftrace.txt.gz", NULL);
+  assert_true(g_file_set_contents(cut, bytes, (gssize)(len / 2), NULL));
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(TOOL(&out, &err, "idle-wake", cut), 2);
+  g_autofree char *prefix = g_strdup_printf("pcsim-trace idle-wake: %s: ", cut);
+  if (!g_str_has_prefix(err, prefix) || strstr(err, "Traceback")) fail_msg("a truncated .gz:\n%s", err);
+}
+
+/* The one quantile rule: the value at index floor(n * f) of the n sorted values (the
+ * last when that is n); NaN for no values; its docstring's examples hold. */
+static void the_quantile_rule(void **state) {
+  (void)state;
+  char *argv[] = {"python3", "-c",
+                  "import sys, doctest; sys.dont_write_bytecode = True; sys.path.insert(0, 'scripts')\n"
+                  "from pcsim_trace import quantile as q\n"
+                  "print(q.quantile([4, 1, 3, 2], 0.5), q.quantile([5, 1, 4, 2, 3], 0.5), q.quantile(range(1, 11), 0.9),\n"
+                  "      q.quantile(range(1, 11), 0.1), q.quantile([1, 2, 3, 4], 0.25), q.quantile([1, 2, 3, 4], 1.0),\n"
+                  "      q.quantile([], 0.5), q.quantiles([30, 10, 20], 0.0, 0.5, 0.99))\n"
+                  "print(doctest.testmod(q))",
+                  NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("python3 -c ...quantile: %s", err);
+  assert_string_equal(out, "3 3 10 2 2 4 nan (10, 20, 30)\nTestResults(failed=0, attempted=3)\n");
+}
+
+/* sched-compare runs pcsim on a capture's job and prints the kernel's and pcsim's rows
+ * (one reader: the medians over readers are that reader's figures). */
+static void sched_compare_runs_pcsim_beside_the_capture(void **state) {
+  (void)state;
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = TOOL(&out, &err, "sched-compare", "--pcsim", PCSIM_BINARY, "tests/data/kernel-6.18-wakes/ra128-j1-rep1.fio");
+  if (rc != 0) fail_msg("pcsim-trace sched-compare: exit %d\n%s", rc, err);
+  assert_non_null(strstr(out, "\n| ra128-j1-rep1 | kernel | 16% | 1.2% | - | 76% | 52 us | 2119 | 404 us |\n"
+                              "|  | pcsim (seed 1) | 15% | 2.0% | - | 82% | 32 us | 3258 | 193 us |\n"));
+  assert_non_null(strstr(out, "\npcsim: workloads/linux-6.18-btrfs.ini; figures from pcsim-trace reader-time-split"));
 }
 
 /* The windows two readers launch together (cost.ra_marker: 6.18 tests the
  * marker in filemap_get_pages() and clears it in page_cache_async_ra();
  * cpu.wake_jitter: how often two woken readers start together): the
  * shipped scenario's 4 threads at 128 KiB launch some windows twice, as
- * the kernel does (37 in the shared mechanism run: scripts/colaunch above;
+ * the kernel does (37 in the shared mechanism run: colaunch above;
  * 6 in an untraced run), within a factor of 2 of that range, and none
  * with the test and the clear made one step (cost.ra_marker=0). */
 static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
@@ -99,7 +235,7 @@ static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
     assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &o, &e, &status, NULL));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("pcsim run: %s", e);
     g_autofree char *out = NULL, *err = NULL;
-    assert_int_equal(run_script("colaunch", trace, &out, &err), 0);
+    assert_int_equal(TOOL(&out, &err, "colaunch", trace), 0);
     const char *at = strstr(out, " windows, ");
     assert_non_null(at);
     counts[off] = atoi(at + strlen(" windows, "));
@@ -109,9 +245,9 @@ static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
   assert_int_equal(counts[1], 0);
 }
 
-/* scripts/reduce-capture keeps the block, readahead and fio's scheduler
- * lines and drops page inserts and other tasks' switches and wake-ups; a
- * missing input is named with exit status 2 and leaves no output. */
+/* reduce-capture keeps the block, readahead and fio's scheduler lines and drops page
+ * inserts and other tasks' switches and wake-ups; a missing input is named with exit
+ * status 2 and leaves no output. */
 static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   (void)state;
   const char *lines[] = {
@@ -128,22 +264,18 @@ static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   g_autofree char *in = test_tempfile("in.ftrace.txt", text->str);
   g_autofree char *dir = test_tempdir();
   g_autofree char *out = g_build_filename(dir, "out.ftrace.txt.gz", NULL);
-  g_autofree char *script = test_path("scripts/reduce-capture");
-  char *argv[] = {"python3", script, in, out, NULL};
-  g_autofree char *got = test_tool(NULL, argv);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(TOOL(&o, &e, "reduce-capture", in, out), 0);
   char *zcat[] = {"gzip", "-dc", out, NULL};
-  g_free(got);
-  got = test_tool(NULL, zcat);
+  g_autofree char *got = test_tool(NULL, zcat);
   assert_non_null(strstr(got, "# tracer: nop"));
   for (gsize i = 0; i < G_N_ELEMENTS(lines); i++)
     if ((strstr(got, lines[i]) != NULL) != kept[i]) fail_msg("reduce-capture %s: %s", kept[i] ? "dropped" : "kept", lines[i]);
   g_autofree char *missing = g_build_filename(dir, "missing.gz", NULL);
   g_autofree char *out2 = g_build_filename(dir, "out2.gz", NULL);
-  char *argv2[] = {"python3", script, missing, out2, NULL};
-  g_autofree char *o = NULL, *e = NULL;
-  int status = 0;
-  assert_true(g_spawn_sync(NULL, argv2, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o, &e, &status, NULL));
-  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  g_clear_pointer(&o, g_free);
+  g_clear_pointer(&e, g_free);
+  assert_int_equal(TOOL(&o, &e, "reduce-capture", missing, out2), 2);
   assert_non_null(strstr(e, "missing.gz"));
   assert_false(g_file_test(out2, G_FILE_TEST_EXISTS));
   g_autofree char *tmp2 = g_strconcat(out2, ".tmp", NULL);
@@ -152,7 +284,11 @@ static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(each_script_reads_a_capture_and_refuses_a_missing_one),
+    cmocka_unit_test(each_subcommand_prints_its_figures_on_a_capture),
+    cmocka_unit_test(help_lists_every_subcommand),
+    cmocka_unit_test(bad_input_exits_2_without_a_traceback),
+    cmocka_unit_test(the_quantile_rule),
+    cmocka_unit_test(sched_compare_runs_pcsim_beside_the_capture),
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
     cmocka_unit_test(pcsim_launches_windows_twice_with_the_marker_gap),
   };

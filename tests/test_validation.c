@@ -119,7 +119,7 @@ static const KnownMiss KNOWN_MISSES[] = {
    * over the real 1895..2628: pcsim's device, fitted to one thread's MiB/s,
    * completes a window's requests one after another and never gets ahead of
    * the readers, where the host completed windows together and was busy 45%
-   * of the mechanism run, scripts/window-order and scripts/window-chain).
+   * of the mechanism run, scripts/pcsim-trace window-order and scripts/pcsim-trace window-chain).
    * Its bios/MiB are within the goal since cost.ra_marker (2026-12-06:
    * 0.268 before, the windows two readers launch together missing; with
    * cpu.wake_jitter 0.6 and the marker gap at 300 ns, seeds 1..21, 0.386

@@ -120,7 +120,7 @@ void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
  * goes to the CPU it last ran on (select_task_rq_fair()'s prev_cpu) and
  * queues there if it is busy, even while the other CPU idles, as the
  * captures show for woken readers (docs/validation.md, "Woken readers queue
- * on one CPU") and for the loop kworker (scripts/loop-worker: waits of
+ * on one CPU") and for the loop kworker (scripts/pcsim-trace loop-worker: waits of
  * 0.1-1 ms with 4 threads).  No-op with one run queue. */
 static inline void pcs_cpu_wake_prev(PcsCpus *c, uint32_t task) {
   if (c->migration_cost) c->tasks[task].wake_cpu = c->tasks[task].cpu;

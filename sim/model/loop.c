@@ -14,7 +14,7 @@
  * starting its service when its submission ends; the worker goes on while
  * requests wait, and sleeps when none does.  The captures time a run from
  * the kworker's switch-in to its switch-out after fio woke it: one request
- * 19-20 us, two 24-25, seven 47 (median; scripts/loop-worker).  Its
+ * 19-20 us, two 24-25, seven 47 (median; scripts/pcsim-trace loop-worker).  Its
  * completion (lo_rw_aio_complete() in the host's interrupt) costs no CPU
  * here.  Off (cost.loop_worker = 0): a request starts its service when it
  * is issued, as pcsim did before.  The worker wakes onto the CPU it last

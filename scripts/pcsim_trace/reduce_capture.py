@@ -1,10 +1,8 @@
-#!/usr/bin/env python3
 """reduce-capture - shrink a capture with scheduler events to what the fixtures keep.
 
-usage: scripts/reduce-capture IN.ftrace.txt[.gz] OUT.ftrace.txt.gz
-
-Reads a trace of scripts/capture-kernel-trace taken with --extra-events
-sched/sched_switch,sched/sched_wakeup,sched/sched_waking and writes it without
+Reads IN, a trace of scripts/capture-kernel-trace taken with --extra-events
+sched/sched_switch,sched/sched_wakeup,sched/sched_waking (.gz or plain), and writes
+OUT (gzipped) without
   - the mm_filemap_add_to_page_cache lines (one per page inserted: most of the
     bytes; owner changes and frames need them, so take those from the full
     trace first),
@@ -12,8 +10,8 @@ sched/sched_switch,sched/sched_wakeup,sched/sched_waking and writes it without
   - every sched_waking and sched_wakeup of a task other than fio.
 What is left: the block and readahead events in full (pcsim trace-stats gives
 the same bios and requests per MiB as the full trace) and the readers'
-switches and wake-ups (scripts/reader-time-split, scripts/sched-compare,
-scripts/window-chain).  As the evening and 2026-12-04 fixture sets were made.
+switches and wake-ups (reader-time-split, sched-compare, window-chain).
+As the evening and 2026-12-04 fixture sets were made.
 Exit status 2 on a missing or unreadable input; OUT is written whole or not at all.
 """
 import gzip
@@ -21,10 +19,18 @@ import os
 import re
 import sys
 
-from ftrace_lines import open_trace
+from .ftrace import open_trace
 
+NAME = 'reduce-capture'
+HELP = 'shrink a capture to what the test fixtures keep'
+PATHS = ('src',)
 SWITCH = re.compile(r'sched_switch: prev_comm=(\S+) .* next_comm=(\S+) ')
 WAKE = re.compile(r'sched_wak(?:ing|eup): comm=(\S+) ')
+
+
+def add_arguments(p):
+    p.add_argument('src', metavar='IN.ftrace.txt[.gz]')
+    p.add_argument('dst', metavar='OUT.ftrace.txt.gz')
 
 
 def keep(line):
@@ -39,35 +45,20 @@ def keep(line):
     return True
 
 
-def main():
-    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
-        print(__doc__.strip())
-        return 0
-    if len(sys.argv) != 3:
-        print('usage: scripts/reduce-capture IN.ftrace.txt[.gz] OUT.ftrace.txt.gz', file=sys.stderr)
-        return 2
-    src, dst = sys.argv[1], sys.argv[2]
+def run(args):
+    src, dst = args.src, args.dst
     tmp = dst + '.tmp'
     try:
-        fin = open_trace(src)
-    except OSError as e:
-        print('reduce-capture: %s: %s' % (src, e.strerror or e), file=sys.stderr)
-        return 2
-    try:
-        with fin, gzip.open(tmp, 'wt', compresslevel=9) as fout:
+        with open_trace(src) as fin, gzip.open(tmp, 'wt', compresslevel=9) as fout:
             for line in fin:
                 if keep(line):
                     fout.write(line)
     except (OSError, EOFError, UnicodeDecodeError) as e:
         # a read error names the input; one opening or writing TMP, the output
         where = dst if isinstance(e, OSError) and e.filename == tmp else src
-        print('reduce-capture: %s: %s' % (where, getattr(e, 'strerror', None) or e), file=sys.stderr)
+        sys.stderr.write('pcsim-trace reduce-capture: %s: %s\n' % (where, getattr(e, 'strerror', None) or e))
         if os.path.exists(tmp):
             os.unlink(tmp)
         return 2
     os.replace(tmp, dst)
     return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """fio-cpu - the CPU time fio reports for a read job, per MiB and per read() call.
-
-usage: scripts/fio-cpu FIO.json...
 
 FIO.json: fio --output-format=json of one job (group_reporting), as the capture
 sets keep next to each trace.  For each it prints the job's runtime, its
@@ -10,12 +7,18 @@ percentages of job_runtime, fio's total_run_time: with group_reporting each
 thread's run time summed; times job_runtime they are the group's CPU time),
 and the user time per read() call (total_ios): fio's own work between calls,
 which pcsim does not model (README, "What misses").
-Exit status 2 on a missing or unreadable file or one that is not fio JSON.
+Exit status 2 on a file that is not fio JSON of a read job.
 """
 import json
 import sys
 
-from ftrace_lines import paths_from_argv
+NAME = 'fio-cpu'
+HELP = "fio's CPU per MiB and per read() call, from its JSON"
+PATHS = ('jsons',)
+
+
+def add_arguments(p):
+    p.add_argument('jsons', nargs='+', metavar='FIO.json')
 
 
 def figures(path):
@@ -32,17 +35,13 @@ def figures(path):
     return runtime_ms, int(threads), usr_ms / mib, sys_ms / mib, 1000 * usr_ms / read['total_ios']
 
 
-def main(argv):
-    for path in paths_from_argv(__doc__, argv):
+def run(args):
+    for path in args.jsons:
         try:
             runtime, threads, usr, sys_, per_call = figures(path)
         except (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError) as e:
-            sys.stderr.write(f'fio-cpu: {path}: not fio JSON of a read job ({e})\n')
+            sys.stderr.write(f'pcsim-trace fio-cpu: {path}: not fio JSON of a read job ({e})\n')
             return 2
         print(f'{path}: runtime {runtime} ms, {threads} thread(s): user {usr:.3f} ms/MiB, '
               f'system {sys_:.3f} ms/MiB, user {per_call:.2f} us per read() call')
     return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main(sys.argv))

@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """colaunch - readahead windows launched twice: two readers' page_cache_async_ra on one marker.
-
-usage: scripts/colaunch TRACE...
 
 TRACE: a kernel capture's ftrace text (scripts/capture-kernel-trace, with the
 readahead events; .gz or plain) or the file `pcsim run ... --ftrace FILE`
@@ -20,21 +17,23 @@ many twice-launched windows had both launchers last woken by one task within
 50 us of each other (one end-io completion's wake-all releasing them
 together), and the median time from those wakings to the launches.  Used to fit cost.ra_marker
 (workloads/linux-6.18-btrfs.ini; docs/validation.md, "Windows launched twice").
-Exit status 2 on a missing or unreadable TRACE.
 """
 import collections
-import re
-import statistics
-import sys
 
-from ftrace_lines import open_trace, paths_from_argv
+from .ftrace import block, events, fields
+from .quantile import quantile
 
-EVENT = re.compile(r'-(\d+)\s+\[\d+\].*? (\d+\.\d+): (page_cache_(?:async_ra|sync_ra|ra_unbounded)): .*? index=(\d+)')
-BIO = re.compile(r'-(\d+)\s+\[\d+\].*? (\d+\.\d+): block_bio_queue: \S+ (\S+) \d+ \+ (\d+) ')
+NAME = 'colaunch'
+HELP = 'windows launched twice on one marker (cost.ra_marker)'
+PATHS = ('traces',)
 SMALL = 256      # pages: a bio under this is a piece of a window (a whole one holds 256 or more)
 SPAN = 0.05      # s after a twice-launched window's first launch in which its launchers' bios count
-WAKING = re.compile(r'-(\d+)\s+\[\d+\].*? (\d+\.\d+): sched_waking: comm=\S+ pid=(\d+)')
 TOGETHER = 50e-6  # s between two launchers' wakings by one waker: woken together
+WANTED = {'page_cache_async_ra', 'page_cache_sync_ra', 'page_cache_ra_unbounded', 'block_bio_queue', 'sched_waking'}
+
+
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
 
 
 def count(path):
@@ -46,27 +45,25 @@ def count(path):
     woken = {}  # task -> (time, waker) of its last sched_waking
     windows = 0
     small = []  # (time, task)
-    with open_trace(path) as f:
-        for line in f:
-            if 'page_cache_' in line:
-                m = EVENT.search(line)
-                if not m:
-                    continue
-                task, t, kind, index = m.group(1), float(m.group(2)), m.group(3), int(m.group(4))
-                if kind == 'page_cache_ra_unbounded':
-                    windows += 1
-                    if last.get(task, ('',))[0] == 'page_cache_async_ra':
-                        launchers[index].setdefault(task, (last[task][1], woken.get(task)))
-                else:
-                    last[task] = (kind, t)
-            elif 'block_bio_queue' in line:
-                m = BIO.search(line)
-                if m and 'R' in m.group(3) and 'M' not in m.group(3) and int(m.group(4)) // 8 < SMALL:
-                    small.append((float(m.group(2)), m.group(1)))
-            elif 'sched_waking' in line:
-                m = WAKING.search(line)
-                if m:
-                    woken[m.group(3)] = (float(m.group(2)), m.group(1))
+    for e in events(path, WANTED):
+        if e.name == 'block_bio_queue':
+            b = block(e.rest)
+            if b and 'R' in b.rwbs and 'M' not in b.rwbs and b.sectors // 8 < SMALL:
+                small.append((e.time, e.pid))
+        elif e.name == 'sched_waking':
+            pid = fields(e.rest).get('pid')
+            if pid is not None:
+                woken[int(pid)] = (e.time, e.pid)
+        else:
+            index = fields(e.rest).get('index')
+            if index is None:
+                continue
+            if e.name == 'page_cache_ra_unbounded':
+                windows += 1
+                if last.get(e.pid, ('',))[0] == 'page_cache_async_ra':
+                    launchers[int(index)].setdefault(e.pid, (last[e.pid][1], woken.get(e.pid)))
+            else:
+                last[e.pid] = (e.name, e.time)
     twice = [tasks for tasks in launchers.values() if len(tasks) > 1]
     firsts = [(min(t for t, _ in tasks.values()), set(tasks)) for tasks in twice]
     theirs = sum(1 for t, task in small if any(t0 <= t <= t0 + SPAN and task in tasks for t0, tasks in firsts))
@@ -79,11 +76,11 @@ def count(path):
     gap = max((1e6 * (b[0] - a[0]) for a, b in (sorted(v.values(), key=lambda x: x[0])[:2] for v in twice)),
               default=None)
     return (windows, len(twice), gap, len(small), theirs, bool(woken), together,
-            statistics.median(since) if since else None)
+            quantile(since, 0.5) if since else None)
 
 
-def main(argv):
-    for path in paths_from_argv(__doc__, argv):
+def run(args):
+    for path in args.traces:
         windows, twice, gap, small, theirs, sched, together, since = count(path)
         gaps = f' (their page_cache_async_ra at most {gap:.0f} us apart)' if gap is not None else ''
         print(f'{path}: {windows} windows, {twice} launched twice by page_cache_async_ra{gaps}; '
@@ -92,7 +89,3 @@ def main(argv):
             print(f'  launched twice by readers one waker woke within {TOGETHER * 1e6:.0f} us of each other: '
                   f'{together} of {twice}' + (f', {since:.0f} us (median) after those wakings' if since is not None else ''))
     return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main(sys.argv))

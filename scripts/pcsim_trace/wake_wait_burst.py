@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """wake-wait-burst - when woken readers run, and what they wait behind, from a capture or pcsim's --ftrace.
-
-usage: scripts/wake-wait-burst FTRACE [FTRACE...]
 
 FTRACE: a capture's ftrace text (.gz or plain) with scheduler events
 (scripts/capture-kernel-trace --extra-events sched/sched_switch,sched/sched_waking,...),
@@ -38,35 +35,32 @@ Used for docs/validation.md, "Local and remote wake-ups".
 import bisect
 import collections
 import re
-import sys
 
-from ftrace_lines import LINE, fields, open_trace, paths_from_argv
+from .ftrace import events, fields
+from .quantile import quantiles
+
+NAME = 'wake-wait-burst'
+HELP = 'when woken readers run and what they wait behind'
+PATHS = ('traces',)
 ACTS = ('mm_filemap_add_to_page_cache', 'page_cache_sync_ra', 'page_cache_async_ra', 'block_bio_queue')
 SHORT = dict(zip(ACTS, ('inserts', 'sync_ra', 'async_ra', 'bios')))
 
 
-def pct(xs, f):
-    return xs[min(int(len(xs) * f), len(xs) - 1)] if xs else float('nan')
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='FTRACE')
 
 
 def qs(xs, fs=(0.25, 0.5, 0.75)):
-    xs = sorted(xs)
-    return ' / '.join(f'{pct(xs, f) * 1e6:.0f}' for f in fs)
+    return ' / '.join(f'{q * 1e6:.0f}' for q in quantiles(xs, *fs))
 
 
 def load(path):
     sched, acts = [], collections.defaultdict(lambda: collections.defaultdict(list))
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            comm, pid, cpu, ts, name, rest = m.groups()
-            ts, pid = float(ts), int(pid)
-            if name in ACTS:
-                acts[pid][name].append(ts)
-            elif name in ('sched_switch', 'sched_waking'):
-                sched.append((ts, name, comm, fields(rest), pid, int(cpu)))
+    for e in events(path, set(ACTS) | {'sched_switch', 'sched_waking'}):
+        if e.name in ACTS:
+            acts[e.pid][e.name].append(e.time)
+        else:
+            sched.append((e.time, e.name, e.task, fields(e.rest), e.pid, e.cpu))
     return sched, acts
 
 
@@ -241,9 +235,7 @@ def analyse(path):
             f'{u} us {100.0 * sum(1 for x in first_gap if x < u * 1e-6) / len(first_gap):.1f}%' for u in (1, 2, 5, 10)))
 
 
-def main():
-    for path in paths_from_argv(__doc__, sys.argv):
+def run(args):
+    for path in args.traces:
         analyse(path)
-
-
-main()
+    return 0

@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """marker-hits - who hits the readahead markers, from a kernel capture or pcsim's --ftrace.
-
-usage: scripts/marker-hits TRACE...
 
 TRACE: a capture's ftrace text (.gz or plain, scripts/capture-kernel-trace's
 mechanism runs) or the file `pcsim run ... --ftrace FILE` writes; both carry
@@ -51,14 +48,19 @@ and block_bio_queue lines in the same format.  For each TRACE it prints:
                      squares line (us + ns a page) and the median time per
                      band of pages walked (cost.ra_scan_page).
 Used for docs/validation.md, "Woken readers run late", "The readahead call's setup" and
-"The context readahead's walk".
-"""
+"The context readahead's walk"."""
 import collections
-import re
-import sys
 
-from ftrace_lines import LINE, fields, open_trace, paths_from_argv
-BIO = re.compile(r'\s(R\S*)\s+(\d+) \+ (\d+)\s')
+from .ftrace import block, events, fields
+from .quantile import quantile
+
+NAME = 'marker-hits'
+HELP = 'who hits the readahead markers; windows, bios, inserts'
+PATHS = ('traces',)
+
+
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
 
 
 def size_class(n, full):
@@ -79,64 +81,60 @@ def one(path):
     ra_calls = collections.defaultdict(list)  # index -> [(time, pid, sync?)]
     marks, splits, switched_out, has_sched = {}, [], 0, False
     since_stall, stalls = collections.Counter(), []
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            _, pid, _, _, event, rest = m.groups()
-            if event == 'sched_switch':
-                has_sched = True
-                prev = fields(rest).get('prev_pid')
-                if prev in marks and not marks[prev].get('out'):
-                    marks[prev]['out'] = True
-                continue
-            if event in ('page_cache_sync_ra', 'page_cache_async_ra'):
-                marks[pid] = {'call': float(m.group(4))}
-                deciding.pop(pid, None)  # an earlier async call that traced no ra_order (no hole) is over
-                ra_calls[int(fields(rest)['index'])].append((float(m.group(4)), pid, event == 'page_cache_sync_ra'))
-            elif event in ('page_cache_ra_order', 'page_cache_ra_unbounded') and pid in marks:
-                marks[pid].setdefault(event, float(m.group(4)))
-            elif event == 'mm_filemap_add_to_page_cache' and pid in marks:
-                mk = marks.pop(pid)
-                switched_out += bool(mk.get('out'))
-                if 'page_cache_ra_order' in mk and 'page_cache_ra_unbounded' in mk:
-                    splits.append((mk['page_cache_ra_order'] - mk['call'],
-                                   mk['page_cache_ra_unbounded'] - mk['page_cache_ra_order'],
-                                   float(m.group(4)) - mk['page_cache_ra_unbounded']))
-            if event == 'page_cache_ra_unbounded':
-                d = fields(rest)
-                started_by[int(d['index'])] = pid
-                windows.append(int(d['nr_to_read']))
-            elif event == 'page_cache_async_ra':
-                who = started_by.get(int(fields(rest)['index']))
-                hits['inserter' if who == pid else 'other' if who else 'unmatched'] += 1
-                called[pid] = float(m.group(4))
-                d = fields(rest)
-                deciding[pid] = (float(m.group(4)), int(d['index']), int(d.get('async_size', -1)))
-            elif event == 'page_cache_ra_order' and pid in deciding:
-                ts, index, async_size = deciding.pop(pid)
-                start = int(fields(rest)['index'])
-                if start - index != async_size and start > index:
-                    walks.append((start - index - 1, float(m.group(4)) - ts))
-            elif event == 'page_cache_sync_ra':
-                hits['sync'] += 1
-                called[pid] = float(m.group(4))
-            elif event == 'mm_filemap_add_to_page_cache':
-                ts = float(m.group(4))
-                if pid in called:
-                    to_insert.append(ts - called.pop(pid))
-                elif pid in last_insert:
-                    spacing.append(ts - last_insert[pid])
-                    since_stall[pid] += 1
-                    if spacing[-1] >= 3e-6:
-                        stalls.append(since_stall[pid])
-                        since_stall[pid] = 0
-                last_insert[pid] = ts
-            elif event == 'block_bio_queue':
-                b = BIO.search(rest)
-                if b and b.group(1).startswith('R') and 'M' not in b.group(1):  # not btrfs metadata (RM)
-                    bios.append(int(b.group(3)))
+    for e in events(path):
+        pid, event, rest, t = e.pid, e.name, e.rest, e.time
+        if event == 'sched_switch':
+            has_sched = True
+            prev = fields(rest).get('prev_pid')
+            prev = int(prev) if prev is not None else None
+            if prev in marks and not marks[prev].get('out'):
+                marks[prev]['out'] = True
+            continue
+        if event in ('page_cache_sync_ra', 'page_cache_async_ra'):
+            marks[pid] = {'call': t}
+            deciding.pop(pid, None)  # an earlier async call that traced no ra_order (no hole) is over
+            ra_calls[int(fields(rest)['index'])].append((t, pid, event == 'page_cache_sync_ra'))
+        elif event in ('page_cache_ra_order', 'page_cache_ra_unbounded') and pid in marks:
+            marks[pid].setdefault(event, t)
+        elif event == 'mm_filemap_add_to_page_cache' and pid in marks:
+            mk = marks.pop(pid)
+            switched_out += bool(mk.get('out'))
+            if 'page_cache_ra_order' in mk and 'page_cache_ra_unbounded' in mk:
+                splits.append((mk['page_cache_ra_order'] - mk['call'],
+                               mk['page_cache_ra_unbounded'] - mk['page_cache_ra_order'],
+                               t - mk['page_cache_ra_unbounded']))
+        if event == 'page_cache_ra_unbounded':
+            d = fields(rest)
+            started_by[int(d['index'])] = pid
+            windows.append(int(d['nr_to_read']))
+        elif event == 'page_cache_async_ra':
+            d = fields(rest)
+            who = started_by.get(int(d['index']))
+            hits['inserter' if who == pid else 'other' if who is not None else 'unmatched'] += 1
+            called[pid] = t
+            deciding[pid] = (t, int(d['index']), int(d.get('async_size', -1)))
+        elif event == 'page_cache_ra_order' and pid in deciding:
+            ts, index, async_size = deciding.pop(pid)
+            start = int(fields(rest)['index'])
+            if start - index != async_size and start > index:
+                walks.append((start - index - 1, t - ts))
+        elif event == 'page_cache_sync_ra':
+            hits['sync'] += 1
+            called[pid] = t
+        elif event == 'mm_filemap_add_to_page_cache':
+            if pid in called:
+                to_insert.append(t - called.pop(pid))
+            elif pid in last_insert:
+                spacing.append(t - last_insert[pid])
+                since_stall[pid] += 1
+                if spacing[-1] >= 3e-6:
+                    stalls.append(since_stall[pid])
+                    since_stall[pid] = 0
+            last_insert[pid] = t
+        elif event == 'block_bio_queue':
+            b = block(rest)
+            if b and b.rwbs.startswith('R') and 'M' not in b.rwbs:  # not btrfs metadata (RM)
+                bios.append(b.sectors)
     full = max(windows) if windows else 0
     wc = collections.Counter(size_class(n, full) for n in windows)
     big = max(bios) if bios else 0
@@ -152,17 +150,15 @@ def one(path):
           % (len(bios), big, bc['full'], bc['half..full'], bc['under half']))
     if to_insert and spacing:
         def q(v, f):
-            v = sorted(v)
-            return v[min(int(len(v) * f), len(v) - 1)] * 1e6
+            return quantile(v, f) * 1e6
         print('  call -> insert %d: %.1f / %.1f / %.1f us;  insert spacing %.1f / %.1f / %.1f us'
               % (len(to_insert), q(to_insert, .25), q(to_insert, .5), q(to_insert, .75),
                  q(spacing, .25), q(spacing, .5), q(spacing, .75)), end='')
-        stalls.sort()
         print(';  3 us or more: %.1f%%, every %s inserts' % (100.0 * len(stalls) / len(spacing),
-                                                          stalls[len(stalls) // 2] if stalls else '-'))
+                                                          quantile(stalls, .5) if stalls else '-'))
     print_cascades(ra_calls)
     if splits:
-        med = [sorted(x[i] for x in splits)[len(splits) // 2] * 1e6 for i in range(3)]
+        med = [quantile([x[i] for x in splits], .5) * 1e6 for i in range(3)]
         print('  setup split %d: call -> ra_order %.1f us, -> ra_unbounded %.1f us, -> first insert %.1f us'
               % (len(splits), med[0], med[1], med[2]), end='')
         print(';  task switched out before the insert: %d' % switched_out if has_sched else '')
@@ -177,14 +173,14 @@ def print_cascades(ra_calls):
     together = sum(1 for t, pid, index in syncs
                    if any(p != pid and abs(u - t) < 20e-6 for u, p, _ in ra_calls[index]))
     indexes = sorted({index for _, _, index in syncs})
-    runs, run = [], 1
+    runs, run_ = [], 1
     for a, b in zip(indexes, indexes[1:]):
         if b - a <= 128:
-            run += 1
+            run_ += 1
         else:
-            runs.append(run)
-            run = 1
-    runs.append(run)
+            runs.append(run_)
+            run_ = 1
+    runs.append(run_)
     bands = collections.Counter('1' if r == 1 else '2' if r == 2 else '3' if r == 3 else '4' if r == 4
                                 else '5..9' if r < 10 else '10+' for r in runs)
     print('  sync cascades: %d of %d sync_ra with another task at the same index within 20 us;  %d cascades: %s'
@@ -200,17 +196,14 @@ def print_walks(walks):
     slope = sum((w - mx) * (t - my) for w, t in walks) / sxx if sxx else 0.0
     print('  context walk %d: %.2f us + %.2f ns a page walked;' % (n, (my - slope * mx) * 1e6, slope * 1e9), end='')
     for lo, hi in ((0, 64), (64, 512), (512, 1500), (1500, 1 << 30)):
-        band = sorted(t for w, t in walks if lo <= w < hi)
+        band = [t for w, t in walks if lo <= w < hi]
         if band:
             print('  %s pages: %.1f us (%d)' % ('%d..%d' % (lo, hi - 1) if hi < 1 << 30 else '%d+' % lo,
-                                              band[len(band) // 2] * 1e6, len(band)), end='')
+                                              quantile(band, .5) * 1e6, len(band)), end='')
     print()
 
 
-def main():
-    for path in paths_from_argv(__doc__, sys.argv):
+def run(args):
+    for path in args.traces:
         one(path)
-
-
-if __name__ == '__main__':
-    main()
+    return 0

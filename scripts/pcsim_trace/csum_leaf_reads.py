@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """csum-leaf-reads - btrfs's checksum leaf reads in a block trace (bio.csum_leaf_size).
-
-usage: scripts/csum-leaf-reads TRACE.ftrace.txt.gz...
 
 For each trace with block events (.gz or plain; a kernel capture or pcsim's
 --ftrace), the metadata reads (rwbs with R and M: in these runs btrfs's
@@ -22,25 +19,24 @@ needs one that is not in memory) and what they cost the task that sent them:
 Used for workloads/linux-6.18-btrfs.ini's bio.csum_leaf_size and
 docs/validation.md, "Checksum leaves".
 """
-import re
 import statistics
-import sys
 
-from ftrace_lines import open_trace, paths_from_argv
+from .ftrace import block, events
+from .quantile import quantile
 
-LINE = re.compile(r'^\s*(\S+)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (block_bio_queue|block_rq_issue|block_rq_complete): '
-                  r'\d+,\d+ (\S+) (?:\d+ )?(?:\(\) )?(\d+) \+ (\d+)')
+NAME = 'csum-leaf-reads'
+HELP = 'checksum leaf reads, their stalls (bio.csum_leaf_size)'
+PATHS = ('traces',)
 
 
-def quantile(v, f):
-    v = sorted(v)
-    return v[min(int(len(v) * f), len(v) - 1)]
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
 
 
 def ms(v):
     if not v:
         return 'none'
-    return '%.2f / %.2f / %.0f' % (statistics.median(v) * 1e3, statistics.mean(v) * 1e3, sum(v) * 1e3)
+    return '%.2f / %.2f / %.0f' % (quantile(v, 0.5) * 1e3, statistics.mean(v) * 1e3, sum(v) * 1e3)
 
 
 def one(path):
@@ -51,48 +47,45 @@ def one(path):
     alone, behind, to_data, stall, sizes, data_at = [], [], [], [], {}, []
     after_issue = {}
     busy, busy_from, completes = 0.0, None, 0
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            pid, t, ev, rwbs, sector = m.group(2), float(m.group(4)), m.group(5), m.group(6), m.group(7)
-            if 'R' not in rwbs:
-                continue
-            first = t if first is None else first
-            last = t
-            meta = 'M' in rwbs
-            if ev == 'block_bio_queue':
-                if meta:
-                    queued[sector] = t
-                    sender[sector] = pid
-                    if pid not in waiting:  # a bio needing several leaves reads them one after another
-                        waiting[pid] = [t, None]
-                    sizes[int(m.group(8))] = sizes.get(int(m.group(8)), 0) + 1
-                elif pid in waiting:
-                    w = waiting.pop(pid)
-                    stall.append(t - w[0])
-                    if w[1] is not None:
-                        to_data.append(t - w[1])
-                    data_at.append(int(sector))
-            elif ev == 'block_rq_issue':
+    for e in events(path, {'block_bio_queue', 'block_rq_issue', 'block_rq_complete'}):
+        b = block(e.rest)
+        if not b or 'R' not in b.rwbs:
+            continue
+        pid, t, sector = e.pid, e.time, b.sector
+        first = t if first is None else first
+        last = t
+        meta = 'M' in b.rwbs
+        if e.name == 'block_bio_queue':
+            if meta:
+                queued[sector] = t
+                sender[sector] = pid
+                if pid not in waiting:  # a bio needing several leaves reads them one after another
+                    waiting[pid] = [t, None]
+                sizes[b.sectors] = sizes.get(b.sectors, 0) + 1
+            elif pid in waiting:
+                w = waiting.pop(pid)
+                stall.append(t - w[0])
+                if w[1] is not None:
+                    to_data.append(t - w[1])
+                data_at.append(sector)
+        elif e.name == 'block_rq_issue':
+            if not in_flight:
+                busy_from = t
+            if meta and sector in queued:
+                issued[sector] = t
+                after_issue[sector] = any(not v for v in in_flight.values())
+            in_flight[sector] = meta
+        else:
+            completes += 1
+            if sector in in_flight:
+                in_flight.pop(sector)
                 if not in_flight:
-                    busy_from = t
-                if meta and sector in queued:
-                    issued[sector] = t
-                    after_issue[sector] = any(not v for v in in_flight.values())
-                in_flight[sector] = meta
-            else:
-                completes += 1
-                if sector in in_flight:
-                    in_flight.pop(sector)
-                    if not in_flight:
-                        busy += t - busy_from
-                if meta and sector in issued:
-                    (behind if after_issue[sector] else alone).append(t - issued[sector])
-                    w = waiting.get(sender[sector])
-                    if w is not None:
-                        w[1] = t
+                    busy += t - busy_from
+            if meta and sector in issued:
+                (behind if after_issue[sector] else alone).append(t - issued[sector])
+                w = waiting.get(sender[sector])
+                if w is not None:
+                    w[1] = t
     span = (last - first) if first is not None else 0
     data_at.sort()
     apart = [(b - a) / 2048 for a, b in zip(data_at, data_at[1:])]
@@ -100,7 +93,7 @@ def one(path):
     print('  metadata reads %d, sizes (sectors: reads) %s' % (len(queued), sizes))
     if apart:
         print('  file between two reads: median %.1f MiB (p10..p90 %.1f..%.1f)' %
-              (statistics.median(apart), quantile(apart, 0.1), quantile(apart, 0.9)))
+              (quantile(apart, 0.5), quantile(apart, 0.1), quantile(apart, 0.9)))
     print('  queued -> issued (median / mean / sum ms): %s' %
           ms([issued[s] - queued[s] for s in issued]))
     print('  issued -> completed, none in flight: %s (%d); behind data: %s (%d)' %
@@ -115,11 +108,7 @@ def one(path):
         print('  device busy: not measured (no block_rq_complete events)')
 
 
-def main(argv):
-    for path in paths_from_argv(__doc__, argv):
+def run(args):
+    for path in args.traces:
         one(path)
     return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main(sys.argv))

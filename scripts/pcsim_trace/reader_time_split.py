@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """reader-time-split - where a fio reader's time goes, from a kernel capture.
-
-usage: scripts/reader-time-split MECHANISM.ftrace.txt.gz
 
 MECHANISM: a capture's ftrace text (.gz or plain) or the file `pcsim run ...
 --ftrace FILE` writes, which has the same scheduler events.
@@ -36,32 +33,38 @@ import collections
 import re
 import sys
 
-from ftrace_lines import LINE, fields, open_trace, paths_from_argv
+from .ftrace import events, fields
+from .quantile import quantile
+
+NAME = 'reader-time-split'
+HELP = "a reader's time: on CPU, D, S, preempted; its wake-ups"
+PATHS = ('trace',)
 
 
-def main():
-    paths_from_argv(__doc__, sys.argv, 1, 1)
-    events = []
+def add_arguments(p):
+    p.add_argument('trace', metavar='TRACE')
+
+
+def run(args):
+    return report(args.trace)
+
+
+def report(path):
+    """Prints PATH's figures; 2 when it has no readers."""
+    evs = []
     inserts = collections.Counter()
     span = {}
-    path = sys.argv[1]
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            comm, pid, cpu, ts, name, rest = m.groups()
-            ts, pid = float(ts), int(pid)
-            if name == 'mm_filemap_add_to_page_cache':
-                inserts[pid] += 1
-                span[pid] = (span.get(pid, (ts, ts))[0], ts)
-            elif name in ('sched_switch', 'sched_waking'):
-                events.append((ts, name, comm, rest, pid, int(cpu)))
+    for e in events(path, {'mm_filemap_add_to_page_cache', 'sched_switch', 'sched_waking'}):
+        if e.name == 'mm_filemap_add_to_page_cache':
+            inserts[e.pid] += 1
+            span[e.pid] = (span.get(e.pid, (e.time, e.time))[0], e.time)
+        else:
+            evs.append((e.time, e.name, e.task, e.rest, e.pid, e.cpu))
     readers = sorted(p for p, n in inserts.items() if n >= 1000)
     by_inserts = bool(readers)
     if not readers:  # a capture without its page inserts: the fio tasks that sleep in D, over their span
         dsleeps = collections.Counter()
-        for ts, name, comm, rest, _pid, _cpu in events:
+        for ts, name, comm, rest, _pid, _cpu in evs:
             if name == 'sched_switch' and ' prev_comm=fio ' in f' {rest} ' and 'prev_state=D' in rest:
                 pid = int(fields(rest)['prev_pid'])
                 dsleeps[pid] += 1
@@ -74,14 +77,16 @@ def main():
                   ' and at least a third of the most;'
                   ' per-page figures are per D sleep)')
     if not readers:
-        sys.exit('reader-time-split: no task logs 1000 page inserts or more')
+        sys.stderr.write(f'pcsim-trace reader-time-split: {path}: no task logs 1000 page inserts or more'
+                         ' and no fio task sleeps in D 100 times or more\n')
+        return 2
     for rp in readers:
         t0, t1 = span[rp]
-        off_at, off_state, since = None, None, 0
+        off_at, off_state = None, None
         off = collections.Counter()
-        sleeps, wakers, between = [], collections.Counter(), []
+        sleeps, wakers = [], collections.Counter()
         woken_at, latencies = None, []
-        for ts, name, comm, rest, _pid, _cpu in events:
+        for ts, name, comm, rest, _pid, _cpu in evs:
             if ts < t0 or ts > t1:
                 continue
             d = fields(rest)
@@ -110,30 +115,31 @@ def main():
         print(f'  asleep in D {off["D"] * 1e3:8.1f} ms in {len(sleeps)} sleeps', end='')
         if sleeps:
             sleeps.sort()
-            print(f': median {sleeps[len(sleeps) // 2] * 1e3:.2f} ms, p90 {sleeps[int(len(sleeps) * 0.9)] * 1e3:.2f} ms,'
+            print(f': median {quantile(sleeps, 0.5) * 1e3:.2f} ms, p90 {quantile(sleeps, 0.9) * 1e3:.2f} ms,'
                   f' max {sleeps[-1] * 1e3:.2f} ms' + (f', {n / len(sleeps):.0f} inserts a sleep' if by_inserts else ''),
                   end='')
         print()
         print(f'  asleep in S {off["S"] * 1e3:8.1f} ms;  preempted {off["R"] * 1e3:.1f} ms')
         print('  woken by', ', '.join(f'{c} {k}' for c, k in wakers.most_common(4)) or 'nothing seen')
         if latencies:
-            latencies.sort()
-            q = lambda f: latencies[min(int(len(latencies) * f), len(latencies) - 1)] * 1e6
+            def q(f):
+                return quantile(latencies, f) * 1e6
             print(f'  woken -> on CPU ({len(latencies)} D sleeps): median {q(0.5):.1f} us, p90 {q(0.9):.1f} us,'
                   f' p99 {q(0.99):.1f} us')
     if len(readers) >= 2:
-        wake_bursts(events, set(readers))
-    wake_targets(events, set(readers))
+        wake_bursts(evs, set(readers))
+    wake_targets(evs, set(readers))
+    return 0
 
 
-def wake_targets(events, readers):
+def wake_targets(evs, readers):
     """Where the kworkers' wake-ups of readers go, and what each woken reader waits behind."""
     pending, woken, affine = {}, 0, 0
     slept_on = {}  # reader -> the CPU of its last switch-out (the kernel's prev_cpu at its wake-up)
     placed = {}    # woken reader -> (its prev_cpu, the waker's CPU) until it switches in
     split = collections.Counter()
     behind = collections.defaultdict(list)
-    for ts, name, comm, rest, pid, cpu in events:
+    for ts, name, comm, rest, pid, cpu in evs:
         d = fields(rest)
         if name == 'sched_waking':
             target = int(d.get('pid', -1))
@@ -181,15 +187,14 @@ def wake_targets(events, readers):
               f' (cpu.wake_affine), on prev_cpu {100.0 * split["to prev"] / max(other, 1):.1f}%')
     total = sum(len(v) for v in behind.values())
     for kind, waits in sorted(behind.items(), key=lambda kv: -len(kv[1])):
-        waits.sort()
-        print(f'  {kind}: {100.0 * len(waits) / total:.0f}%, median {waits[len(waits) // 2] * 1e6:.0f} us,'
-              f' p90 {waits[int(len(waits) * 0.9)] * 1e6:.0f} us')
+        print(f'  {kind}: {100.0 * len(waits) / total:.0f}%, median {quantile(waits, 0.5) * 1e6:.0f} us,'
+              f' p90 {quantile(waits, 0.9) * 1e6:.0f} us')
 
 
-def wake_bursts(events, readers):
+def wake_bursts(evs, readers):
     """Bursts of sched_waking of readers by one task, each less than 20 us after the one before."""
     bursts, cur = [], None
-    for ts, name, _comm, rest, pid, cpu in events:
+    for ts, name, _comm, rest, pid, cpu in evs:
         if name != 'sched_waking':
             continue
         d = fields(rest)
@@ -220,6 +225,3 @@ def wake_bursts(events, readers):
     for n in sorted({n for n, _ in sizes}):
         row = ', '.join(f'{k} on one CPU: {sizes[(n, k)]}' for k in range(1, n + 1) if sizes[(n, k)])
         print(f'  {n} readers woken: {row}')
-
-
-main()

@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """window-chain - where a readahead window's time goes, from its launch to the next one.
-
-usage: scripts/window-chain TRACE.ftrace.txt[.gz]
 
 For a trace with readahead, page-insert and block events (a kernel capture of
 scripts/capture-kernel-trace, or pcsim's --ftrace; .gz or plain), each
@@ -31,10 +28,17 @@ Used for docs/validation.md, "What the one-thread 4 MiB reader waits for".
 """
 import bisect
 import collections
-import signal
-import sys
 
-from ftrace_lines import LINE, RQ, fields, open_trace, paths_from_argv, quantiles
+from .ftrace import block, events, fields
+from .quantile import quantiles
+
+NAME = 'window-chain'
+HELP = "a readahead window's time, launch to launch"
+PATHS = ('traces',)
+
+
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
 
 
 def is_data(rwbs):
@@ -47,13 +51,7 @@ def quartiles(v):
 
 def read(path):
     """The trace's events that matter here, in order: (ms, name, pid, rest)."""
-    ev = []
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if m and m.group(5) != 'mm_filemap_add_to_page_cache':
-                ev.append((float(m.group(4)) * 1e3, m.group(5), int(m.group(2)), m.group(6)))
-    return ev
+    return [(e.time * 1e3, e.name, e.pid, e.rest) for e in events(path) if e.name != 'mm_filemap_add_to_page_cache']
 
 
 def requests(ev):
@@ -62,13 +60,13 @@ def requests(ev):
     for t, name, _, rest in ev:
         if name not in ('block_rq_issue', 'block_rq_complete'):
             continue
-        m = RQ.match(rest)
-        if not m or not is_data(m.group(1)):
+        b = block(rest)
+        if not b or not is_data(b.rwbs):
             continue
         if name == 'block_rq_issue':
-            issued[m.group(2)] = t
-        elif m.group(2) in issued:
-            out.append((issued.pop(m.group(2)), t))
+            issued[b.sector] = t
+        elif b.sector in issued:
+            out.append((issued.pop(b.sector), t))
     return sorted(out)
 
 
@@ -199,11 +197,7 @@ def analyse(path):
     row('last data completion -> waking', [e for _, _, e in sl])
 
 
-def main():
-    for path in paths_from_argv(__doc__, sys.argv, 1):
+def run(args):
+    for path in args.traces:
         analyse(path)
-
-
-if __name__ == '__main__':
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly
-    main()
+    return 0

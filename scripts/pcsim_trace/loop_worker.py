@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """loop-worker - the loop device's worker: how long its runs take and how long it waits for a CPU.
-
-usage: scripts/loop-worker TRACE.ftrace.txt[.gz] ...
 
 For a trace with block and scheduler events (a kernel capture of
 scripts/capture-kernel-trace with --extra-events sched/sched_switch,sched/sched_waking, or
@@ -9,8 +6,8 @@ pcsim's --ftrace; .gz or plain): a fio thread issues its data requests to the lo
 (block_rq_issue), then wakes an unbound kworker (sched_waking of kworker/uN:N by fio):
 loop_queue_rq() queued the loop work, and that kworker sends each request to the host
 file (lo_rw_aio()).  pcsim's loop worker (cost.loop_worker) is woken by no fio thread in
-its --ftrace, so with pcsim's trace name its kworker: the last argument may be COMM=NAME
-(e.g. COMM=kworker/u8:3), which counts every waking of that task instead.
+its --ftrace, so with pcsim's trace name its kworker: --comm NAME (or a last argument
+COMM=NAME, e.g. COMM=kworker/u8:3) counts every waking of that task instead.
 Per trace:
   runs by requests: the kworker's runs after such a waking (switch-in to switch-out),
       by the data requests the waker issued since its previous waking of a kworker:
@@ -21,10 +18,24 @@ Used for docs/validation.md, "The loop worker and EEVDF's wake-up preemption", a
 costs cost.loop_worker and cost.loop_request of docs/device-candidates/loop-eevdf.ini.
 """
 import collections
-import signal
-import sys
 
-from ftrace_lines import LINE, RQ, fields, open_trace, paths_from_argv, quantiles
+from .ftrace import block, events, fields
+from .quantile import quantiles
+
+NAME = 'loop-worker'
+HELP = "the loop worker's runs and CPU waits (cost.loop_worker)"
+PATHS = ('traces',)
+
+
+def add_arguments(p):
+    p.add_argument('--comm', metavar='NAME', help="the worker's task name (pcsim's trace: its kworker)")
+    p.add_argument('traces', nargs='+', metavar='TRACE')
+
+
+def prepare(args):
+    """A last argument COMM=NAME is --comm NAME."""
+    if len(args.traces) > 1 and args.traces[-1].startswith('COMM='):
+        args.comm = args.traces.pop()[5:]
 
 
 def analyse(path, comm):
@@ -33,32 +44,29 @@ def analyse(path, comm):
     running = {}  # cpu -> (kworker pid, start, requests)
     runs = collections.defaultdict(list)
     waits = collections.defaultdict(list)
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            task, pid, cpu, t, event, rest = m.group(1), m.group(2), int(m.group(3)), float(m.group(4)), m.group(5), m.group(6)
-            if event == 'block_rq_issue' and task == 'fio':
-                rq = RQ.match(rest)
-                if rq and 'M' not in rq.group(1):
-                    issued[pid] += 1
-            elif event == 'sched_waking':
-                fl = fields(rest)
-                wanted = fl.get('comm') == comm if comm else task == 'fio' and fl.get('comm', '').startswith('kworker/u')
-                if wanted and fl['pid'] not in woken:
-                    woken[fl['pid']] = (t, issued[pid], cpu)
-                    issued[pid] = 0
-            elif event == 'sched_switch':
-                fl = fields(rest)
-                if cpu in running and running[cpu][0] == fl.get('prev_pid'):
-                    _, start, n = running.pop(cpu)
-                    runs[min(n, 8)].append((t - start) * 1e6)
-                nxt = fl.get('next_pid')
-                if nxt in woken:
-                    tw, n, wcpu = woken.pop(nxt)
-                    running[cpu] = (nxt, t, n)
-                    waits['the waker\'s CPU' if wcpu == cpu else 'the other CPU'].append((t - tw) * 1e6)
+    for e in events(path, {'block_rq_issue', 'sched_waking', 'sched_switch'}):
+        cpu, t = e.cpu, e.time
+        if e.name == 'block_rq_issue':
+            if e.task == 'fio':
+                rq = block(e.rest)
+                if rq and rq.rwbs.startswith('R') and 'M' not in rq.rwbs:
+                    issued[e.pid] += 1
+        elif e.name == 'sched_waking':
+            fl = fields(e.rest)
+            wanted = fl.get('comm') == comm if comm else e.task == 'fio' and fl.get('comm', '').startswith('kworker/u')
+            if wanted and fl['pid'] not in woken:
+                woken[fl['pid']] = (t, issued[e.pid], cpu)
+                issued[e.pid] = 0
+        else:
+            fl = fields(e.rest)
+            if cpu in running and running[cpu][0] == fl.get('prev_pid'):
+                _, start, n = running.pop(cpu)
+                runs[min(n, 8)].append((t - start) * 1e6)
+            nxt = fl.get('next_pid')
+            if nxt in woken:
+                tw, n, wcpu = woken.pop(nxt)
+                running[cpu] = (nxt, t, n)
+                waits['the waker\'s CPU' if wcpu == cpu else 'the other CPU'].append((t - tw) * 1e6)
     print('%s:' % path)
     print('runs by requests issued since the previous waking (8: 8 or more)    n      p25      p50      p75 (us)')
     for n in sorted(runs):
@@ -72,15 +80,7 @@ def analyse(path, comm):
         print('  on %-58s %6d %8.0f %8.0f %11.0f%%' % (where, len(v), p50, p90, over))
 
 
-def main():
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    argv = list(sys.argv)
-    comm = None
-    if len(argv) > 2 and argv[-1].startswith('COMM='):
-        comm = argv.pop()[5:]
-    for path in paths_from_argv(__doc__, argv):
-        analyse(path, comm)
-
-
-if __name__ == '__main__':
-    main()
+def run(args):
+    for path in args.traces:
+        analyse(path, args.comm)
+    return 0

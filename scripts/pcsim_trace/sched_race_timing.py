@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
-"""scripts/sched-race-timing - what a reader waits for between a request's completion and
-its next readahead, read off a kernel ftrace capture that holds scheduler events
-(scripts/capture-kernel-trace --extra-events sched/sched_switch,sched/sched_wakeup,
-sched/sched_waking,workqueue/workqueue_execute_start,workqueue/workqueue_execute_end).
+"""sched-race-timing - what a reader waits for between a request's completion and its next readahead.
 
-  scripts/sched-race-timing tests/data/kernel-6.18-sched/ra128-j4-rep1.ftrace.txt.gz [...]
+TRACE: a kernel ftrace capture that holds scheduler events
+(scripts/capture-kernel-trace --extra-events sched/sched_switch,sched/sched_wakeup,
+sched/sched_waking,workqueue/workqueue_execute_start,workqueue/workqueue_execute_end),
+e.g. tests/data/kernel-6.18-sched/ra128-j4-rep1.ftrace.txt.gz.
 
 For every btrfs end-io work item (workqueue function simple_end_io_work, the kworker that
 verifies the checksums and unlocks the folios of a read bio, woken from the block softirq)
@@ -17,24 +16,34 @@ readahead, and what fills the second one's wait.
 Readers are the tasks that issue page_cache_*_ra events.  Times in microseconds;
 distributions as median [p25, p75] (n).
 """
+import bisect
 import collections
-import gzip
 import re
-import sys
 
-LINE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+):\s+(\w+):\s*(.*)$')
+from .ftrace import events
+from .quantile import quantiles
+
+NAME = 'sched-race-timing'
+HELP = 'end-io work -> reader wake-ups -> next readahead'
+PATHS = ('traces',)
 KV = re.compile(r'(\w+)=(\S+)')
 
 
-def pct(xs, p):
-    xs = sorted(xs)
-    if not xs:
-        return float('nan')
-    return xs[min(len(xs) - 1, int(p * (len(xs) - 1) + 0.5))]
+class Runs(collections.defaultdict):
+    """cpu -> its runs [(start, end, comm)], with their ends (for bisect) kept in .ends."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.ends = {}
+
+
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
 
 
 def dist(xs):
-    return f"{pct(xs, .5):7.1f} [{pct(xs, .25):6.1f}, {pct(xs, .75):6.1f}] (n={len(xs)})"
+    p25, p50, p75 = quantiles(xs, .25, .5, .75)
+    return f"{p50:7.1f} [{p25:6.1f}, {p75:6.1f}] (n={len(xs)})"
 
 
 def kind(comm):
@@ -52,20 +61,8 @@ def kind(comm):
 
 
 def read(path):
-    opener = gzip.open if path.endswith('.gz') else open
-    ev = []
-    with opener(path, 'rt') as f:
-        for line in f:
-            if line.startswith('#'):
-                continue
-            m = LINE.match(line)
-            if not m:
-                continue
-            comm, pid, cpu, flags, ts, name, rest = m.groups()
-            if name == 'mm_filemap_add_to_page_cache':
-                continue
-            ev.append((float(ts) * 1e6, name, int(pid), comm, int(cpu), flags, rest))
-    return ev
+    return [(e.time * 1e6, e.name, e.pid, e.task, e.cpu, None, e.rest)
+            for e in events(path) if e.name != 'mm_filemap_add_to_page_cache']
 
 
 def analyse(path):
@@ -77,7 +74,7 @@ def analyse(path):
     pending = {}         # reader pid -> dict of its current wake episode
     episodes = []
     running = {}         # cpu -> (pid, comm, since)
-    ran_on = collections.defaultdict(list)   # cpu -> [(start, end, comm or 'reader')]
+    ran_on = Runs(list)   # cpu -> [(start, end, comm or 'reader')]
     for t, name, pid, comm, cpu, flags, rest in ev:
         if name == 'block_rq_complete' and ' R' in rest and 'M' not in rest.split()[1]:
             last_complete = t
@@ -130,9 +127,16 @@ def analyse(path):
 
 
 def busy(ran_on, cpu, a, b):
-    """time each kind of non-reader task ran on cpu within [a, b]"""
+    """time each kind of non-reader task ran on cpu within [a, b] (a cpu's runs follow each other:
+    their starts and ends are both sorted)"""
     out = collections.Counter()
-    for s, e, comm in ran_on[cpu]:
+    runs = ran_on[cpu]
+    ends = ran_on.ends.get(cpu)
+    if ends is None or len(ends) != len(runs):
+        ends = ran_on.ends[cpu] = [e for _, e, _ in runs]
+    for s, e, comm in runs[bisect.bisect_right(ends, a):]:
+        if s >= b:
+            break
         lo, hi = max(s, a), min(e, b)
         if hi > lo:
             out[kind(comm)] += hi - lo
@@ -204,14 +208,7 @@ def report(path):
     return gaps
 
 
-def main():
-    if len(sys.argv) < 2 or sys.argv[1] in ('-h', '--help'):
-        print(__doc__)
-        return 0 if len(sys.argv) > 1 else 2
-    for p in sys.argv[1:]:
+def run(args):
+    for p in args.traces:
         report(p)
     return 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """preemptions - how the fio readers' runs on a CPU end when another task takes it over.
-
-usage: scripts/preemptions TRACE.ftrace.txt[.gz] ...
 
 For a trace with sched_switch events (a kernel capture of scripts/capture-kernel-trace
 with --extra-events sched/sched_switch, or pcsim's --ftrace; .gz or plain), a run is a
@@ -19,29 +16,31 @@ Used for docs/validation.md, "The scheduler tick".
 """
 import collections
 import re
-import signal
-import sys
 
-from ftrace_lines import LINE, fields, open_trace, paths_from_argv, quantiles
+from .ftrace import events, fields
+from .quantile import quantiles
 
+NAME = 'preemptions'
+HELP = 'how preempted reader runs end; their tick phase'
+PATHS = ('traces',)
 SLICE_MS = 1.4
 TICK_MS = 4.0
 BINS = 16  # quarter milliseconds of the tick period
 
 
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
+
+
 def runs(path):
     """Every fio run: (length ms, its end ms, prev_state, the next task's name)."""
     out, on = [], {}
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m or m.group(5) != 'sched_switch':
-                continue
-            cpu, t, kv = m.group(3), float(m.group(4)) * 1e3, fields(m.group(6))
-            prev = on.get(cpu)
-            if prev and prev[0] == kv['prev_pid'] and kv['prev_comm'] == 'fio':
-                out.append((t - prev[1], t, kv['prev_state'], re.sub(r'\d+', 'N', kv['next_comm'])))
-            on[cpu] = (kv['next_pid'], t)
+    for e in events(path, {'sched_switch'}):
+        cpu, t, kv = e.cpu, e.time * 1e3, fields(e.rest)
+        prev = on.get(cpu)
+        if prev and prev[0] == kv['prev_pid'] and kv['prev_comm'] == 'fio':
+            out.append((t - prev[1], t, kv['prev_state'], re.sub(r'\d+', 'N', kv['next_comm'])))
+        on[cpu] = (kv['next_pid'], t)
     return out
 
 
@@ -63,11 +62,7 @@ def report(path):
     print('  by quarter-millisecond of the tick period: ' + ' '.join(str(bins.get(i, 0)) for i in range(BINS)))
 
 
-def main():
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    for path in paths_from_argv(__doc__, sys.argv):
+def run(args):
+    for path in args.traces:
         report(path)
-
-
-if __name__ == '__main__':
-    main()
+    return 0

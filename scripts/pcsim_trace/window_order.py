@@ -1,7 +1,4 @@
-#!/usr/bin/env python3
 """window-order - does the device finish readahead windows in order, and what do readers find?
-
-usage: scripts/window-order TRACE.ftrace.txt[.gz] ...
 
 For a trace with page inserts, readahead and block events (a kernel capture of
 scripts/capture-kernel-trace with mm_filemap_add_to_page_cache kept whole, or pcsim's
@@ -28,43 +25,46 @@ Used for docs/validation.md, "What the large-window collisions need".
 import bisect
 import collections
 import re
-import signal
 import sys
 
-from ftrace_lines import LINE, RQ, fields, open_trace, paths_from_argv, quantiles
+from .ftrace import block, events, fields
+from .quantile import quantile
 
-BIOQ = re.compile(r'^\d+,\d+ (R\S*) (\d+) \+ (\d+)')
+NAME = 'window-order'
+HELP = 'whether the device finishes windows in order'
+PATHS = ('traces',)
 INS = re.compile(r'ino (\d+) pfn=\S+ ofs=(\d+)')
 FULL = 2000
+WANTED = {'mm_filemap_add_to_page_cache', 'page_cache_async_ra', 'page_cache_ra_unbounded', 'block_bio_queue',
+          'block_rq_complete'}
+
+
+def add_arguments(p):
+    p.add_argument('traces', nargs='+', metavar='TRACE')
 
 
 def median(v):
-    return quantiles(v, 0.5)[0]
+    return quantile(v, 0.5)
 
 
 def read(path):
     """(inserts (t, pid, ino, page), readahead calls, data bios, data completions), times in ms."""
     ins, ra, bios, comp = [], [], [], []
-    with open_trace(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            pid, t, ev, rest = int(m.group(2)), float(m.group(4)) * 1e3, m.group(5), m.group(6)
-            if ev == 'mm_filemap_add_to_page_cache':
-                x = INS.search(rest)
-                if x:
-                    ins.append((t, pid, int(x.group(1)), int(x.group(2)) // 4096))
-            elif ev in ('page_cache_async_ra', 'page_cache_ra_unbounded'):
-                ra.append((t, pid, ev, fields(rest)))
-            elif ev == 'block_bio_queue':
-                x = BIOQ.search(rest)
-                if x and 'M' not in x.group(1):
-                    bios.append((t, pid, int(x.group(2)), int(x.group(3))))
-            elif ev == 'block_rq_complete':
-                x = RQ.search(rest)
-                if x and 'M' not in x.group(1):
-                    comp.append((int(x.group(2)), int(x.group(2)) + int(x.group(3)), t))
+    for e in events(path, WANTED):
+        pid, t, ev, rest = e.pid, e.time * 1e3, e.name, e.rest
+        if ev == 'mm_filemap_add_to_page_cache':
+            x = INS.search(rest)
+            if x:
+                ins.append((t, pid, int(x.group(1)), int(x.group(2)) // 4096))
+        elif ev in ('page_cache_async_ra', 'page_cache_ra_unbounded'):
+            ra.append((t, pid, ev, fields(rest)))
+        else:
+            x = block(rest)
+            if x and x.rwbs.startswith('R') and 'M' not in x.rwbs:
+                if ev == 'block_bio_queue':
+                    bios.append((t, pid, x.sector, x.sectors))
+                else:
+                    comp.append((x.sector, x.sector + x.sectors, t))
     return ins, ra, bios, comp
 
 
@@ -95,7 +95,7 @@ def analyse(path):
             tbio[pg], sect[pg] = t, s + 8 * j
     left = sum(len(v) for v in pend.values())
     if odd or left:
-        print('window-order: %s: the page -> bio mapping is off (%d bios over non-consecutive pages, %d pages'
+        print('pcsim-trace window-order: %s: the page -> bio mapping is off (%d bios over non-consecutive pages, %d pages'
               ' inserted and never submitted): the figures below are not reliable' % (path, odd, left), file=sys.stderr)
     comp.sort()
     starts = [c[0] for c in comp]
@@ -175,11 +175,7 @@ def report(path):
     print('  leader inserting its full window, first to last insert p50: %.2f ms' % median(lead))
 
 
-def main():
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    for path in paths_from_argv(__doc__, sys.argv):
+def run(args):
+    for path in args.traces:
         report(path)
-
-
-if __name__ == '__main__':
-    main()
+    return 0

@@ -1,0 +1,46 @@
+"""ftrace - ftrace text as events: the one read loop of every analysis.
+
+A kernel capture (scripts/capture-kernel-trace) and `pcsim run ... --ftrace FILE` write
+one event a line, "TASK-PID [CPU] FLAGS TIME: EVENT: FIELDS", gzipped (.gz) or plain;
+lines that are not events (the "# tracer" header) are skipped.  TASK may hold spaces
+and dashes (the last "-PID" before " [CPU]" ends it).  The block events' FIELDS
+("MAJ,MIN RWBS [BYTES] [()] SECTOR + SECTORS [COMM]") parse with block(), the
+scheduler's key=value FIELDS with fields().
+"""
+import collections
+import gzip
+import re
+
+Event = collections.namedtuple('Event', 'task pid cpu time name rest')
+Event.__doc__ = 'One trace line: TASK (str), PID and CPU (int), TIME (s, float), NAME, REST (its fields, str).'
+Block = collections.namedtuple('Block', 'rwbs sector sectors')
+Block.__doc__ = 'block_bio_queue, block_rq_issue or block_rq_complete: RWBS (str), SECTOR, SECTORS (int).'
+
+LINE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$')
+BLOCK = re.compile(r'^\d+,\d+ (\S+) (?:\d+ )?(?:\(\) )?(\d+) \+ (\d+)')
+
+
+def open_trace(path):
+    """The trace at PATH as text lines, gzipped (.gz) or plain."""
+    return gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
+
+
+def events(path, names=None):
+    """The events of the trace at PATH in file order; only those NAMES (a set) when given."""
+    with open_trace(path) as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m or (names is not None and m.group(5) not in names):
+                continue
+            yield Event(m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)), m.group(5), m.group(6))
+
+
+def block(rest):
+    """A block event's FIELDS as a Block, or None when they are not a block event's."""
+    m = BLOCK.match(rest)
+    return Block(m.group(1), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def fields(rest):
+    """The key=value fields of an event's FIELDS (sched_switch's ' ==> ' taken as a space)."""
+    return dict(kv.split('=', 1) for kv in rest.replace(' ==> ', ' ').split() if '=' in kv)
