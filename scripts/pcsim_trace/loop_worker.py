@@ -15,7 +15,7 @@ Per trace:
   waking -> on CPU: from the waking to the kworker's switch-in, on the waker's CPU and
       on the other one: count, p50 / p90 (us), and the share over 500 us.
 Used for docs/validation.md, "The loop worker and EEVDF's wake-up preemption", and the
-costs cost.loop_worker and cost.loop_request of docs/device-candidates/loop-eevdf.ini.
+costs cost.loop_worker and cost.loop_request of docs/notebook/device-candidates/loop-eevdf.ini.
 """
 import collections
 

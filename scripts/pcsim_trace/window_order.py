@@ -124,7 +124,7 @@ def done_at(tdone, a, b):
 def report(path):
     r = analyse(path)
     if r is None:
-        print('%s: no page inserts (a capture reduced by scripts/reduce-capture has none)' % path)
+        print('%s: no page inserts (a capture reduced by `pcsim-trace reduce-capture` has none)' % path)
         return
     owner, tins, tbio, tdone, wins = r
     full = [w for w in wins if w['nr'] >= FULL]
