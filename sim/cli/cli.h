@@ -34,7 +34,8 @@ int pcs_cli_exit_status(const GError *error);
 /* Prints ERROR as "pcsim COMMAND: MESSAGE", frees it and returns its exit
  * status (pcs_cli_exit_status()). */
 int pcs_cli_fail(GError *error);
-/* g_option_context_parse() whose errors are usage errors (exit 2). */
+/* g_option_context_parse() whose errors are usage errors (exit 2); -h,
+ * --help and -? print pcs_cli_help() and exit 0. */
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
 /* A usage error: prints "pcsim COMMAND: MESSAGE (see pcsim COMMAND --help)"
  * and returns PCS_EXIT_INPUT. */
@@ -57,12 +58,20 @@ gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error);
 gboolean pcs_cli_output_commit(PcsCliOutput *o, GError **error);
 void pcs_cli_output_abort(PcsCliOutput *o);
 
-/* Defaults, then PATH (if any), then each --set, then --seed; validated. */
+/* Defaults, then PATH (if any: a file or a shipped scenario's name,
+ * pcs_scenario_read()), then each --set, then --seed; validated. */
 gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error);
+/* The same from TEXT (if any) read already, NAME naming it in messages. */
+gboolean pcs_cli_load_scenario_text(const char *name, const char *text, char **sets, const char *seed, PcsParams *p,
+                                    GError **error);
 /* --policy values (each may be a comma list), or scenario.policies. */
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
-/* A GOption context for one command: usage PARAMETERS, --help DESCRIPTION. */
+/* A GOption context for one command: PARAMETERS "SYNOPSIS - summary"
+ * ("SCENARIO|JOB.fio - simulate ..."), --help DESCRIPTION. */
 GOptionContext *pcs_cli_context(const char *parameters, const char *description, const GOptionEntry *entries);
+/* The --help text of CTX: "Usage:\n  pcsim COMMAND SYNOPSIS [OPTION...]\n\nSummary.\n",
+ * then GLib's option lists and DESCRIPTION.  g_free it. */
+char *pcs_cli_help(GOptionContext *ctx);
 
 /* --seeds N: at most this many seeds. */
 #define PCS_CLI_MAX_SEEDS 10000
