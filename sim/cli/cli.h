@@ -87,6 +87,15 @@ void pcs_cli_print_stats(double wall, uint64_t events);
  * (PcsResult.folded_steps, fold_redone). */
 void pcs_cli_print_run_stats(double wall, uint64_t events, uint64_t folded, uint64_t redone);
 
+/* One command of `pcsim COMMAND`: main.c's table, which the man page
+ * (cmd_man.c) documents from each command's own --help. */
+typedef struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+} PcsCliCommand;
+const PcsCliCommand *pcs_cli_commands(size_t *n);
+
 int pcs_cmd_run(int argc, char **argv);
 int pcs_cmd_params(int argc, char **argv);
 int pcs_cmd_replay(int argc, char **argv);
@@ -97,5 +106,7 @@ int pcs_cmd_plot(int argc, char **argv);
 int pcs_cmd_trace_stats(int argc, char **argv);
 int pcs_cmd_compare(int argc, char **argv);
 int pcs_cmd_calibrate(int argc, char **argv);
+int pcs_cmd_scenarios(int argc, char **argv);
+int pcs_cmd_man(int argc, char **argv);
 
 #endif

@@ -130,7 +130,8 @@ gboolean pcs_scenario_read(const char *arg, guint kinds, char **name, char **tex
   g_autofree char *file = shipped_file(arg, kinds);
   if (!file) {
     g_autofree char *list = shipped_list(kinds);
-    return pcs_input_error(error, arg, 0, "no such file and no shipped scenario of that name; shipped: %s", list);
+    return pcs_input_error(error, arg, 0, "%sno shipped scenario of that name; shipped: %s",
+                           kinds & PCS_SCENARIO_SHIPPED_ONLY ? "" : "no such file and ", list);
   }
   if (!read_shipped(file, text, len, error)) return FALSE;
   *name = g_steal_pointer(&file);
