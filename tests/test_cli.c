@@ -466,6 +466,7 @@ static const OptionCase option_cases[] = {
   {"explore", "--format", {"explore", "--threads", "2", "--pages", "3", "--format", "json"},
    {"explore", "--threads", "2", "--pages", "3"}},
   {"params", "--markdown", {"params", "--markdown"}, {"params"}},
+  {"scenarios", "--show", {"scenarios", "--show", "liubo-2011"}, {"scenarios"}},
   {"merge", "--out", {"merge", "@/shard1.csv", "@/shard2.csv", "--out", "@/m.csv"}, {"merge", "@/shard1.csv", "@/shard2.csv"},
    "@/m.csv"},
 };
@@ -535,7 +536,7 @@ static void every_documented_option_of_every_command_has_an_effect(void **state)
   g_autofree char *dir = test_tempdir();
   option_inputs(dir);
   const char *commands_with_cases[] = {"run",       "compare", "sweep",   "plot",   "trace-stats",
-                                       "calibrate", "replay",  "explore", "params", "merge"};
+                                       "calibrate", "replay",  "explore", "params", "merge", "scenarios"};
   for (size_t c = 0; c < G_N_ELEMENTS(commands_with_cases); c++) { /* no option without a case */
     g_autoptr(GPtrArray) opts = documented_options(commands_with_cases[c]);
     assert_true(opts->len >= 1);

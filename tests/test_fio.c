@@ -580,8 +580,8 @@ static void the_scenario_a_job_runs_on_is_named(void **state) {
   g_autofree char *path = test_tempfile("m.fio", "[j]\nrw=read\nsize=8m\nfilename=/tmp/f\n");
   g_autofree char *out = NULL, *err = NULL, *o2 = NULL, *e2 = NULL;
   assert_int_equal(test_pcsim(&out, &err, "run", path, "--format", "csv", NULL), 0);
-  assert_non_null(strstr(err, "no --model given; using the scenario workloads/linux-6.18-btrfs.ini"));
-  assert_non_null(strstr(out, "# fio model workloads/linux-6.18-btrfs.ini\n"));
+  assert_non_null(strstr(err, "no --model given; using the shipped scenario linux-6.18-btrfs"));
+  assert_non_null(strstr(out, "# fio model linux-6.18-btrfs.ini\n"));
   assert_non_null(strstr(out, "# scenario.kernel=v6.18\n"));
   assert_int_equal(test_pcsim(&o2, &e2, "run", path, "--model", "workloads/liubo-2011.ini", "--format", "json", NULL), 0);
   assert_null(strstr(e2, "no --model"));

@@ -273,7 +273,7 @@ static void sweep_takes_a_fio_job_as_run_does(void **state) {
   g_autofree char *sweep = NULL, *err = NULL;
   int rc = test_pcsim(&sweep, &err, "sweep", job, "--vary", "workload.threads=1,2", "--policy", "pool:16", NULL);
   if (rc != 0) fail_msg("pcsim sweep: exit %d: %s", rc, err);
-  assert_non_null(strstr(err, "no --model given; using the scenario"));
+  assert_non_null(strstr(err, "no --model given; using the shipped scenario"));
   assert_non_null(strstr(sweep, "\n# scenario.kernel=v6.18\n"));
   for (int row = 0; row < 2; row++) {
     g_autofree char *set = g_strdup_printf("workload.threads=%d", row + 1), *out = NULL, *e = NULL;

@@ -10,11 +10,13 @@
 #include "cli.h"
 
 #include "pcsim/policy.h"
+#include "pcsim/scenario.h"
 #include "pcsim/text.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -72,8 +74,48 @@ static char *usage_message(const char *msg) {
   return g_strdup_printf("%s (see %s --help)", msg, program());
 }
 
+/* GLib's usage line "  pcsim run [OPTION…] SCENARIO|JOB.fio - simulate ..."
+ * becomes a synopsis with the options last and the summary on a line of its
+ * own, in ASCII whatever the locale (GLib writes "[OPTION?]" in the C locale):
+ *   Usage:
+ *     pcsim run SCENARIO|JOB.fio [OPTION...]
+ *
+ *   Simulate one scenario under each policy.
+ */
+char *pcs_cli_help(GOptionContext *ctx) {
+  g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
+  const char *usage = strstr(help, "\n  "), *end = usage ? strchr(usage + 1, '\n') : NULL;
+  if (!usage || !end) return g_steal_pointer(&help);
+  const char *prg = program(), *params = usage + 3 + strlen(prg);
+  params = strchr(params, ']') ? strchr(params, ']') + 1 : params; /* past "[OPTION…]" */
+  g_autofree char *line = g_strstrip(g_strndup(params, (gsize)(end - params)));
+  char *dash = g_str_has_prefix(line, "- ") ? line : strstr(line, " - ");
+  g_autofree char *summary = dash ? g_strdup(dash + (dash == line ? 2 : 3)) : NULL;
+  if (dash) *dash = '\0';
+  GString *s = g_string_new_len(help, usage - help);
+  g_string_append_printf(s, "\n  %s%s%s [OPTION...]\n", prg, *line ? " " : "", g_strstrip(line));
+  if (summary && *summary) {
+    summary[0] = g_ascii_toupper(summary[0]);
+    g_string_append_printf(s, "\n%s.\n", summary);
+  }
+  g_string_append(s, end + 1);
+  return g_string_free(s, FALSE);
+}
+
+/* -h, --help or -? before a "--": the help on stdout, exit 0 (as GLib's own
+ * --help does, which would print the usage line unrewritten). */
+static void help_if_asked(GOptionContext *ctx, int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    if (strcmp(argv[i], "--help") && strcmp(argv[i], "-h") && strcmp(argv[i], "-?")) continue;
+    g_autofree char *help = pcs_cli_help(ctx);
+    g_autoptr(GString) out = g_string_new(help);
+    exit(pcs_cli_write_stdout(out) ? PCS_EXIT_OK : PCS_EXIT_IO);
+  }
+}
+
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error) {
   GError *e = NULL;
+  help_if_asked(ctx, *argc, *argv);
   if (g_option_context_parse(ctx, argc, argv, &e)) return TRUE;
   g_autofree char *msg = usage_message(e->message);
   g_error_free(e);
@@ -181,7 +223,14 @@ gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error) 
 }
 
 gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error) {
-  if (path && !pcs_params_load(p, path, error)) return FALSE;
+  g_autofree char *name = NULL, *text = NULL; /* a file, or a shipped scenario by name (scenario.h) */
+  if (path && !pcs_scenario_read(path, PCS_SCENARIO_INI, &name, &text, NULL, error)) return FALSE;
+  return pcs_cli_load_scenario_text(name, text, sets, seed, p, error);
+}
+
+gboolean pcs_cli_load_scenario_text(const char *name, const char *text, char **sets, const char *seed, PcsParams *p,
+                                    GError **error) {
+  if (text && !pcs_params_load_text(p, name, text, strlen(text), error)) return FALSE;
   for (char **s = sets; s && *s; s++)
     if (!pcs_params_set_assignment(p, *s, error)) return FALSE;
   if (seed && !pcs_params_set(p, pcs_params_find("scenario", "seed"), seed, "--seed", error)) return FALSE;

@@ -35,7 +35,8 @@ int pcs_cli_exit_status(const GError *error);
 /* Prints ERROR as "pcsim COMMAND: MESSAGE", frees it and returns its exit
  * status (pcs_cli_exit_status()). */
 int pcs_cli_fail(GError *error);
-/* g_option_context_parse() whose errors are usage errors (exit 2). */
+/* g_option_context_parse() whose errors are usage errors (exit 2); -h,
+ * --help and -? print pcs_cli_help() and exit 0. */
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
 /* A usage error: prints "pcsim COMMAND: MESSAGE (see pcsim COMMAND --help)"
  * and returns PCS_EXIT_INPUT. */
@@ -66,20 +67,28 @@ gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error);
 gboolean pcs_cli_output_commit(PcsCliOutput *o, GError **error);
 void pcs_cli_output_abort(PcsCliOutput *o);
 
-/* Defaults, then PATH (if any), then each --set, then --seed; validated. */
+/* Defaults, then PATH (if any: a file or a shipped scenario's name,
+ * pcs_scenario_read()), then each --set, then --seed; validated. */
 gboolean pcs_cli_load_scenario(const char *path, char **sets, const char *seed, PcsParams *p, GError **error);
+/* The same from TEXT (if any) read already, NAME naming it in messages. */
+gboolean pcs_cli_load_scenario_text(const char *name, const char *text, char **sets, const char *seed, PcsParams *p,
+                                    GError **error);
 /* The scenario a fio job runs on without --model (Linux 6.18 on btrfs,
- * shipped with pcsim): a path or name pcs_params_load() takes.  g_free it.
+ * shipped with pcsim): a shipped scenario's name, pcs_scenario_read().  g_free it.
  * `calibrate` bases a 6.x trace's scenario on it too. */
 char *pcs_cli_default_model(void);
-/* A fio job file PATH on MODEL (NULL: the default scenario for fio jobs,
+/* A fio job PATH (a file or shipped name) on MODEL (NULL: the default scenario for fio jobs,
  * named on stderr), as `pcsim run JOB.fio` loads it; JOB keeps the loaded
  * job (pcs_fio_clear() it).  Then pcs_cli_load_scenario(NULL, ...). */
 gboolean pcs_cli_fio_scenario(PcsParams *p, const char *model, const char *path, PcsFioJob *job, GError **error);
 /* --policy values (each may be a comma list), or scenario.policies. */
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
-/* A GOption context for one command: usage PARAMETERS, --help DESCRIPTION. */
+/* A GOption context for one command: PARAMETERS "SYNOPSIS - summary"
+ * ("SCENARIO|JOB.fio - simulate ..."), --help DESCRIPTION. */
 GOptionContext *pcs_cli_context(const char *parameters, const char *description, const GOptionEntry *entries);
+/* The --help text of CTX: "Usage:\n  pcsim COMMAND SYNOPSIS [OPTION...]\n\nSummary.\n",
+ * then GLib's option lists and DESCRIPTION.  g_free it. */
+char *pcs_cli_help(GOptionContext *ctx);
 
 /* --seeds N: at most this many seeds. */
 #define PCS_CLI_MAX_SEEDS 10000
@@ -95,6 +104,15 @@ void pcs_cli_print_stats(double wall, uint64_t events);
  * (PcsResult.folded_steps, fold_redone). */
 void pcs_cli_print_run_stats(double wall, uint64_t events, uint64_t folded, uint64_t redone);
 
+/* One command of `pcsim COMMAND`: main.c's table, which the man page
+ * (cmd_man.c) documents from each command's own --help. */
+typedef struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+} PcsCliCommand;
+const PcsCliCommand *pcs_cli_commands(size_t *n);
+
 int pcs_cmd_run(int argc, char **argv);
 int pcs_cmd_params(int argc, char **argv);
 int pcs_cmd_replay(int argc, char **argv);
@@ -105,5 +123,7 @@ int pcs_cmd_plot(int argc, char **argv);
 int pcs_cmd_trace_stats(int argc, char **argv);
 int pcs_cmd_compare(int argc, char **argv);
 int pcs_cmd_calibrate(int argc, char **argv);
+int pcs_cmd_scenarios(int argc, char **argv);
+int pcs_cmd_man(int argc, char **argv);
 
 #endif

@@ -101,7 +101,7 @@ int pcs_cmd_calibrate(int argc, char **argv) {
      "KEY,..."},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context(
-    "TRACE...",
+    "TRACE... - estimate a scenario's device, costs and memory from real kernel traces",
     "Estimates a scenario from real kernel traces (ftrace text with the mechanism\n"
     "events scripts/capture-kernel-trace records, plain or gzip), each value from\n"
     "the events that show it, without running the simulator:\n"

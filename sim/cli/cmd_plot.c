@@ -162,11 +162,11 @@ int pcs_cmd_plot(int argc, char **argv) {
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
   g_autoptr(GOptionContext) ctx = pcs_cli_context("RESULTS - plot a pcsim CSV or JSON result file with gnuplot",
       "Examples:\n"
-      "  pcsim sweep workloads/liubo-2011.ini --vary workload.threads=1,2,4,8 --vary pool=1..64*2 --out pool.csv\n"
+      "  pcsim sweep liubo-2011 --vary workload.threads=1,2,4,8 --vary pool=1..64*2 --out pool.csv\n"
       "  pcsim plot pool.csv --x pool --y bios_per_mib --by workload.threads --logx --out pool.png\n"
-      "  pcsim run workloads/liubo-2011.ini --format json > seed.json\n"
+      "  pcsim run liubo-2011 --format json > seed.json\n"
       "  pcsim plot seed.json --histogram --out hist.svg\n"
-      "  pcsim run workloads/liubo-2011.ini --policy immediate --trace seed.tsv\n"
+      "  pcsim run liubo-2011 --policy immediate --trace seed.tsv\n"
       "  pcsim plot seed.tsv --timeline --pages 16-47 --out race.svg\n"
       "Needs gnuplot (Debian: apt-get install gnuplot-nox).  Exit status 2 for bad\n"
       "input or a missing gnuplot.", entries);

@@ -16,6 +16,7 @@
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
 #include "pcsim/results.h"
+#include "pcsim/scenario.h"
 #include "pcsim/seeds.h"
 #include "pcsim/sim.h"
 
@@ -418,32 +419,29 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   return ok;
 }
 
-/* The scenario a fio job runs on without --model: a shipped one, found
- * under the current directory or beside the binary (build/pcsim ->
- * workloads/).  Linux 6.18 on btrfs: what a fio user runs today. */
-#define FIO_DEFAULT_MODEL "workloads/linux-6.18-btrfs.ini"
+/* The scenario a fio job runs on without --model: the shipped one compiled
+ * into the binary (scenario.h), wherever the binary is and whatever the
+ * working directory.  Linux 6.18 on btrfs: what a fio user runs today. */
+#define FIO_DEFAULT_MODEL "linux-6.18-btrfs"
 
-static char *default_model(void) {
-  if (g_file_test(FIO_DEFAULT_MODEL, G_FILE_TEST_IS_REGULAR)) return g_strdup(FIO_DEFAULT_MODEL);
-  g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-  g_autofree char *dir = exe ? g_path_get_dirname(exe) : NULL;
-  g_autofree char *beside = dir ? g_build_filename(dir, "..", FIO_DEFAULT_MODEL, NULL) : NULL;
-  if (beside && g_file_test(beside, G_FILE_TEST_IS_REGULAR)) return g_canonicalize_filename(beside, NULL);
-  return g_strdup(FIO_DEFAULT_MODEL);
-}
+char *pcs_cli_default_model(void) { return g_strdup(FIO_DEFAULT_MODEL); }
 
-char *pcs_cli_default_model(void) { return default_model(); }
-
-/* JOB.fio: the --model scenario (or the default one, named on stderr),
- * then what the job sets; JOB is left loaded (pcs_fio_clear()).  `sweep`
- * loads fio jobs through this too. */
+/* JOB (PATH: a file or a shipped job's name, pcs_scenario_read()): the
+ * --model scenario (a file or a shipped name; without one the shipped
+ * default, named on stderr), then what the job sets; JOB is left loaded
+ * (pcs_fio_clear()).  `sweep` loads fio jobs through this too. */
 gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char *path, PcsFioJob *job,
                               GError **error) {
   memset(job, 0, sizeof *job);
-  g_autofree char *model = given_model ? g_strdup(given_model) : default_model();
-  if (!pcs_params_load(p, model, error)) return FALSE;
+  g_autofree char *model = NULL, *model_text = NULL, *job_name = NULL, *job_text = NULL;
+  guint kinds = PCS_SCENARIO_INI | (given_model ? 0 : PCS_SCENARIO_SHIPPED_ONLY);
+  if (!pcs_scenario_read(given_model ? given_model : FIO_DEFAULT_MODEL, kinds, &model, &model_text, NULL, error) ||
+      !pcs_params_load_text(p, model, model_text, strlen(model_text), error) ||
+      !pcs_scenario_read(path, PCS_SCENARIO_FIO, &job_name, &job_text, NULL, error))
+    return FALSE;
   g_autofree char *model_name = g_strdup(p->scenario_name);
-  gboolean ok = pcs_fio_load(job, path, error) && pcs_fio_apply(job, p, error);
+  gboolean ok =
+      pcs_fio_load_text(job, job_name, job_text, strlen(job_text), error) && pcs_fio_apply(job, p, error);
   if (ok) {
     for (guint i = 0; i < job->notes->len; i++) /* what fio says and runs on */
       fprintf(stderr, "%s: note: %s\n", g_get_prgname(), (const char *)g_ptr_array_index(job->notes, i));
@@ -454,14 +452,18 @@ gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char 
     g_free(p->fio_model);
     p->fio_model = g_strdup(model);
     if (!given_model) /* after the job loaded: a bad job gets its one error line */
-      fprintf(stderr, "%s: note: %s: no --model given; using the scenario %s (--model SCENARIO.ini picks another)\n",
-              g_get_prgname(), path, model);
+      fprintf(stderr,
+              "%s: note: %s: no --model given; using the shipped scenario %s (--model NAME or FILE.ini picks "
+              "another; `pcsim scenarios` lists them)\n",
+              g_get_prgname(), path, FIO_DEFAULT_MODEL);
   }
   return ok;
 }
 
 static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GError **error) {
-  gboolean fio = path && (o->fio || pcs_fio_is_job_file(path));
+  g_autofree char *name = NULL, *text = NULL; /* PATH: a file, or a shipped scenario or job by name */
+  if (path && !pcs_scenario_read(path, PCS_SCENARIO_INI | PCS_SCENARIO_FIO, &name, &text, NULL, error)) return FALSE;
+  gboolean fio = path && (o->fio || pcs_fio_is_job_file(name));
   if (!pcs_format_parse(o->format, PCS_FORMATS_ALL, &j->format, error) || !seeds_check(j, o, error) ||
       !pcs_cli_jobs_check(o->jobs, error) || !pcs_cli_output_check("--trace", o->trace, FALSE, error) ||
       !pcs_cli_output_check("--ftrace", o->ftrace, FALSE, error) ||
@@ -473,7 +475,7 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
   }
   if (o->scenario_from && !scenario_from(j, o, error)) return FALSE;
   if (fio && !pcs_cli_fio_scenario(&j->p, o->model, path, &j->fio, error)) return FALSE;
-  if (!pcs_cli_load_scenario(fio ? NULL : path, o->sets, o->seed, &j->p, error)) return FALSE;
+  if (!pcs_cli_load_scenario_text(name, fio ? NULL : text, o->sets, o->seed, &j->p, error)) return FALSE;
   if (!j->policies->len && !pcs_cli_policies(&j->p, o->policies, j->policies, error)) return FALSE;
   for (guint i = 0; i < j->policies->len; i++)
     if (!pcs_sim_check_limits(&j->p, &g_array_index(j->policies, PcsPolicy, i), error)) return FALSE;
@@ -481,7 +483,8 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
 }
 
 static const char run_description[] =
-    "Runs SCENARIO (an INI file, see `pcsim params`, or a fio job file) once per\n"
+    "Runs SCENARIO (an INI file, see `pcsim params`, or a fio job file; or the\n"
+    "name of a shipped one, see `pcsim scenarios`) once per\n"
     "policy and prints throughput, bios and requests.  With two or more policies\n"
     "the table shows\n"
     "each policy's change in aggregate throughput against the first.\n"
@@ -492,8 +495,8 @@ static const char run_description[] =
     "the output of `pcsim run --format fio-json`.\n"
     "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
     "block_size (bs), file_size (size), loops, runtime and time_based;\n"
-    "--model SCENARIO.ini supplies the rest\n"
-    "(default: workloads/linux-6.18-btrfs.ini, named on stderr).\n"
+    "--model SCENARIO supplies the rest (a file or a shipped scenario's name;\n"
+    "default: the shipped linux-6.18-btrfs, named on stderr).\n"
     "Options that would change the result but are not modelled are refused.\n"
     "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"
     "`pcsim trace-stats FILE` reads back with the run's own metrics; it also\n"
@@ -522,7 +525,8 @@ int pcs_cmd_run(int argc, char **argv) {
      "Rerun the scenario recorded in a pcsim CSV/JSON result file instead of SCENARIO", "RESULTS"},
     {"fio", 0, 0, G_OPTION_ARG_NONE, &o.fio, "SCENARIO is a fio job file (implied by a .fio or .job name)", NULL},
     {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o.model,
-     "With a fio job file: the scenario (INI) for what fio cannot say (device, costs, policies)", "SCENARIO.ini"},
+     "With a fio job file: the scenario (an INI file or a shipped name, `pcsim scenarios`) for what fio cannot say "
+     "(device, costs, policies; default: linux-6.18-btrfs)", "SCENARIO"},
     {"row", 0, 0, G_OPTION_ARG_INT, &o.row, "With --scenario-from: the sweep row to rerun (1 = first data row)", "N"},
     {"trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace,
      "Write every simulator event as TSV (policy, time_ns, thread, kind, a, b) to FILE", "FILE"},
@@ -549,7 +553,7 @@ int pcs_cmd_run(int argc, char **argv) {
      "Run every CPU step as an event of its own, no copies folded into one (docs/performance.md): the same output, "
      "slower; to check that, or to time the difference", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - simulate one scenario under each policy",
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO|JOB.fio - simulate one scenario or fio job under each policy",
       run_description, entries);
   GError *error = NULL;
   int rc = 0;

@@ -9,7 +9,10 @@
 
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
+#include "pcsim/scenario.h"
 #include "pcsim/steps.h"
+
+#include <string.h>
 
 #define STEP_FORMATS (PCS_FORMAT_BIT(PCS_FORMAT_TABLE) | PCS_FORMAT_BIT(PCS_FORMAT_JSON))
 
@@ -34,6 +37,14 @@ static void replay_json(PcsJson *w, const PcsPolicy *pol, const GArray *bios, co
   }
   pcs_json_end(w);
   pcs_json_end(w);
+}
+
+/* ARG: a schedule file, or a shipped one by name (liubo-diagram). */
+static gboolean load_schedule(PcsSchedule *s, const char *arg, GError **error) {
+  g_autofree char *name = NULL, *text = NULL;
+  memset(s, 0, sizeof *s);
+  return pcs_scenario_read(arg, PCS_SCENARIO_SCHED, &name, &text, NULL, error) &&
+         pcs_schedule_load_text(s, name, text, strlen(text), error);
 }
 
 int pcs_cmd_replay(int argc, char **argv) {
@@ -63,7 +74,7 @@ int pcs_cmd_replay(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc != 2) {
     rc = pcs_cli_usage_error("expected one SCHEDULE file");
-  } else if (!pcs_schedule_load(&sched, argv[1], &error)) {
+  } else if (!load_schedule(&sched, argv[1], &error)) {
     rc = pcs_cli_fail(error);
   } else {
     PcsJson w;

@@ -157,7 +157,7 @@ int pcs_cmd_sweep(int argc, char **argv) {
      "Print the work estimate, and progress on stderr even when it is no terminal: a line every 5 s (logs, CI)",
      NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO - run a scenario over a grid of parameters and policies",
+  g_autoptr(GOptionContext) ctx = pcs_cli_context("SCENARIO|JOB.fio - run a scenario or fio job over a grid of parameters and policies",
       sweep_description, entries);
   GError *error = NULL;
   int rc = 0;

@@ -14,13 +14,7 @@
 
 /* ---- dispatch ---- */
 
-typedef struct {
-  const char *name;
-  int (*fn)(int, char **);
-  const char *summary;
-} Command;
-
-static const Command commands[] = {
+static const PcsCliCommand commands[] = {
   {"run", pcs_cmd_run, "simulate a scenario under one or more policies"},
   {"sweep", pcs_cmd_sweep, "run a scenario over a grid of parameters and policies (CSV/JSON)"},
   {"merge", pcs_cmd_merge, "join the shards of a sweep into the unsharded output"},
@@ -29,9 +23,15 @@ static const Command commands[] = {
   {"compare", pcs_cmd_compare, "a real trace and a simulated scenario side by side"},
   {"calibrate", pcs_cmd_calibrate, "estimate a scenario's device, costs and memory from real kernel traces"},
   {"params", pcs_cmd_params, "list every scenario key with default, unit and meaning"},
+  {"scenarios", pcs_cmd_scenarios, "list the shipped scenarios, or print one to copy and edit"},
   {"replay", pcs_cmd_replay, "replay one interleaving of the step model from a schedule file"},
   {"explore", pcs_cmd_explore, "count the bios of every interleaving of the step model"},
 };
+
+const PcsCliCommand *pcs_cli_commands(size_t *n) {
+  *n = G_N_ELEMENTS(commands);
+  return commands;
+}
 
 static void usage(GString *f) {
   g_string_append(f,
@@ -41,14 +41,15 @@ static void usage(GString *f) {
                   "Commands:\n");
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
     g_string_append_printf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-  g_string_append(f, "\n`pcsim COMMAND --help` explains each command's options.\n"
-                  "Example: pcsim run workloads/liubo-2011.ini --policy immediate --policy pool:16\n\n"
+  g_string_append(f, "\n`pcsim COMMAND --help` explains each command's options.  A SCENARIO is an\n"
+                  "INI file or the name of a scenario compiled into pcsim (`pcsim scenarios`).\n\n"
+                  "Example:\n  pcsim run liubo-2011 --policy immediate --policy pool:16\n\n"
                   "Errors: one line on stderr, 'pcsim COMMAND: FILE:LINE: what was expected'\n"
                   "(or '--option ...:' for an option).  Exit status: 0 success, 1 an output\n"
                   "could not be written, 2 bad input or usage, 130/143 SIGINT/SIGTERM.\n");
 }
 
-/* "run, sweep, ..., explore" */
+/* "run, sweep, ..., explore" (help-man, which writes the man page, is not listed) */
 static char *command_names(void) {
   GString *s = g_string_new(NULL);
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
@@ -69,6 +70,10 @@ int main(int argc, char **argv) {
     g_autofree char *v = g_strdup_printf("pcsim %s\n", pcs_version());
     g_autoptr(GString) s = g_string_new(v);
     return pcs_cli_write_stdout(s) ? PCS_EXIT_OK : PCS_EXIT_IO;
+  }
+  if (!strcmp(argv[1], "help-man")) { /* hidden: the build writes pcsim.1 with it */
+    g_set_prgname("pcsim help-man");
+    return pcs_cmd_man(argc - 1, argv + 1);
   }
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
     if (strcmp(argv[1], commands[i].name) != 0) continue;

@@ -1,0 +1,91 @@
+/* test_install.c - `cmake --install` of this build into a temporary prefix
+ * puts bin/pcsim, share/pcsim/ (every file of workloads/) and
+ * share/man/man1/pcsim.1 there; the binary, copied on its own to another
+ * folder and run from /, runs a fio job and a shipped scenario by name
+ * (the bug of issue 35: the default model was looked up under the working
+ * directory). */
+#include "support.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+/* Runs ARGV in DIR; returns the exit status, fills OUT and ERR. */
+static int run_in(const char *dir, char **argv, char **out, char **err) {
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error))
+    fail_msg("%s: %s", argv[0], error->message);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static char *read_file(const char *path) {
+  char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) fail_msg("%s: not installed", path);
+  return text;
+}
+
+static void install_puts_binary_scenarios_and_man_page_in_the_prefix(void **state) {
+  g_autofree char *tmp = test_tempdir();
+  g_autofree char *prefix = g_build_filename(tmp, "prefix", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  char *install[] = {PCSIM_CMAKE_COMMAND, "--install", PCSIM_BUILD_DIR, "--prefix", prefix, NULL};
+  if (run_in(NULL, install, &out, &err) != 0) fail_msg("cmake --install: %s%s", out, err);
+
+  g_autofree char *bin = g_build_filename(prefix, "bin", "pcsim", NULL);
+  assert_true(g_file_test(bin, G_FILE_TEST_IS_EXECUTABLE));
+  g_autofree char *src_dir = test_path("workloads");
+  g_autoptr(GDir) d = g_dir_open(src_dir, 0, NULL);
+  guint n = 0;
+  for (const char *f; (f = g_dir_read_name(d));) {
+    if (!g_str_has_suffix(f, ".ini") && !g_str_has_suffix(f, ".fio") && !g_str_has_suffix(f, ".sched")) continue;
+    g_autofree char *src = g_build_filename(src_dir, f, NULL), *dst = g_build_filename(prefix, "share", "pcsim", f, NULL);
+    g_autofree char *a = read_file(src), *b = read_file(dst);
+    assert_string_equal(a, b);
+    n++;
+  }
+  assert_true(n >= 8);
+  g_autofree char *man = g_build_filename(prefix, "share", "man", "man1", "pcsim.1", NULL);
+  g_autofree char *built = read_file(PCSIM_MAN_PAGE), *installed = read_file(man);
+  assert_string_equal(built, installed);
+  assert_true(g_str_has_prefix(installed, ".TH PCSIM 1 "));
+
+  /* the installed binary finds its copies beside it */
+  g_free(out), g_free(err);
+  char *scenarios[] = {bin, "scenarios", NULL};
+  assert_int_equal(run_in("/", scenarios, &out, &err), 0);
+  g_autofree char *where = g_strdup_printf("Installed copies: %s/share/pcsim/\n", prefix);
+  if (!strstr(out, where)) fail_msg("no '%s' in:\n%s", where, out);
+}
+
+static void a_copied_binary_runs_from_the_root_directory(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *copy = g_build_filename(dir, "pcsim", NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  assert_true(g_file_get_contents(PCSIM_BINARY, &data, &len, NULL));
+  assert_true(g_file_set_contents(copy, data, (gssize)len, NULL));
+  assert_int_equal(chmod(copy, 0755), 0);
+
+  g_autofree char *job = test_path("workloads/liubo-2011.fio");
+  g_autofree char *out = NULL, *err = NULL;
+  char *fio[] = {copy, "run", job, "--set", "workload.file_size=64M", NULL};
+  if (run_in("/", fio, &out, &err) != 0) fail_msg("pcsim run %s from /: %s", job, err);
+  assert_true(g_str_has_prefix(out, "scenario linux-6.18-btrfs: 4 thread(s), 64 MiB file, bs 32 KiB"));
+  assert_non_null(strstr(err, "using the shipped scenario linux-6.18-btrfs"));
+
+  g_free(out), g_free(err);
+  char *named[] = {copy, "run", "liubo-2011", "--set", "workload.file_size=64M", NULL};
+  if (run_in("/", named, &out, &err) != 0) fail_msg("pcsim run liubo-2011 from /: %s", err);
+  g_autofree char *want = NULL, *want_err = NULL;
+  assert_int_equal(test_pcsim(&want, &want_err, "run", "workloads/liubo-2011.ini", "--set", "workload.file_size=64M",
+                              NULL), 0);
+  assert_string_equal(out, want);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(install_puts_binary_scenarios_and_man_page_in_the_prefix),
+    cmocka_unit_test(a_copied_binary_runs_from_the_root_directory),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
