@@ -15,8 +15,9 @@
  * uv_loop_close() refuses to close a loop with live handles.
  *
  * sim_init() builds each module's state in the order a page travels
- * through them (the numbered walk in include/pcsim/sim.h: reader.c,
- * readahead.c, pagecache.c, alloc.c, bio.c, blk.c, csum.c, device.c, endio.c).
+ * through them: reader.c, readahead.c, pagecache.c, alloc.c, bio.c, blk.c,
+ * csum.c, device.c, endio.c (include/pcsim/sim.h draws the hub: reader.c
+ * calls each subsystem, events and wake-ups come back to it).
  */
 #include "internal.h"
 #include "fold.h"
