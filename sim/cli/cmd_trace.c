@@ -366,8 +366,7 @@ static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p) 
   uint64_t window = pcs_params_window_bytes(p);
   if (c.window && c.window != window) {
     PcsParams q; /* the trace's fadvise_hint (its job's, else the scenario's) decides the doubling */
-    pcs_params_init(&q);
-    pcs_params_copy(&q, p);
+    pcs_params_copy(&q, p); /* a whole copy: initialising Q first would leak its defaults */
     if (c.job) pcs_params_set(&q, pcs_params_find("readahead", "fadvise_hint"), pcs_params_fadvise_name(c.fadvise),
                               "trace", NULL);
     gboolean fadvise_differs = pcs_params_fadvise(&q) != pcs_params_fadvise(p);
