@@ -495,6 +495,13 @@ static void the_job_and_json_beside_are_read(void **state) {
                               "read_ahead_kb 256: fio 560 MiB/s, clat p50 3.18 us; pcsim (seed 1) "));
   assert_int_equal(p.device_queue_depth, 128);
   pcs_params_clear(&p);
+  /* a JSON beside that is not fio's: said, and calibrated without it (copy kept from the base, marked) */
+  assert_int_equal(unlink(json), 0);
+  assert_true(g_file_set_contents(json, "fio: some error\n", -1, NULL));
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  assert_int_equal(test_pcsim(&out2, &err2, "calibrate", trace, "--no-check", NULL), 0);
+  assert_non_null(strstr(err2, "ra128-j1-rep1.json: not fio's JSON output: no '{'; calibrated without it"));
+  assert_non_null(strstr(out2, "# NOT MEASURED: copy: not measurable: no trace has its fio job and JSON beside it"));
 }
 
 /* ---- refusals ---- */

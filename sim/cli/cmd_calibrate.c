@@ -213,7 +213,15 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
         fprintf(stderr, "calibrate: warning: %s: no %s beside it: %s\n", *t,
                 !job && !json ? "job file or fio JSON" : !job ? "job file" : "fio JSON",
                 !job ? "the window's fadvise_hint is the base's" : "no copy cost or check from fio's latency");
-      ok = pcs_calibrate_add_run(c, job, json, error);
+      /* a job pcsim cannot read, or a JSON that is not fio's: said, and calibrated without it */
+      const char *files[] = {job, json};
+      for (size_t f = 0; f < G_N_ELEMENTS(files); f++) {
+        GError *e = NULL;
+        if (files[f] && !pcs_calibrate_add_run(c, f ? NULL : files[f], f ? files[f] : NULL, &e)) {
+          fprintf(stderr, "calibrate: warning: %s; calibrated without it\n", e->message);
+          g_error_free(e);
+        }
+      }
     }
     if (pcs_cli_signal) ok = FALSE, g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
   }
