@@ -9,16 +9,18 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MECH "tests/data/kernel-6.18-btrfs-threads/mechanism/"
 
-/* Runs `pcsim calibrate ARGS... --out NEW.ini` and loads NEW.ini. */
+/* Runs `pcsim calibrate ARGS... --no-check --out NEW.ini` and loads NEW.ini. */
 static void calibrate_to(PcsParams *p, char **text, const char *const *args) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *ini = g_build_filename(dir, "new.ini", NULL);
   g_autoptr(GPtrArray) argv = g_ptr_array_new();
   g_ptr_array_add(argv, "calibrate");
   for (const char *const *a = args; *a; a++) g_ptr_array_add(argv, (gpointer)*a);
+  g_ptr_array_add(argv, "--no-check");
   g_ptr_array_add(argv, "--out");
   g_ptr_array_add(argv, ini);
   g_ptr_array_add(argv, NULL);
@@ -157,7 +159,9 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   /* every value says where it came from */
   assert_non_null(strstr(ini, "synthetic.ftrace.txt"));
   assert_non_null(strstr(ini, "# read_setup: the slope"));
-  if (strstr(ini, "# NOT MEASURED:")) fail_msg("an estimate is not measured:\n%s", ini);
+  /* all but the copy costs, which need fio's JSON beside the trace */
+  for (const char *at = ini; (at = strstr(at, "# NOT MEASURED:")); at++)
+    if (!g_str_has_prefix(at, "# NOT MEASURED: copy")) fail_msg("an estimate is not measured:\n%s", at);
   pcs_params_clear(&p);
 }
 
@@ -199,10 +203,12 @@ static void capture_estimates_are_plausible(void **state) {
     g_autofree char *path = test_path(rel);
     PcsParams p;
     calibrate_to(&p, NULL, (const char *const[]){path, NULL});
-    /* a loop device over a host file: tens to hundreds of us, 0.1 to 20 GiB/s */
-    assert_within((double)p.device_latency, 10e3, 1e6, files[i]);
+    /* a loop device over a host file: a lone 256 KiB request in tens to hundreds of us, 0.1 to 20 GiB/s
+     * (the latency alone may come out 0: the loaded rate leaves the lone requests' median no room) */
+    assert_within((double)p.device_latency, 0, 1e6, files[i]);
+    assert_within((double)p.device_latency + 262144.0 / (double)p.device_bandwidth * 1e9, 50e3, 1e6, files[i]);
     assert_within((double)p.device_bandwidth, 100 * PCS_MIB, 20 * 1024 * PCS_MIB, files[i]);
-    assert_within((double)p.device_queue_depth, 1, 128, files[i]);
+    assert_int_equal(p.device_queue_depth, 128); /* nr_requests of machine.txt, one folder up */
     /* a 2025 CPU: about a microsecond per insert, sub-us per page, a few us per bio */
     assert_within((double)p.cost_insert_won, 200, 5000, files[i]);
     assert_within((double)p.cost_read_setup, 20, 5000, files[i]);
@@ -285,8 +291,8 @@ static void fitted_frames_give_the_real_contiguous_share(void **state) {
   pcs_params_clear(&p);
 }
 
-/* One and four threads, the same device: the latency and the service of a
- * 256 KiB request agree within 2x (the 128 KiB captures: both have requests
+/* One and four threads, the same device: the service of a 256 KiB
+ * request agrees within 2x (the 128 KiB captures: both have requests
  * alone in flight at two sizes). */
 static void one_and_four_threads_see_the_same_device(void **state) {
   g_autofree char *j1 = test_path(MECH "ra128-j1-rep1.ftrace.txt.gz"), *j4 = test_path(MECH "ra128-j4-rep1.ftrace.txt.gz");
@@ -294,7 +300,6 @@ static void one_and_four_threads_see_the_same_device(void **state) {
   calibrate_to(&a, NULL, (const char *const[]){j1, NULL});
   calibrate_to(&b, NULL, (const char *const[]){j4, NULL});
   double la = (double)a.device_latency, lb = (double)b.device_latency;
-  assert_within(la / lb, 0.5, 2.0, "latency 1 thread / 4 threads");
   double sa = la + 262144.0 / (double)a.device_bandwidth * 1e9, sb = lb + 262144.0 / (double)b.device_bandwidth * 1e9;
   assert_within(sa / sb, 0.5, 2.0, "256 KiB service 1 thread / 4 threads");
   assert_within((double)a.cost_insert_won / (double)b.cost_insert_won, 0.5, 2.0, "insert_won 1 / 4 threads");
@@ -379,9 +384,124 @@ static void keys_keep_the_rest_of_the_base(void **state) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *never = g_build_filename(dir, "never.ini", NULL);
   g_autofree char *out = NULL, *err = NULL;
-  assert_int_equal(test_pcsim(&out, &err, "calibrate", j1, "--keys", "cost.insert_won,cost.copy", "--out", never, NULL), 2);
-  assert_non_null(strstr(err, "'cost.copy' is not a key calibrate estimates"));
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", j1, "--keys", "cost.insert_won,cost.syscall", "--out", never, NULL), 2);
+  assert_non_null(strstr(err, "'cost.syscall' is not a key calibrate estimates"));
   assert_false(g_file_test(never, G_FILE_TEST_EXISTS));
+}
+
+/* ---- the one command ---- */
+
+/* TEXT's lines that are not comments. */
+static void assert_self_contained(const char *text) {
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  for (char **l = lines; *l; l++) {
+    if (**l == '#') continue;
+    if (strstr(*l, ".ini") || strstr(*l, "include") || strstr(*l, "base"))
+      fail_msg("the scenario names another file: %s", *l);
+  }
+}
+
+/* `pcsim calibrate A B --out host.ini` on a committed session's two
+ * one-thread captures, no --model, no --machine: machine.txt one folder up
+ * is found and gives the queue limits; the kernel is the machine file's
+ * 6.18 and the policy its own; every value is printed with its source;
+ * the scenario names no other file and runs a fio job from another
+ * directory. */
+static void one_command_writes_a_complete_host(void **state) {
+  g_autofree char *a = test_path("tests/data/kernel-6.18-dec06/mechanism/ra128-j1-rep1.ftrace.txt.gz");
+  g_autofree char *b = test_path("tests/data/kernel-6.18-dec06/mechanism/ra4096-j1-rep1.ftrace.txt.gz");
+  g_autofree char *dir = test_tempdir(), *elsewhere = test_tempdir();
+  g_autofree char *ini = g_build_filename(dir, "host.ini", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "calibrate", a, b, "--out", ini, NULL);
+  if (rc) fail_msg("pcsim calibrate exited %d: %s", rc, err);
+  PcsParams p;
+  GError *error = NULL;
+  pcs_params_init(&p);
+  if (!pcs_params_load(&p, ini, &error)) fail_msg("%s", error->message);
+  assert_string_equal(p.scenario_kernel, "v6.18");
+  assert_string_equal(p.scenario_policies, "window");
+  assert_int_equal(p.block_max_sectors, 2560); /* machine.txt: max_sectors_kb=1280 */
+  assert_int_equal(p.block_max_segments, 128);
+  assert_int_equal(p.block_max_segment_size, 65536);
+  assert_int_equal(p.device_queue_depth, 128); /* nr_requests=128 */
+  assert_int_equal(p.cpu_count, 2);
+  assert_within((double)p.device_channels, 1, 16, "device.channels");
+  if (p.device_sharing) assert_int_equal(p.device_channels, 1); /* one shared channel, or FIFO channels */
+  /* a lone 256 KiB request: the host's median is 104..122 us (kernel-6.18-dec06/README) */
+  assert_within((double)p.device_latency + 262144.0 / (double)p.device_bandwidth * 1e9, 60e3, 200e3,
+                "256 KiB alone (ns)");
+  pcs_params_clear(&p);
+  /* the sources, on stderr */
+  assert_non_null(strstr(err, "calibrate: machine file "));
+  assert_non_null(strstr(err, "kernel-6.18-dec06/machine.txt"));
+  assert_non_null(strstr(err, "calibrate: device.latency = "));
+  assert_non_null(strstr(err, "calibrate: device.channels = "));
+  assert_non_null(strstr(err, "calibrate: device.sharing = "));
+  assert_non_null(strstr(err, "calibrate: device.jitter = "));
+  assert_non_null(strstr(err, "calibrate: block.max_sectors = 2560\n    max_sectors_kb * 2 (sectors) in machine.txt"));
+  assert_non_null(strstr(err, "calibrate: cost.insert_won = "));
+  /* the jobs and fio JSON are not beside these captures: said, and the copy costs not measured */
+  assert_non_null(strstr(err, "no job file or fio JSON beside it"));
+  assert_non_null(strstr(err, "calibrate: warning: cost.copy = 350ns NOT MEASURED"));
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(ini, &text, NULL, NULL));
+  assert_self_contained(text);
+  /* from another directory, with only host.ini there */
+  g_autofree char *copy = g_build_filename(elsewhere, "host.ini", NULL);
+  assert_true(g_file_set_contents(copy, text, -1, NULL));
+  g_autofree char *job = test_path("tests/data/kernel-6.18-dec06/blocks/ra128-j4-rep1.fio");
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  rc = test_pcsim_env(&out2, &err2, NULL, elsewhere, "run", job, "--model", "host.ini", "--set",
+                      "workload.file_size=100M", "--format", "csv", NULL);
+  if (rc) fail_msg("pcsim run JOB --model host.ini from another directory exited %d: %s", rc, err2);
+  assert_non_null(strstr(out2, "bios_per_mib"));
+}
+
+/* A capture as scripts/capture-kernel-trace writes it (OUT/NAME/NAME.ftrace.txt.gz
+ * beside NAME.fio and NAME.json, OUT/machine.txt): the job's fadvise_hint
+ * decides the window (fadvise_hint=0: read_ahead_kb is ra_pages * 4, here
+ * 64 pages -> 256), fio's clat gives cost.copy, and the check runs the new
+ * scenario on the job beside fio's MiB/s. */
+static void the_job_and_json_beside_are_read(void **state) {
+  g_autofree char *out_dir = test_tempdir();
+  g_autofree char *run = g_build_filename(out_dir, "ra128-j1-rep1", NULL);
+  assert_int_equal(g_mkdir(run, 0755), 0);
+  g_autofree char *src = test_path(MECH "ra128-j1-rep1.ftrace.txt.gz"), *json_src = test_path(MECH "ra128-j1-rep1.json");
+  g_autofree char *machine_src = test_path("tests/data/kernel-6.18-btrfs-threads/machine.txt");
+  g_autofree char *trace = g_build_filename(run, "ra128-j1-rep1.ftrace.txt.gz", NULL);
+  g_autofree char *json = g_build_filename(run, "ra128-j1-rep1.json", NULL);
+  g_autofree char *job = g_build_filename(run, "ra128-j1-rep1.fio", NULL);
+  g_autofree char *machine = g_build_filename(out_dir, "machine.txt", NULL);
+  assert_int_equal(symlink(src, trace), 0);
+  assert_int_equal(symlink(json_src, json), 0);
+  assert_int_equal(symlink(machine_src, machine), 0);
+  assert_true(g_file_set_contents(job, "[global]\nnumjobs=1\n[global]\nthread\nbs=32k\nrw=read\nioengine=sync\n"
+                                       "fadvise_hint=0\n[READ]\nfilename=foobar\nsize=1000M\ninvalidate=1\n", -1, NULL));
+  g_autofree char *ini = g_build_filename(out_dir, "host.ini", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "calibrate", trace, "--out", ini, NULL);
+  if (rc) fail_msg("pcsim calibrate exited %d: %s", rc, err);
+  PcsParams p;
+  GError *error = NULL;
+  pcs_params_init(&p);
+  if (!pcs_params_load(&p, ini, &error)) fail_msg("%s", error->message);
+  assert_int_equal(p.readahead_read_ahead_kb, 256); /* ra_pages 64, not doubled under fadvise_hint=0 */
+  assert_non_null(strstr(err, "fadvise_hint=0 in ra128-j1-rep1.fio"));
+  /* fio's clat p50 3184 ns less syscall 600 ns over 8 pages: 323 ns */
+  assert_within((double)p.cost_copy, 320, 326, "cost.copy");
+  assert_non_null(strstr(err, "calibrate: cost.copy = "));
+  assert_non_null(strstr(err, "calibrate: check (not fitted): ra128-j1-rep1.ftrace.txt.gz, 1 thread(s), bs 32768, "
+                              "read_ahead_kb 256: fio 560 MiB/s, clat p50 3.18 us; pcsim (seed 1) "));
+  assert_int_equal(p.device_queue_depth, 128);
+  pcs_params_clear(&p);
+  /* a JSON beside that is not fio's: said, and calibrated without it (copy kept from the base, marked) */
+  assert_int_equal(unlink(json), 0);
+  assert_true(g_file_set_contents(json, "fio: some error\n", -1, NULL));
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  assert_int_equal(test_pcsim(&out2, &err2, "calibrate", trace, "--no-check", NULL), 0);
+  assert_non_null(strstr(err2, "ra128-j1-rep1.json: not fio's JSON output: no '{'; calibrated without it"));
+  assert_non_null(strstr(out2, "# NOT MEASURED: copy: not measurable: no trace has its fio job and JSON beside it"));
 }
 
 /* ---- refusals ---- */
@@ -476,6 +596,8 @@ int main(void) {
     cmocka_unit_test(bad_traces_are_refused_with_exit_2),
     cmocka_unit_test(unidentifiable_costs_keep_the_base_marked),
     cmocka_unit_test(every_key_the_help_lists_loads),
+    cmocka_unit_test(one_command_writes_a_complete_host),
+    cmocka_unit_test(the_job_and_json_beside_are_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

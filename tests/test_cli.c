@@ -453,7 +453,9 @@ static const OptionCase option_cases[] = {
   {"trace-stats", "--format", {"trace-stats", TRACE, "--format", "csv"}, {"trace-stats", TRACE}},
 #define CALIB "calibrate", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j1-rep1.ftrace.txt.gz"
   {"calibrate", "--model", {CALIB, "--model", "workloads/linux-6.18-btrfs.ini"}, {CALIB}},
-  {"calibrate", "--machine", {CALIB, "--machine", "tests/data/kernel-6.18-btrfs-threads/machine.txt"}, {CALIB}},
+  /* (without --machine, the machine.txt one folder up is read: another one with other limits) */
+  {"calibrate", "--machine", {CALIB, "--machine", "@/m4.txt"}, {CALIB}},
+  {"calibrate", "--no-check", {CALIB, "--no-check"}, {CALIB}},
   {"calibrate", "--out", {CALIB, "--out", "@/c.ini"}, {CALIB}, "@/c.ini"},
   {"calibrate", "--keys", {CALIB, "--keys", "cost.insert_won"}, {CALIB}},
   {"replay", "--policy", {"replay", "@/two.sched", "--policy", "pool:16"}, {"replay", "@/two.sched"}},
@@ -507,6 +509,8 @@ static void option_inputs(const char *dir) {
   const char *job = "[READ]\nrw=read\nbs=32k\nsize=4M\nnumjobs=2\nfilename=f\nthread\ngroup_reporting\n";
   g_autofree char *sched = g_build_filename(dir, "two.sched", NULL);
   assert_true(g_file_set_contents(sched, "threads 2\npages 4\nsteps 1 2 1 2\n", -1, NULL));
+  g_autofree char *m4 = g_build_filename(dir, "m4.txt", NULL);
+  assert_true(g_file_set_contents(m4, "kernel=6.18.44 cpus=4 max_sectors_kb=512 max_segments=64 nr_requests=64\n", -1, NULL));
   const char *names[] = {"job.txt", "job.fio"};
   for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
     g_autofree char *p = g_build_filename(dir, names[i], NULL);

@@ -332,11 +332,54 @@ static void another_hosts_set_runs_its_own_scenario(void **state) {
   assert_non_null(strstr(text, ",docs/hosts/dec06.ini\n"));
 }
 
+/* --calibrated, validation as a user lives it: every capture session with
+ * the two one-thread captures with page inserts and a machine.txt is
+ * calibrated by `pcsim calibrate A B --out host.ini` (no --model, no
+ * --machine) and its rows run on that host.ini; the others are listed as
+ * lacking them.  One configuration, one seed: the sessions the rule finds
+ * today (kernel-6.18-btrfs-threads, -dec04, -dec06) each get their row and
+ * their line in the summary; the idle session, without machine.txt, is
+ * listed. */
+static void calibrated_sessions_each_from_their_own_captures(void **state) {
+  (void)state;
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *script = test_path("scripts/validate-6.18");
+  g_autofree char *root = test_path(".");
+  char *argv[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--calibrated", "--seeds", "1", "--out", dir, "--only",
+                  "ra128-j4", NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  assert_true(g_spawn_sync(root, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("scripts/validate-6.18 --calibrated failed:\n%s%s", out, err);
+  g_autofree char *md_path = g_build_filename(dir, "calibrated.md", NULL), *csv_path = g_build_filename(dir, "calibrated.csv", NULL);
+  g_autofree char *md = NULL, *csv = NULL;
+  assert_true(g_file_get_contents(md_path, &md, NULL, NULL));
+  assert_true(g_file_get_contents(csv_path, &csv, NULL, NULL));
+  const char *sessions[] = {"kernel-6.18-btrfs-threads", "kernel-6.18-dec04", "kernel-6.18-dec06"};
+  for (gsize i = 0; i < G_N_ELEMENTS(sessions); i++) {
+    g_autofree char *summary = g_strdup_printf("\n| %s | ", sessions[i]), *heading = g_strdup_printf("#### %s\n", sessions[i]);
+    g_autofree char *row = g_strdup_printf("\n%s,ra128-j4,4,32k,1,128,prediction,", sessions[i]);
+    if (!strstr(md, summary) || !strstr(md, heading)) fail_msg("no table for %s:\n%s", sessions[i], md);
+    if (!strstr(csv, row)) fail_msg("no ra128-j4 row for %s:\n%s", sessions[i], csv);
+  }
+  assert_non_null(strstr(md, "- kernel-6.18-idle: no machine.txt"));
+  assert_non_null(strstr(md, "- check: ra128-j1-rep1.ftrace.txt.gz, 1 thread(s)")); /* the one-thread check, printed */
+  assert_non_null(strstr(csv, "/host.ini\n")); /* each row on its session's calibrated host */
+  assert_non_null(strstr(err, "calibrate: check (not fitted)"));
+  /* --calibrated predicts from calibrate's output alone: --model is refused */
+  char *refused[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--calibrated", "--model", "x.ini", "--out", dir, NULL};
+  g_autofree char *o2 = NULL, *e2 = NULL;
+  assert_true(g_spawn_sync(root, refused, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &o2, &e2, &status, NULL));
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  assert_non_null(strstr(e2, "--calibrated goes with"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(session_costs_predict_the_bs1m_race),
     cmocka_unit_test(a_host_calibrated_from_one_thread_predicts_its_threads),
     cmocka_unit_test(another_hosts_set_runs_its_own_scenario),
+    cmocka_unit_test(calibrated_sessions_each_from_their_own_captures),
     cmocka_unit_test(shared_rows_within_25_percent),
     cmocka_unit_test(bios_per_mib_rise_with_threads),
     cmocka_unit_test(race_mechanism_as_real),

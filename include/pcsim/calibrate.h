@@ -29,12 +29,17 @@
   X(LATENCY, device, latency)                \
   X(BANDWIDTH, device, bandwidth)            \
   X(QUEUE_DEPTH, device, queue_depth)        \
+  X(CHANNELS, device, channels)              \
+  X(JITTER, device, jitter)                  \
+  X(SHARING, device, sharing)                \
   X(CPUS, cpu, count)                        \
   X(INSERT_WON, cost, insert_won)            \
   X(INSERT_ALLOC, cost, insert_alloc)        \
   X(LRU_DRAIN, cost, lru_drain)              \
   X(READ_SETUP, cost, read_setup)            \
-  X(BIO_SUBMIT, cost, bio_submit)
+  X(BIO_SUBMIT, cost, bio_submit)           \
+  X(COPY, cost, copy)                        \
+  X(COPY_COLD, cost, copy_cold)
 
 typedef enum {
 #define X(id, sec, key) PCS_CAL_##id,
@@ -50,6 +55,7 @@ typedef struct {
   double value;  /* in the key's base unit: ns, bytes, bytes/s, a count or a fraction */
   char *text;    /* a text key's value (memory.buddyinfo), else NULL */
   char *comment; /* the estimate, its events, its spread and its traces */
+  char *warning; /* why the estimate is weak (few samples, a wide spread), or NULL */
 } PcsCalEstimate;
 
 typedef struct PcsCalibration PcsCalibration;
@@ -62,6 +68,24 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(PcsCalibration, pcs_calibrate_free)
  * T's file when it lacks what calibrate needs: page-insert events with pfn
  * (a blkparse trace has none) or read requests paired issue -> complete. */
 gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError **error);
+/* The fio run of the trace added last, as scripts/capture-kernel-trace
+ * writes it beside the trace: its job file JOB (bs, numjobs, fadvise_hint:
+ * whether the per-file window is the bdi's read_ahead_kb doubled) and
+ * fio's JSON output JSON (jobs[0].read.bw, clat_ns p50: cost.copy and
+ * cost.copy_cold, and the check `pcsim calibrate` prints).  Either may be
+ * NULL.  An input error naming the file when it does not parse. */
+gboolean pcs_calibrate_add_run(PcsCalibration *c, const char *job, const char *json, GError **error);
+/* What the trace number I's run showed (FALSE: no JSON, or no such trace):
+ * fio's MiB/s over all threads, the clat p50 in ns, bs in bytes, the
+ * threads. */
+gboolean pcs_calibrate_run_info(const PcsCalibration *c, guint i, double *mib_s, double *clat_ns, uint64_t *bs,
+                                uint64_t *threads);
+/* The bdi read_ahead_kb of trace I (ra_pages * 4, halved when its job's
+ * fadvise_hint, else BASE's, doubles the window), or 0 when it showed no
+ * readahead line; its file name. */
+uint64_t pcs_calibrate_trace_read_ahead_kb(const PcsCalibration *c, guint i, const PcsParams *base);
+const char *pcs_calibrate_trace_name(const PcsCalibration *c, guint i);
+guint pcs_calibrate_n_traces(const PcsCalibration *c);
 /* Queue limits and CPUs from a machine file ("key=value" words, as
  * scripts/capture-kernel-trace writes it). */
 gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError **error);

@@ -11,8 +11,18 @@
  *       Requests issued with no other in flight are preferred (their time is
  *       the device's, not a queue's); when they do not show two sizes at
  *       least 2x apart, every paired request is used, and the comment says so.
- *   device.queue_depth   the most read requests in flight at once: a lower
- *       bound on what the device overlaps (it never had more to take).
+ *   device.jitter   the spread of those requests' service time over the fit's
+ *       time for their size: ln(q3 / q1) / 1.349, a lognormal's sigma.
+ *   device.channels, device.sharing = 0   the device's parallelism: for each
+ *       request that overlapped another, the mean number in flight over its
+ *       service n times how fast its transfer ran against alone,
+ *       (bytes / bandwidth) / (service - latency): how many transfers the
+ *       device moved at the alone rate meanwhile (n with parallel channels,
+ *       1 with one shared channel); the median, rounded.  The FIFO channels
+ *       of device.c are the model it is measured in.
+ *   device.queue_depth   nr_requests of the machine file (the queue's
+ *       limit); without one, the most read requests in flight at once: a
+ *       lower bound on what the device overlaps (it never had more to take).
  *   cost.insert_won      mm_filemap_add_to_page_cache lines of one thread on
  *       consecutive file pages with no other event between them (no other
  *       thread interleaves, no bio, no readahead): the mean spacing of each
@@ -53,7 +63,8 @@
  *       measurable from inserts alone and stays the base's.
  *   readahead.read_ahead_kb   ra_pages of the page_cache_*_ra lines (the most
  *       frequent value) * 4096: the bdi's read_ahead_kb, doubled when fio's
- *       fadvise hint (POSIX_FADV_SEQUENTIAL) applies.
+ *       fadvise hint (POSIX_FADV_SEQUENTIAL) applies: the job's beside the
+ *       trace, else the base's.
  *   bio.csum_leaf_size   the most frequent size of the read bios with rwbs M:
  *       btrfs reads a tree block whole, so that is the file system's
  *       nodesize, the size of the checksum leaves btrfs_lookup_bio_sums()
@@ -62,12 +73,21 @@
  *       of two from 4 KiB to 64 KiB).
  *   block.*, cpu.count   the machine file (max_sectors_kb * 2, max_segments,
  *       max_segment_size, cpus).
+ *   cost.copy, cost.copy_cold   not in the trace: fio's JSON beside it
+ *       (pcs_calibrate_add_run()), the clat p50 of a cached read() call less
+ *       the base's cost.syscall, over the job's bs in pages; copy from the
+ *       smallest window's run, copy_cold from the largest's when its window
+ *       exceeds cpu.cache_size.  The job's fadvise_hint also decides whether
+ *       ra_pages is read_ahead_kb doubled.
  *
  * Several traces pool their samples; each estimate is also made per trace
- * for the spread.  An estimate the events cannot identify keeps the base
+ * for the spread.  An estimate on few samples or with a wide spread carries
+ * a warning (WEAK in its comment).  An estimate the events cannot identify keeps the base
  * value, marked "not measurable" with the reason.
  */
 #include "pcsim/calibrate.h"
+#include "pcsim/fio.h"
+#include "pcsim/json.h"
 #include "pcsim/text.h"
 #include "pcsim/units.h"
 
@@ -101,7 +121,19 @@ typedef struct {
   uint64_t data_sectors;       /* data read bios' sectors */
   uint64_t descending;         /* pages in descending runs of frames (memory.pcp_freed) */
   uint64_t blocks[PCS_BUDDY_ORDERS]; /* the other frames as aligned buddy blocks (memory.buddyinfo) */
+  /* its fio run (pcs_calibrate_add_run()) */
+  char *job, *json;            /* the files' base names, or NULL */
+  PcsFadvise fadvise;          /* with job: its fadvise_hint */
+  uint64_t bs, numjobs;        /* with job */
+  double mib_s, clat_ns;       /* with json: jobs[0].read.bw in MiB/s, clat_ns p50 */
 } TraceTally;
+
+/* A read request that overlapped another: its size, its service time and
+ * the mean number of requests in flight over it (itself included). */
+typedef struct {
+  double bytes, ns, inflight;
+  guint trace;
+} Overlap;
 
 struct PcsCalibration {
   GArray *traces;   /* TraceTally */
@@ -111,6 +143,9 @@ struct PcsCalibration {
   GArray *inflight; /* Sample: x = requests in flight at an issue, this one included */
   GArray *runs;     /* Sample: x = pairs in the run, y = mean spacing ns */
   GArray *gaps;     /* Sample: x = bio pages, y = gap before the bio ns */
+  GArray *overlap;  /* Overlap: requests with another in flight at some point of their service */
+  GArray *batches;  /* Sample: busy periods of 3+ requests all in flight at once: x = requests, y = the
+                     * spread of their completions over the period (0: all at once) */
   uint64_t run_hist[RUN_BUCKETS];
   char *machine;    /* base name of the machine file, or NULL */
   uint64_t mach[PCS_CAL_N];
@@ -256,6 +291,7 @@ typedef struct {
   uint32_t dev, size;
   guint ahead;    /* requests in flight when it was issued */
   gboolean alone; /* no other request in flight from its issue on */
+  double area;    /* requests in flight integrated over time (ns) at its issue */
 } Pending;
 
 static void not_alone(gpointer key, gpointer value, gpointer user) {
@@ -281,10 +317,14 @@ static void add_sample(GArray *a, double x, double y, guint trace) {
 /* Read requests issue -> complete (a requeue times the later issue). */
 static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace, TraceTally *tally) {
   g_autoptr(GHashTable) pending = g_hash_table_new_full(pending_hash, pending_equal, g_free, NULL);
+  double area = 0; /* requests in flight integrated over time, ns */
+  uint64_t last = 0, p_start = 0, p_first = 0; /* the busy period: its start, its first completion */
+  guint p_count = 0, p_most = 0;               /* its requests, the most in flight in it */
   for (guint i = 0; i < t->events->len; i++) {
     const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
     if (e->kind != PCS_KEV_RQ_ISSUE && e->kind != PCS_KEV_RQ_COMPLETE) continue;
-    Pending key = {e->where, e->time_ns, e->dev, e->size, 0, FALSE};
+    if (e->time_ns > last) area += (double)g_hash_table_size(pending) * (double)(e->time_ns - last), last = e->time_ns;
+    Pending key = {e->where, e->time_ns, e->dev, e->size, 0, FALSE, area};
     Pending *r = g_hash_table_lookup(pending, &key);
     if (e->kind == PCS_KEV_RQ_ISSUE) {
       g_hash_table_foreach(pending, not_alone, NULL);
@@ -294,7 +334,9 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
         r->alone = !r->ahead;
         g_hash_table_add(pending, r);
       }
-      r->issued = e->time_ns;
+      r->issued = e->time_ns, r->area = area;
+      if (g_hash_table_size(pending) == 1) p_start = e->time_ns, p_first = 0, p_count = 0, p_most = 0;
+      p_count++, p_most = MAX(p_most, g_hash_table_size(pending));
       add_sample(c->inflight, g_hash_table_size(pending), 0, trace);
       tally->max_in_flight = MAX(tally->max_in_flight, g_hash_table_size(pending));
       continue;
@@ -306,9 +348,16 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
       add_sample(c->dev_all, bytes, ns, trace);
       if (!r->ahead) add_sample(c->dev_iso, bytes, ns, trace), tally->isolated++;
       if (r->alone) add_sample(c->dev_solo, bytes, ns, trace), tally->solo++;
+      if (!r->alone && ns > 0) {
+        Overlap o = {bytes, ns, (area - r->area) / ns, trace};
+        g_array_append_val(c->overlap, o);
+      }
       tally->paired++;
     }
     g_hash_table_remove(pending, r);
+    if (!p_first) p_first = e->time_ns;
+    if (!g_hash_table_size(pending) && p_count >= 3 && p_most == p_count && e->time_ns > p_start)
+      add_sample(c->batches, p_count, (double)(e->time_ns - p_first) / (double)(e->time_ns - p_start), trace);
   }
 }
 
@@ -469,7 +518,7 @@ static void collect_meta(const PcsKtrace *t, TraceTally *tally) {
 }
 
 static void truncate_to(PcsCalibration *c, const guint *len) {
-  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps};
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps, c->overlap, c->batches};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_set_size(a[i], len[i]);
 }
 
@@ -482,7 +531,7 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
                            "mechanism events that scripts/capture-kernel-trace records",
                            blkparse ? "; a blkparse trace has none" : "");
   guint trace = c->traces->len, len[] = {c->dev_all->len, c->dev_iso->len, c->dev_solo->len, c->inflight->len,
-                                         c->runs->len, c->gaps->len};
+                                         c->runs->len, c->gaps->len, c->overlap->len, c->batches->len};
   uint64_t hist[RUN_BUCKETS];
   memcpy(hist, c->run_hist, sizeof hist);
   TraceTally tally = {.name = g_path_get_basename(t->path)};
@@ -514,6 +563,7 @@ static const struct {
   {"max_segments", PCS_CAL_MAX_SEGMENTS, 1},
   {"max_segment_size", PCS_CAL_MAX_SEGMENT_SIZE, 1},
   {"cpus", PCS_CAL_CPUS, 1},
+  {"nr_requests", PCS_CAL_QUEUE_DEPTH, 1},
 };
 
 static const char *const est_section[] = {
@@ -563,12 +613,114 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
   return TRUE;
 }
 
+/* ---- the fio run beside a trace ---- */
+
+/* MEMBER of O as a number (fio writes integers and doubles), or -1. */
+static double json_number(JsonObject *o, const char *member) {
+  JsonNode *n = o ? json_object_get_member(o, member) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) != G_TYPE_STRING ? json_node_get_double(n) : -1;
+}
+
+static JsonObject *json_object_at(JsonObject *o, const char *member) {
+  JsonNode *n = o ? json_object_get_member(o, member) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+/* jobs[0].read.bw (KiB/s over the group's threads) and clat_ns's p50 of
+ * fio's JSON at PATH (fio may write lines before it: from the first '{'). */
+static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, GError **error) {
+  g_autofree char *text = NULL;
+  if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
+  const char *start = strchr(text, '{');
+  if (!start) return pcs_input_error(error, path, 0, "not fio's JSON output: no '{'");
+  g_autoptr(JsonParser) parser = pcs_json_parse(path, start, -1, error);
+  if (!parser) return FALSE;
+  JsonNode *root = json_parser_get_root(parser);
+  JsonObject *top = root && JSON_NODE_HOLDS_OBJECT(root) ? json_node_get_object(root) : NULL;
+  JsonNode *jobs = top ? json_object_get_member(top, "jobs") : NULL;
+  JsonArray *a = jobs && JSON_NODE_HOLDS_ARRAY(jobs) ? json_node_get_array(jobs) : NULL;
+  JsonNode *j0 = a && json_array_get_length(a) ? json_array_get_element(a, 0) : NULL;
+  JsonObject *read = json_object_at(j0 && JSON_NODE_HOLDS_OBJECT(j0) ? json_node_get_object(j0) : NULL, "read");
+  double bw = json_number(read, "bw");
+  double p50 = json_number(json_object_at(json_object_at(read, "clat_ns"), "percentile"), "50.000000");
+  if (bw < 0 || p50 < 0)
+    return pcs_input_error(error, path, 0, "not fio's JSON output: no jobs[0].read.bw and read.clat_ns.percentile "
+                           "\"50.000000\" (fio --output-format=json)");
+  *mib_s = bw / 1024.0, *clat_ns = p50;
+  return TRUE;
+}
+
+gboolean pcs_calibrate_add_run(PcsCalibration *c, const char *job, const char *json, GError **error) {
+  g_return_val_if_fail(c->traces->len > 0, FALSE);
+  TraceTally *t = &g_array_index(c->traces, TraceTally, c->traces->len - 1);
+  if (job) {
+    PcsFioJob j;
+    if (!pcs_fio_load(&j, job, error)) return FALSE;
+    t->fadvise = j.fadvise, t->bs = j.bs, t->numjobs = j.numjobs;
+    pcs_fio_clear(&j);
+    g_free(t->job);
+    t->job = g_path_get_basename(job);
+  }
+  if (json) {
+    if (!read_fio_json(json, &t->mib_s, &t->clat_ns, error)) return FALSE;
+    g_free(t->json);
+    t->json = g_path_get_basename(json);
+  }
+  return TRUE;
+}
+
+guint pcs_calibrate_n_traces(const PcsCalibration *c) { return c->traces->len; }
+
+const char *pcs_calibrate_trace_name(const PcsCalibration *c, guint i) {
+  return i < c->traces->len ? g_array_index(c->traces, TraceTally, i).name : NULL;
+}
+
+gboolean pcs_calibrate_run_info(const PcsCalibration *c, guint i, double *mib_s, double *clat_ns, uint64_t *bs,
+                                uint64_t *threads) {
+  if (i >= c->traces->len) return FALSE;
+  const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+  *mib_s = t->mib_s, *clat_ns = t->clat_ns, *bs = t->bs, *threads = t->numjobs;
+  return t->json != NULL;
+}
+
+/* The factor fadvise_hint F puts on the bdi's read_ahead_kb (2 for
+ * POSIX_FADV_SEQUENTIAL), as the scenario computes it. */
+static uint64_t fadvise_factor(PcsFadvise f) {
+  PcsParams p;
+  pcs_params_init(&p);
+  p.readahead_read_ahead_kb = PCS_PAGE_SIZE / PCS_KIB;
+  uint64_t k = 1;
+  if (pcs_params_set(&p, pcs_params_find("readahead", "fadvise_hint"), pcs_params_fadvise_name(f), "job", NULL))
+    k = pcs_params_window_bytes(&p) / PCS_PAGE_SIZE;
+  pcs_params_clear(&p);
+  return MAX(k, (uint64_t)1);
+}
+
+/* The factor on trace T's window: its job's fadvise_hint, else the base's. */
+static uint64_t trace_doubling(const TraceTally *t, const PcsParams *base) {
+  if (t->job) return fadvise_factor(t->fadvise);
+  return MAX(pcs_params_window_bytes(base) / (MAX(base->readahead_read_ahead_kb, (uint64_t)1) * PCS_KIB), (uint64_t)1);
+}
+
+uint64_t pcs_calibrate_trace_read_ahead_kb(const PcsCalibration *c, guint i, const PcsParams *base) {
+  if (i >= c->traces->len) return 0;
+  const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+  return t->ra_pages * (PCS_PAGE_SIZE / PCS_KIB) / trace_doubling(t, base);
+}
+
 /* ---- estimates ---- */
 
 static void set_est(PcsCalibration *c, PcsCalibrateId id, gboolean measured, double value, char *comment) {
   PcsCalEstimate *e = &c->est[id];
   g_free(e->comment);
+  g_clear_pointer(&e->warning, g_free);
   e->measured = measured, e->value = value, e->comment = comment;
+}
+
+/* A weak estimate: WARNING (owned) says why. */
+static void warn_est(PcsCalibration *c, PcsCalibrateId id, char *warning) {
+  g_free(c->est[id].warning);
+  c->est[id].warning = warning;
 }
 
 static int estimate_of(const char *section, const char *key) {
@@ -643,6 +795,182 @@ static const struct {
   {G_STRUCT_OFFSET(PcsCalibration, dev_all), "paired (overlapping ones included: their time holds queueing)"},
 };
 
+/* device.jitter: the spread of the fitted requests' service time over the
+ * fit's prediction for their size (a lognormal's sigma from the quartiles,
+ * ln(q3 / q1) / 1.349), one factor for latency and transfer as the model
+ * draws it. */
+static void device_jitter(PcsCalibration *c, const GArray *set, double a, double b, const char *what) {
+  g_autoptr(GArray) r = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < set->len; i++) {
+    const Sample *p = &g_array_index(set, Sample, i);
+    double ratio = p->y / (a + b * p->x);
+    if (ratio > 0) g_array_append_val(r, ratio);
+  }
+  g_array_sort(r, cmp_double);
+  const double *d = (const double *)(void *)r->data;
+  double q1 = quantile(d, r->len, 0.25), q3 = quantile(d, r->len, 0.75);
+  if (r->len < MIN_FIT_SAMPLES || !(q1 > 0)) {
+    set_est(c, PCS_CAL_JITTER, FALSE, 0,
+            g_strdup_printf("jitter: not measurable from this trace: %u requests %s; kept from the base", r->len, what));
+    return;
+  }
+  double sigma = log(q3 / q1) / 1.349, measured = sigma;
+  sigma = MIN(sigma, 0.99); /* a fraction below 1 */
+  set_est(c, PCS_CAL_JITTER, TRUE, sigma,
+          g_strdup_printf("jitter: the spread of the service time of the %u requests %s over latency + bytes / "
+                          "bandwidth as set above: quartiles %.2f..%.2f, median %.2f; a lognormal of sigma "
+                          "ln(q3 / q1) / 1.349 = %.3f",
+                          r->len, what, q1, q3, quantile(d, r->len, 0.5), sigma));
+  if (r->len < 50) warn_est(c, PCS_CAL_JITTER, g_strdup_printf("the spread rests on %u requests", r->len));
+  if (measured > sigma)
+    warn_est(c, PCS_CAL_JITTER, g_strdup_printf("the spread, %.3f, is cut to 0.99 (device.jitter is below 1)", measured));
+}
+
+/* In-flight classes of the parallelism table (mean requests in flight over
+ * a request's service, itself included). */
+static const double inflight_edges[] = {1.0, 1.5, 2.5, 4.5, 8.5, 1e9};
+
+/* Each overlapping request's parallelism against latency A and ns per
+ * byte B: the mean number in flight over its service n times its transfer
+ * alone against its transfer here, n (bytes B) / (service - A), at most n
+ * (sorted). */
+static GArray *parallelism(const PcsCalibration *c, double a, double b, double *most) {
+  GArray *par = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = 0; i < c->overlap->len; i++) {
+    const Overlap *o = &g_array_index(c->overlap, Overlap, i);
+    if (o->inflight < inflight_edges[1] || o->ns <= a) continue;
+    double p = MIN(o->inflight * (b * o->bytes) / (o->ns - a), o->inflight);
+    g_array_append_val(par, p);
+    if (most) *most = MAX(*most, o->inflight);
+  }
+  g_array_sort(par, cmp_double);
+  return par;
+}
+
+/* "1.0..1.5: N requests, 1.14x; ...": service over A + B bytes by requests in flight. */
+static char *stretch_table(const PcsCalibration *c, double a, double b) {
+  guint nclass = G_N_ELEMENTS(inflight_edges) - 1;
+  GString *table = g_string_new(NULL);
+  for (guint k = 0; k < nclass; k++) {
+    g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < c->overlap->len; i++) {
+      const Overlap *o = &g_array_index(c->overlap, Overlap, i);
+      if (o->inflight < inflight_edges[k] || o->inflight >= inflight_edges[k + 1]) continue;
+      double st = o->ns / (a + b * o->bytes);
+      g_array_append_val(v, st);
+    }
+    if (!v->len) continue;
+    g_array_sort(v, cmp_double);
+    g_string_append_printf(table, "%s%.1f..", table->len ? "; " : "", inflight_edges[k]);
+    if (k + 1 < nclass) g_string_append_printf(table, "%.1f", inflight_edges[k + 1]);
+    g_string_append_printf(table, ": %u requests, %.2fx", v->len, quantile((const double *)(void *)v->data, v->len, 0.5));
+  }
+  return g_string_free(table, FALSE);
+}
+
+/* The device's parallelism and, when it overlaps no transfers, its rate
+ * under load.  With the alone fit F: P, the median parallelism of the
+ * requests that overlapped another (parallelism()).  P >= 1.5: the device
+ * runs that many transfers at the alone rate (device.channels = P rounded,
+ * FIFO, the fit's latency and bandwidth).  Below: one channel, and a P
+ * other than 1 says the fit's bandwidth is not the rate the device moves
+ * overlapping requests at: bandwidth = P times it, latency = the median of
+ * the alone requests' service less bytes / bandwidth, repeated until both
+ * settle (the one channel then moves the overlapping requests at P = 1 and
+ * serves the alone ones in their median time).  device.sharing: 1 when the
+ * requests of a batch (3 or more issued together, all in flight at once)
+ * complete together (the spread of their completions under a quarter of
+ * the batch's time, median), else 0.  Returns the latency and ns per byte
+ * the device is set to (for the jitter). */
+static void device_parallel(PcsCalibration *c, const Fit *f, const GArray *alone, const char *what, const char *names,
+                            double *a_out, double *b_out) {
+  double most = 0, a = f->a, b = f->b;
+  *a_out = a, *b_out = b;
+  g_autoptr(GArray) par = parallelism(c, a, b, &most);
+  g_autofree char *table = stretch_table(c, a, b);
+  if (par->len < MIN_FIT_SAMPLES) {
+    set_est(c, PCS_CAL_CHANNELS, FALSE, 0,
+            g_strdup_printf("channels: not measurable from this trace: %u requests overlapped another for most of their "
+                            "service (%d needed); kept from the base", par->len, MIN_FIT_SAMPLES));
+    set_est(c, PCS_CAL_SHARING, FALSE, 0, g_strdup("sharing: kept from the base (channels not measured)"));
+    return;
+  }
+  const double *d = (const double *)(void *)par->data;
+  double med = quantile(d, par->len, 0.5), q1 = quantile(d, par->len, 0.25), q3 = quantile(d, par->len, 0.75);
+  g_autofree char *head = g_strdup_printf(
+      "the device's parallelism, from block_rq_issue -> block_rq_complete of the %u read requests that overlapped "
+      "another: each one's mean number of requests in flight over its service n times (bytes / bandwidth) / (service - "
+      "latency), the transfers the device moved at the alone rate meanwhile; median %.2f (IQR %.2f..%.2f) against the "
+      "alone fit (latency %.1f us, %.0f MiB/s; at most %.1f in flight on average over one request).  Service time over "
+      "the alone time, median by requests in flight: %s",
+      par->len, med, q1, q3, a / PCS_NS_PER_US, PCS_NS_PER_S / b / PCS_MIB, most, table);
+  if (med >= 1.5) {
+    uint64_t ch = (uint64_t)floor(med + 0.5);
+    set_est(c, PCS_CAL_CHANNELS, TRUE, (double)ch,
+            g_strdup_printf("channels: %" G_GUINT64_FORMAT ", %s; from %s", ch, head, names));
+    set_est(c, PCS_CAL_SHARING, TRUE, 0,
+            g_strdup("sharing: 0, FIFO transfers on device.channels channels, each at device.bandwidth (the alone "
+                     "rate): the model the channels estimate is made in"));
+    if (par->len < 50) warn_est(c, PCS_CAL_CHANNELS, g_strdup_printf("rests on %u overlapping requests", par->len));
+    return;
+  }
+  /* one channel: its rate under load, and the latency that with it gives the alone requests' median time */
+  double p = med;
+  guint iter = 0;
+  for (; iter < 50; iter++) {
+    double nb = b / MAX(p, 1e-3);
+    g_autoptr(GArray) rest = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < alone->len; i++) {
+      const Sample *s = &g_array_index(alone, Sample, i);
+      double r = s->y - nb * s->x;
+      g_array_append_val(rest, r);
+    }
+    g_array_sort(rest, cmp_double);
+    double na = MAX(0.0, quantile((const double *)(void *)rest->data, rest->len, 0.5));
+    g_autoptr(GArray) again = parallelism(c, na, nb, NULL);
+    double np = again->len ? quantile((const double *)(void *)again->data, again->len, 0.5) : 1.0;
+    gboolean settled = fabs(nb - b) <= 1e-3 * b && fabs(na - a) <= 100;
+    a = na, b = nb, p = np;
+    if (settled || again->len < MIN_FIT_SAMPLES) break;
+  }
+  /* batches issued together: completed together (shared) or one after another (FIFO) */
+  Spread sp = spread_of(c->batches, G_MAXUINT);
+  gboolean shared = sp.n >= 10 && sp.median < 0.25;
+  g_autofree char *after = stretch_table(c, a, b);
+  set_est(c, PCS_CAL_LATENCY, TRUE, a,
+          g_strdup_printf("latency: %.1f us, with bandwidth below the one channel that serves the %u requests %s in "
+                          "their median time (the median of service - bytes / bandwidth) and moves the overlapping "
+                          "ones at the rate they show; the alone fit's intercept was %.1f us (%s); from %s",
+                          a / PCS_NS_PER_US, alone->len, what, f->a / PCS_NS_PER_US, c->est[PCS_CAL_LATENCY].comment,
+                          names));
+  set_est(c, PCS_CAL_BANDWIDTH, TRUE, PCS_NS_PER_S / b,
+          g_strdup_printf("bandwidth: %.0f MiB/s, the rate the device moves overlapping requests at: the alone fit's "
+                          "%.0f MiB/s times their median parallelism %.2f (below 1.5: the device overlaps no transfers, "
+                          "one channel), repeated with the latency above until both settled (%u rounds; parallelism "
+                          "then %.2f).  Service time over latency + bytes / bandwidth, median by requests in flight: %s",
+                          PCS_NS_PER_S / b / PCS_MIB, PCS_NS_PER_S / f->b / PCS_MIB, med, iter + 1, p, after));
+  set_est(c, PCS_CAL_CHANNELS, TRUE, 1, g_strdup_printf("channels: 1, %s; from %s", head, names));
+  set_est(c, PCS_CAL_SHARING, TRUE, shared ? 1 : 0,
+          sp.n < 10 ? g_strdup_printf("sharing: 0, FIFO: %u batches of 3 or more requests issued together (10 needed to "
+                                      "tell whether they complete together)", sp.n)
+                    : g_strdup_printf("sharing: %d: of %u batches of 3 or more requests issued together (all in flight "
+                                      "at once), the spread of their completions over the batch's time is %.2f (median; "
+                                      "IQR %.2f..%.2f): %s", shared, sp.n, sp.median, sp.q1, sp.q3,
+                                      shared ? "they complete together, as transfers sharing the rate do"
+                                             : "they complete one after another, as FIFO transfers do"));
+  if (q3 > 2 * MAX(q1, 0.01))
+    warn_est(c, PCS_CAL_BANDWIDTH,
+             g_strdup_printf("wide spread: the overlapping requests' parallelism runs %.2f..%.2f (IQR) against the alone "
+                             "fit: no one rate serves them all",
+                             q1, q3));
+  if (a < 0.25 * f->a)
+    warn_est(c, PCS_CAL_LATENCY,
+             g_strdup_printf("%.1f us against the alone fit's %.1f us: a device that serves a lone request faster than "
+                             "its loaded rate allows (no latency + size / bandwidth device with one rate fits both)",
+                             a / PCS_NS_PER_US, f->a / PCS_NS_PER_US));
+  *a_out = a, *b_out = b;
+}
+
 static void device_estimates(PcsCalibration *c, const char *names) {
   uint64_t paired = 0, isolated = 0, solo = 0;
   for (guint i = 0; i < c->traces->len; i++) {
@@ -665,6 +993,9 @@ static void device_estimates(PcsCalibration *c, const char *names) {
                                            "from the base", paired, tried->str);
     set_est(c, PCS_CAL_LATENCY, FALSE, 0, g_strdup_printf("latency: %s", why));
     set_est(c, PCS_CAL_BANDWIDTH, FALSE, 0, g_strdup_printf("bandwidth: %s", why));
+    set_est(c, PCS_CAL_JITTER, FALSE, 0, g_strdup("jitter: kept from the base (no device fit)"));
+    set_est(c, PCS_CAL_CHANNELS, FALSE, 0, g_strdup("channels: kept from the base (no device fit)"));
+    set_est(c, PCS_CAL_SHARING, FALSE, 0, g_strdup("sharing: kept from the base (no device fit)"));
     return;
   }
   g_autofree char *lo = fmt_bytes(f.xlo), *hi = fmt_bytes(f.xhi);
@@ -683,6 +1014,15 @@ static void device_estimates(PcsCalibration *c, const char *names) {
   double bw = PCS_NS_PER_S / f.b;
   set_est(c, PCS_CAL_BANDWIDTH, TRUE, bw,
           g_strdup_printf("bandwidth: 1 / the slope of the latency fit above, %.0f MiB/s", bw / PCS_MIB));
+  double a, b;
+  device_parallel(c, &f, set, device_sets[k].what, names, &a, &b);
+  device_jitter(c, set, a, b, device_sets[k].what);
+  if (f.n < 50)
+    for (PcsCalibrateId id = PCS_CAL_LATENCY; id <= PCS_CAL_BANDWIDTH; id++)
+      warn_est(c, id, g_strdup_printf("the device fit rests on %u requests", f.n));
+  if (k > 0)
+    for (PcsCalibrateId id = PCS_CAL_LATENCY; id <= PCS_CAL_BANDWIDTH; id++)
+      warn_est(c, id, g_strdup_printf("too few requests alone on the device: fitted on those %s", device_sets[k].what));
 }
 
 static void queue_depth_estimate(PcsCalibration *c, const char *names) {
@@ -697,12 +1037,20 @@ static void queue_depth_estimate(PcsCalibration *c, const char *names) {
   for (guint i = 0; i < c->inflight->len; i++) g_array_append_val(v, g_array_index(c->inflight, Sample, i).x);
   g_array_sort(v, cmp_double);
   const double *d = (const double *)(void *)v->data;
-  set_est(c, PCS_CAL_QUEUE_DEPTH, max > 0, (double)max,
-          g_strdup_printf("queue_depth: the most read requests in flight at once (issued, not completed), %"
-                          G_GUINT64_FORMAT ", a lower bound on what the device overlaps; in flight at each of %u "
-                          "issues: median %.0f, IQR %.0f..%.0f; max per trace: %s; from %s",
+  g_autofree char *seen = g_strdup_printf("the most read requests in flight at once (issued, not completed), %"
+                          G_GUINT64_FORMAT "; in flight at each of %u issues: median %.0f, IQR %.0f..%.0f; max per "
+                          "trace: %s; from %s",
                           max, v->len, quantile(d, v->len, 0.5), quantile(d, v->len, 0.25), quantile(d, v->len, 0.75),
-                          s->str, names));
+                          s->str, names);
+  if (c->machine && c->mach_set[PCS_CAL_QUEUE_DEPTH]) {
+    set_est(c, PCS_CAL_QUEUE_DEPTH, TRUE, (double)c->mach[PCS_CAL_QUEUE_DEPTH],
+            g_strdup_printf("queue_depth: nr_requests in %s, %" G_GUINT64_FORMAT ", the queue's limit; the traces "
+                            "show %s", c->machine, c->mach[PCS_CAL_QUEUE_DEPTH], seen));
+    return;
+  }
+  set_est(c, PCS_CAL_QUEUE_DEPTH, max > 0, (double)max,
+          g_strdup_printf("queue_depth: %s: a lower bound on what the device overlaps (no nr_requests in a machine "
+                          "file)", seen));
 }
 
 /* The spacing is shorter than the base's split of it allows (what is left
@@ -734,6 +1082,13 @@ static void insert_split_scaled(PcsCalibration *c, const PcsParams *base, const 
           g_strdup_printf("lru_drain: scaled with insert_won (the base's times %.3f)", k));
 }
 
+static void insert_warn(PcsCalibration *c, const Spread *sp) {
+  if (sp->n < 30) warn_est(c, PCS_CAL_INSERT_WON, g_strdup_printf("rests on %u runs of inserts", sp->n));
+  else if (sp->q3 - sp->q1 > 0.5 * sp->median)
+    warn_est(c, PCS_CAL_INSERT_WON, g_strdup_printf("wide spread: IQR %.0f..%.0f ns around %.0f ns", sp->q1, sp->q3,
+                                                    sp->median));
+}
+
 static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char *names) {
   Spread sp = spread_of(c->runs, G_MAXUINT);
   uint64_t pairs = 0;
@@ -763,9 +1118,11 @@ static void insert_estimate(PcsCalibration *c, const PcsParams *base, const char
                             "folio allocation, the memcg charge, the insert under the i_pages lock, the tracepoint and "
                             "every 31st insert the LRU batch's drain; from %s",
                             sp.n, pairs, sp.median, sp.q1, sp.q3, per->str, hold, names));
+    insert_warn(c, &sp);
     return;
   }
   insert_split_scaled(c, base, &sp, pairs, per->str, names);
+  insert_warn(c, &sp);
 }
 
 static void bio_text(GString *s, const Fit *f) {
@@ -797,6 +1154,12 @@ static void bio_estimates(PcsCalibration *c, const char *names) {
           g_strdup_printf("bio_submit: the intercept of the read_setup fit above, %.1f us per bio (btrfs_submit_bio, "
                           "checksum lookup, the block layer; the first bio of a batch also carries the batch's start)",
                           f.a / PCS_NS_PER_US));
+  if (f.n < 50)
+    for (PcsCalibrateId id = PCS_CAL_READ_SETUP; id <= PCS_CAL_BIO_SUBMIT; id++)
+      warn_est(c, id, g_strdup_printf("the fit rests on %u bios", f.n));
+  else if (f.r_q3 - f.r_q1 > f.a)
+    warn_est(c, PCS_CAL_BIO_SUBMIT, g_strdup_printf("wide spread: residual IQR %+.1f..%+.1f us against %.1f us",
+                                                    f.r_q1 / PCS_NS_PER_US, f.r_q3 / PCS_NS_PER_US, f.a / PCS_NS_PER_US));
 }
 
 static void memory_estimates(PcsCalibration *c, const char *names) {
@@ -874,15 +1237,19 @@ static void memory_estimates(PcsCalibration *c, const char *names) {
 static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
   g_autoptr(GString) per = g_string_new(NULL);
   const TraceTally *first = NULL;
+  uint64_t first_kb = 0, lines = 0;
   gboolean differ = FALSE;
-  uint64_t lines = 0;
   for (guint i = 0; i < c->traces->len; i++) {
     const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
     if (!t->ra_lines) continue;
-    if (!first) first = t;
-    differ |= t->ra_pages != first->ra_pages;
+    uint64_t k = trace_doubling(t, base), kb = t->ra_pages * (PCS_PAGE_SIZE / PCS_KIB) / k;
+    if (!first) first = t, first_kb = kb;
+    differ |= kb != first_kb;
     lines += t->ra_lines;
-    g_string_append_printf(per, "%s%s %" G_GUINT64_FORMAT, per->len ? ", " : "", t->name, t->ra_pages);
+    g_autofree char *hint = t->job ? g_strdup_printf("fadvise_hint=%s in %s", pcs_params_fadvise_name(t->fadvise), t->job)
+                                   : g_strdup("no job file beside it: the base's fadvise_hint");
+    g_string_append_printf(per, "%s%s %" G_GUINT64_FORMAT " pages / %" G_GUINT64_FORMAT " (%s) = %" G_GUINT64_FORMAT
+                           " KiB", per->len ? ", " : "", t->name, t->ra_pages, k, hint, kb);
   }
   if (!first) {
     set_est(c, PCS_CAL_READ_AHEAD_KB, FALSE, 0,
@@ -891,16 +1258,16 @@ static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
     return;
   }
   /* ra_pages is the per-file window: the bdi's read_ahead_kb, doubled when
-   * fio's fadvise hint applies (the base scenario's readahead.fadvise_hint). */
-  uint64_t doubling = pcs_params_window_bytes(base) / (base->readahead_read_ahead_kb * PCS_KIB);
-  uint64_t kb = first->ra_pages * (PCS_PAGE_SIZE / PCS_KIB) / MAX(doubling, (uint64_t)1);
-  set_est(c, PCS_CAL_READ_AHEAD_KB, TRUE, (double)kb,
+   * fio's fadvise hint applies (the job's fadvise_hint, else the base's) */
+  set_est(c, PCS_CAL_READ_AHEAD_KB, TRUE, (double)first_kb,
           g_strdup_printf("read_ahead_kb: ra_pages of the page_cache_sync_ra/async_ra lines (the most frequent, of %"
-                          G_GUINT64_FORMAT " lines): %" G_GUINT64_FORMAT " pages%s; per trace: %s.  That is the "
-                          "per-file window, the bdi's read_ahead_kb times %" G_GUINT64_FORMAT " under the base's "
-                          "fadvise_hint (POSIX_FADV_SEQUENTIAL doubles it)",
-                          lines, first->ra_pages,
-                          differ ? " (the traces DISAGREE: the first trace's value is used)" : "", per->str, doubling));
+                          G_GUINT64_FORMAT " lines) * 4 KiB, divided by 2 when fio's fadvise_hint doubles the window "
+                          "(POSIX_FADV_SEQUENTIAL): %" G_GUINT64_FORMAT " KiB%s; per trace: %s",
+                          lines, first_kb,
+                          differ ? " (the first trace's: the traces were run at different read_ahead_kb; run another "
+                                   "with --set readahead.read_ahead_kb=K)"
+                                 : "",
+                          per->str));
 }
 
 static void csum_leaf_estimate(PcsCalibration *c) {
@@ -950,12 +1317,79 @@ static void machine_estimates(PcsCalibration *c) {
     if (!c->machine || !c->mach_set[id]) {
       set_est(c, id, FALSE, 0,
               g_strdup_printf("%s: not measurable from the traces: %s; kept from the base", est_key[id],
-                              c->machine ? "not in the machine file" : "no --machine file given"));
+                              c->machine ? "not in the machine file"
+                                         : "no machine file (--machine, or machine.txt beside the traces or one "
+                                           "folder up)"));
       continue;
     }
     set_est(c, id, TRUE, (double)c->mach[id],
             g_strdup_printf("%s: %s%s in %s", est_key[id], machine_keys[k].word,
                             machine_keys[k].scale > 1 ? " * 2 (sectors)" : "", c->machine));
+  }
+}
+
+/* cost.copy, cost.copy_cold: fio's clat p50 of a cached read() call (the
+ * median call copies bs bytes already in the page cache) less the base's
+ * cost.syscall, over its pages; copy from the trace with the smallest
+ * window, copy_cold from the one with the largest when that window exceeds
+ * cpu.cache_size (its pages have left the cache when the reader copies
+ * them).  fio's latency is what shows these; the trace has no event there. */
+static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
+  const TraceTally *lo = NULL, *hi = NULL;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    if (!t->json || !t->job || !t->bs || !t->ra_pages) continue;
+    if (!lo || t->ra_pages < lo->ra_pages) lo = t;
+    if (!hi || t->ra_pages > hi->ra_pages) hi = t;
+  }
+  double syscall = (double)base->cost_syscall;
+  const struct {
+    PcsCalibrateId id;
+    const TraceTally *t;
+    const char *what;
+  } keys[] = {{PCS_CAL_COPY, lo, "the smallest window's"}, {PCS_CAL_COPY_COLD, hi, "the largest window's"}};
+  for (size_t k = 0; k < G_N_ELEMENTS(keys); k++) {
+    const TraceTally *t = keys[k].t;
+    const char *key = est_key[keys[k].id];
+    if (!t) {
+      set_est(c, keys[k].id, FALSE, 0,
+              g_strdup_printf("%s: not measurable: no trace has its fio job and JSON beside it (NAME.fio, NAME.json); "
+                              "kept from the base", key));
+      continue;
+    }
+    uint64_t window = t->ra_pages * PCS_PAGE_SIZE;
+    if (keys[k].id == PCS_CAL_COPY_COLD && (t == lo || !base->cpu_cache_size || window <= base->cpu_cache_size)) {
+      set_est(c, keys[k].id, FALSE, 0,
+              g_strdup_printf("%s: not measurable: no trace's window (%" G_GUINT64_FORMAT " KiB at most) is larger "
+                              "than cpu.cache_size (%" G_GUINT64_FORMAT " KiB) and than another trace's; kept from the base",
+                              key, window / PCS_KIB, base->cpu_cache_size / PCS_KIB));
+      continue;
+    }
+    double pages = (double)((t->bs + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE), per = (t->clat_ns - syscall) / pages;
+    if (!(per > 0)) {
+      set_est(c, keys[k].id, FALSE, 0,
+              g_strdup_printf("%s: not measurable: fio's clat p50 in %s, %.0f ns, is not above cost.syscall (%.0f ns); "
+                              "kept from the base", key, t->json, t->clat_ns, syscall));
+      continue;
+    }
+    set_est(c, keys[k].id, TRUE, per,
+            g_strdup_printf("%s: fio's clat p50 of a cached read() call in %s (%s, %" G_GUINT64_FORMAT " KiB window): "
+                            "%.0f ns, less cost.syscall (%.0f ns, the base's: one bs cannot separate them), over bs = %"
+                            G_GUINT64_FORMAT " bytes, %.0f pages (%s): %.0f ns a page",
+                            key, t->json, t->name, window / PCS_KIB, t->clat_ns, syscall, t->bs, pages, keys[k].what,
+                            per));
+    if (t->numjobs > 1)
+      warn_est(c, keys[k].id, g_strdup_printf("%s ran %" G_GUINT64_FORMAT " threads: their copies wait for each other",
+                                              t->job, t->numjobs));
+  }
+  PcsCalEstimate *warm = &c->est[PCS_CAL_COPY], *cold = &c->est[PCS_CAL_COPY_COLD];
+  if (warm->measured && cold->measured && cold->value < warm->value) { /* no cache effect shows: one cost */
+    double v = warm->value, was = cold->value;
+    set_est(c, PCS_CAL_COPY_COLD, TRUE, v,
+            g_strdup_printf("copy_cold: cost.copy's %.0f ns: the largest window's copies, %.0f ns a page (%s), are no "
+                            "slower than the smallest's, so no cache effect shows (a cold copy cannot be cheaper)",
+                            v, was, hi->json));
+    warn_est(c, PCS_CAL_COPY_COLD, g_strdup_printf("the large window's copy measured %.0f ns, below cost.copy", was));
   }
 }
 
@@ -969,6 +1403,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   queue_depth_estimate(c, names);
   insert_estimate(c, base, names);
   bio_estimates(c, names);
+  copy_estimates(c, base);
 }
 
 const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id) {
@@ -1028,7 +1463,9 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
   g_autofree char *value = NULL;
   if (id >= 0 && c->est[id].comment) {
     const PcsCalEstimate *e = &c->est[id];
-    g_autofree char *note = e->measured ? g_strdup(e->comment) : g_strdup_printf("NOT MEASURED: %s", e->comment);
+    g_autofree char *note = !e->measured ? g_strdup_printf("NOT MEASURED: %s", e->comment)
+                            : e->warning ? g_strdup_printf("%s.  WEAK: %s", e->comment, e->warning)
+                                         : g_strdup(e->comment);
     comment(out, note);
     value = !e->measured ? format_base(base, info)
             : e->text    ? g_strdup(e->text)
@@ -1045,12 +1482,20 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
                                 GError **error) {
   g_autofree char *names = trace_names(c);
   g_autoptr(GString) s = g_string_new(NULL);
+  g_autoptr(GString) runs = g_string_new(NULL);
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    if (t->job || t->json)
+      g_string_append_printf(runs, "%s%s%s%s", runs->len ? ", " : "; fio runs: ", t->job ? t->job : "",
+                             t->job && t->json ? " and " : "", t->json ? t->json : "");
+  }
   g_autofree char *head = g_strdup_printf(
-    "Written by `pcsim calibrate` from %u trace(s): %s%s%s; base scenario: %s.  Each measured value has above it the "
-    "estimate, how many events it came from, its spread and the traces; values marked NOT MEASURED are the base's; "
-    "keys without a comment are the base's, unchanged.",
-    c->traces->len, names, c->machine ? "; machine file: " : "", c->machine ? c->machine : "",
-    base_name ? base_name : "the defaults (no --model)");
+    "Written by `pcsim calibrate` from %u trace(s): %s%s%s%s.  A complete scenario: it reads no other file.  Each "
+    "measured value has above it the estimate, how many events it came from, its spread and the traces (WEAK: a "
+    "fit on few samples or with a wide spread); values marked NOT MEASURED, and keys without a comment (kernel facts "
+    "and values these events cannot show), are copied from %s.",
+    c->traces->len, names, c->machine ? "; machine file: " : "", c->machine ? c->machine : "", runs->str,
+    base_name ? base_name : "pcsim's defaults (no --model)");
   comment(s, head);
   size_t n;
   const PcsParamInfo *table = pcs_params_table(&n);
@@ -1075,18 +1520,22 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
 PcsCalibration *pcs_calibrate_new(void) {
   PcsCalibration *c = g_new0(PcsCalibration, 1);
   c->traces = g_array_new(FALSE, FALSE, sizeof(TraceTally));
-  GArray **a[] = {&c->dev_all, &c->dev_iso, &c->dev_solo, &c->inflight, &c->runs, &c->gaps};
+  GArray **a[] = {&c->dev_all, &c->dev_iso, &c->dev_solo, &c->inflight, &c->runs, &c->gaps, &c->batches};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) *a[i] = g_array_new(FALSE, FALSE, sizeof(Sample));
+  c->overlap = g_array_new(FALSE, FALSE, sizeof(Overlap));
   return c;
 }
 
 void pcs_calibrate_free(PcsCalibration *c) {
   if (!c) return;
-  for (guint i = 0; i < c->traces->len; i++) g_free(g_array_index(c->traces, TraceTally, i).name);
+  for (guint i = 0; i < c->traces->len; i++) {
+    TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    g_free(t->name), g_free(t->job), g_free(t->json);
+  }
   g_array_unref(c->traces);
-  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps};
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps, c->overlap, c->batches};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_unref(a[i]);
-  for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text);
+  for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text), g_free(c->est[i].warning);
   g_free(c->machine);
   g_free(c);
 }
