@@ -191,8 +191,8 @@ static void count_records(const char *dir, const char *name, uint64_t counts[16]
   }
 }
 
-/* The seed (v3.5, CFQ) at 256 MiB under pool:16 merges 156 of its 1401
- * bios by merging whole requests at insert: 1245 requests leave.  Each bio
+/* The seed (v3.5, CFQ) at 256 MiB under pool:16 merges 200 of its 1573
+ * bios by merging whole requests at insert: 1373 requests leave.  Each bio
  * is written as the kernel writes a bio: Q, then G (it starts a request) or
  * M (it joined one), never both; each request has one G, I, D and C.  btt
  * reads that: Q2G and I2D once per request, Q2M once per merged bio, and
@@ -205,15 +205,15 @@ static void merged_bios_are_m_and_requests_are_counted_once(void **state) {
   if (rc != 0) fail_msg("pcsim run --blktrace: exit %d: %s", rc, err);
   uint64_t bios, requests, n[16];
   counts(out, "pool:16", &bios, &requests);
-  assert_int_equal(bios, 1401);
-  assert_int_equal(requests, 1245);
+  assert_int_equal(bios, 1573);
+  assert_int_equal(requests, 1373);
   count_records(dir, "pool-16", n);
-  assert_int_equal(n[1], 1401);       /* Q */
-  assert_int_equal(n[2] + n[3], 156); /* M + F */
-  assert_int_equal(n[4], 1245);       /* G */
-  assert_int_equal(n[12], 1245);      /* I */
-  assert_int_equal(n[7], 1245);       /* D */
-  assert_int_equal(n[8], 1245);       /* C */
+  assert_int_equal(n[1], 1573);       /* Q */
+  assert_int_equal(n[2] + n[3], 200); /* M + F */
+  assert_int_equal(n[4], 1373);       /* G */
+  assert_int_equal(n[12], 1373);      /* I */
+  assert_int_equal(n[7], 1373);       /* D */
+  assert_int_equal(n[8], 1373);       /* C */
   g_autofree char *blkparse = g_find_program_in_path("blkparse"), *btt = g_find_program_in_path("btt");
   if (!blkparse || !btt) {
     print_message("btt not run: blkparse or btt is not installed (apt-get install blktrace)\n");
@@ -221,24 +221,24 @@ static void merged_bios_are_m_and_requests_are_counted_once(void **state) {
   }
   char *parse[] = {blkparse, "-i", "pool-16", "-D", dir, NULL};
   g_autofree char *text = test_tool(dir, parse);
-  assert_int_equal(count_action(text, "Q"), 1401);
-  assert_int_equal(count_action(text, "M"), 156);
-  assert_int_equal(count_action(text, "G"), 1245);
-  assert_int_equal(count_action(text, "D"), 1245);
+  assert_int_equal(count_action(text, "Q"), 1573);
+  assert_int_equal(count_action(text, "M"), 200);
+  assert_int_equal(count_action(text, "G"), 1373);
+  assert_int_equal(count_action(text, "D"), 1373);
   g_autofree char *bin = g_build_filename(dir, "pool-16.bin", NULL);
   char *dump[] = {blkparse, "-i", "pool-16", "-D", dir, "-d", bin, "-O", NULL};
   g_free(test_tool(dir, dump));
   char *btt_argv[] = {btt, "-i", bin, NULL};
   g_autofree char *report = test_tool(dir, btt_argv);
-  struct { const char *row; uint64_t n; } want[] = {{"Q2G", 1245}, {"G2I", 1245}, {"I2D", 1245}, {"Q2M", 156},
-                                                   {"M2D", 156}, {"D2C", 1401}, {"Q2C", 1401}};
+  struct { const char *row; uint64_t n; } want[] = {{"Q2G", 1373}, {"G2I", 1373}, {"I2D", 1373}, {"Q2M", 200},
+                                                   {"M2D", 200}, {"D2C", 1573}, {"Q2C", 1573}};
   for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
     double avg;
     uint64_t got;
     btt_row(report, want[i].row, &avg, &got);
     if (got != want[i].n) fail_msg("btt %s: N %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, want[i].row, got, want[i].n);
   }
-  if (!strstr(report, "|     1401     1245     1.1 |")) fail_msg("btt: #Q 1401, #D 1245 not in\n%s", report);
+  if (!strstr(report, "|     1573     1373     1.1 |")) fail_msg("btt: #Q 1573, #D 1373 not in\n%s", report);
 }
 
 static void blktrace_into_a_file_is_refused(void **state) {

@@ -6,6 +6,7 @@
 #include "cpu.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Three threads read a 64 KiB file (16 pages, one 16-page window, one bio)
  * on one CPU with one end-io worker. */
@@ -397,6 +398,53 @@ static void a_woken_task_preempts_a_reader_no_longer_eligible(void **state) {
   }
 }
 
+/* cpu.cfs_wake_preempt (v3.5 CFS, check_preempt_wakeup()): one reader of
+ * an 8 MiB file (64 KiB windows), one CPU, one end-io worker (thread 2), a
+ * 100 ms slice that never runs out here, copies of 10 us.  On one CPU the
+ * wakeup granularity is 1 ms (1 + ilog2(1) = 1 times 1 ms).  At 1084.072
+ * us a bio completes while the reader runs: the reader has run 921 us
+ * (0..365, 528..1084), the worker 52 us, so the worker is 869 us behind,
+ * within the granularity: the reader keeps the CPU until it sleeps at
+ * 1418.036 us.  At 1529.072 us the next bio completes: the reader has run
+ * 1314 us, the worker 104 us, 1210 us behind: the reader yields at the end
+ * of its step (1530.036 us) and the worker runs.  Without it the reader
+ * keeps the CPU until it sleeps at 1996.036 us. */
+static void a_woken_worker_preempts_a_reader_more_than_the_granularity_ahead(void **state) {
+  for (int on = 0; on <= 1; on++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    test_set(&p, "scenario.kernel=v3.5", "workload.threads=1", "workload.file_size=8M", "readahead.read_ahead_kb=64",
+             "readahead.fadvise_hint=0", "device.latency=50us", "cpu.count=1", "cpu.slice=100ms",
+             "cpu.endio_workers=1", "cost.copy=10us", on ? "cpu.cfs_wake_preempt=1" : "cpu.cfs_wake_preempt=0", NULL);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "immediate", &r);
+    size_t at = 0;
+    assert_int_equal(test_find(ev, &at, TEST_ANY_THREAD, PCS_TRACE_COMPLETE, 128)->t, 1084072);
+    const TestEvent *off = test_find(ev, &at, 1, PCS_TRACE_CPU_OFF, 0);
+    assert_int_equal(off->t, 1418036); /* within the granularity: not preempted */
+    assert_int_equal(off->b, PCS_TASK_SLEEP);
+    assert_int_equal(test_find(ev, &at, TEST_ANY_THREAD, PCS_TRACE_COMPLETE, 256)->t, 1529072);
+    off = test_find(ev, &at, 1, PCS_TRACE_CPU_OFF, 0);
+    assert_int_equal(off->t, on ? 1530036 : 1996036);
+    assert_int_equal(off->b, on ? PCS_TASK_PREEMPTED : PCS_TASK_SLEEP);
+    assert_int_equal(test_find(ev, &at, 2, PCS_TRACE_CPU_ON, 0)->t, on ? 1530036 : 1996036);
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
+/* The two kernels' rules for the same decision are not combined. */
+static void cfs_and_eevdf_wake_preemption_exclude_each_other(void **state) {
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "cpu.cfs_wake_preempt=1", "cpu.wake_preempt=1", NULL);
+  g_autoptr(GError) err = NULL;
+  assert_false(pcs_params_validate(&p, &err));
+  assert_non_null(strstr(err->message, "cpu.cfs_wake_preempt"));
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -413,6 +461,8 @@ int main(void) {
     cmocka_unit_test(a_task_queued_after_the_slice_ended_runs_at_the_next_step),
     cmocka_unit_test(a_task_on_the_shared_queue_counts_for_its_last_cpu_only),
     cmocka_unit_test(a_woken_task_preempts_a_reader_no_longer_eligible),
+    cmocka_unit_test(a_woken_worker_preempts_a_reader_more_than_the_granularity_ahead),
+    cmocka_unit_test(cfs_and_eevdf_wake_preemption_exclude_each_other),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

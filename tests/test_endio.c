@@ -206,6 +206,54 @@ static void without_chained_each_part_completes_on_its_own(void **state) {
   g_array_unref(ev);
 }
 
+/* Bios completed by each task of RUN's trace (index: thread - 1). */
+static void bios_per_task(GArray *ev, uint64_t *n, size_t len) {
+  memset(n, 0, len * sizeof *n);
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    if (e->kind == PCS_TRACE_BIO_DONE && e->thread - 1 < len) n[e->thread - 1]++;
+  }
+}
+
+/* cpu.endio_idle_thresh: btrfs 3.5's endio pool (async-thread.c) starts
+ * one worker and another only when every worker holds idle_thresh (4)
+ * bios, up to cpu.endio_workers (thread_pool_size, min(ncpus + 2, 8) = 6
+ * at 4 CPUs).  The seed's job cut to 64 MiB: the first worker (task 5)
+ * completes most bios; bursts of completions (a request of many one-page
+ * bios) start a second at 5.0 ms and a third at 6.6 ms; the other three
+ * are never needed.  With cpu.endio_workers = 2 the pool stops at two;
+ * one reader's bios complete one at a time, and the first worker alone
+ * completes them all. */
+static void the_endio_pool_grows_on_demand_up_to_its_maximum(void **state) {
+  uint64_t n[16];
+  for (int k = 0; k < 3; k++) {
+    PcsParams p;
+    test_load(&p, "workloads/liubo-2011.ini");
+    test_set(&p, "workload.file_size=64M", "cpu.endio_workers=6", "cpu.endio_idle_thresh=4", NULL);
+    if (k == 1) test_set(&p, "cpu.endio_workers=2", NULL);
+    if (k == 2) test_set(&p, "workload.threads=1", NULL);
+    PcsResult r;
+    GArray *ev = test_run_traced(&p, "immediate", &r);
+    bios_per_task(ev, n, G_N_ELEMENTS(n));
+    uint32_t first = (uint32_t)p.workload_threads; /* the first worker's task */
+    if (k == 0) {
+      assert_int_equal(n[first], 1153);
+      assert_int_equal(n[first + 1], 395);
+      assert_int_equal(test_find(ev, NULL, first + 2, PCS_TRACE_BIO_DONE, TEST_ANY)->t, 4997041);
+      assert_int_equal(n[first + 2], 8);
+      assert_int_equal(n[first + 3] + n[first + 4] + n[first + 5], 0);
+    } else if (k == 1) {
+      assert_true(n[first] > 0 && n[first + 1] > 0);
+      assert_int_equal(n[first] + n[first + 1], r.bios);
+    } else {
+      assert_int_equal(n[first], r.bios);
+    }
+    g_array_unref(ev);
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_page_is_warm_until_the_cache_size_has_been_filled_after_it),
@@ -218,6 +266,7 @@ int main(void) {
     cmocka_unit_test(without_copy_cold_the_window_does_not_change_a_cached_read),
     cmocka_unit_test(a_split_bio_unlocks_whole_after_its_last_part),
     cmocka_unit_test(without_chained_each_part_completes_on_its_own),
+    cmocka_unit_test(the_endio_pool_grows_on_demand_up_to_its_maximum),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

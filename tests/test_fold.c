@@ -32,29 +32,31 @@ typedef struct {
   const char *sets[6];
 } FoldCase;
 
+/* The v3.5 scenarios set cpu.cfs_wake_preempt, which forbids folding: the
+ * cases turn it off to fold their race shapes (its own case is fold_off). */
 static const FoldCase cases[] = {
-  {"workloads/liubo-2011.ini", {NULL}},
-  {"workloads/liubo-2011.ini", {"scenario.kernel=v6.18", NULL}},
-  {"workloads/liubo-2011.ini", {"workload.threads=16", "cpu.count=2", NULL}},
-  {"workloads/liubo-2011.ini", {"workload.threads=3", "cpu.count=2", "cost.jitter=0", NULL}},
-  {"workloads/liubo-2011.ini", {"workload.block_size=4k", "scenario.seed=2", NULL}},
-  {"workloads/liubo-2011.ini", {"workload.block_size=1M", "cost.jitter=0.9", NULL}},
-  {"workloads/liubo-2011.ini", {"workload.runtime=4ms", NULL}},
-  {"workloads/liubo-2011.ini", {"workload.files=per-thread", "scenario.kernel=v6.18", NULL}},
-  {"workloads/liubo-2011-calibrated.ini", {NULL}},
-  {"workloads/liubo-2011-calibrated.ini", {"cost.jitter=0", NULL}},
-  {"workloads/eight-threads.ini", {NULL}},
-  {"workloads/eight-threads.ini", {"scenario.seed=3", "scenario.kernel=v6.18", NULL}},
-  {"workloads/eight-threads.ini", {"cost.loop_worker=14us", "cost.loop_request=5us", "cpu.migration_cost=500us", NULL}},
-  {"workloads/nvme-fast.ini", {NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "scenario.kernel=v6.18", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "workload.threads=16", "cpu.count=2", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "workload.threads=3", "cpu.count=2", "cost.jitter=0", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "workload.block_size=4k", "scenario.seed=2", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "workload.block_size=1M", "cost.jitter=0.9", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "workload.runtime=4ms", NULL}},
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "workload.files=per-thread", "scenario.kernel=v6.18", NULL}},
+  {"workloads/liubo-2011-calibrated.ini", {"cpu.cfs_wake_preempt=0", NULL}},
+  {"workloads/liubo-2011-calibrated.ini", {"cpu.cfs_wake_preempt=0", "cost.jitter=0", NULL}},
+  {"workloads/eight-threads.ini", {"cpu.cfs_wake_preempt=0", NULL}},
+  {"workloads/eight-threads.ini", {"cpu.cfs_wake_preempt=0", "scenario.seed=3", "scenario.kernel=v6.18", NULL}},
+  {"workloads/eight-threads.ini", {"cpu.cfs_wake_preempt=0", "cost.loop_worker=14us", "cost.loop_request=5us", "cpu.migration_cost=500us", NULL}},
+  {"workloads/nvme-fast.ini", {"cpu.cfs_wake_preempt=0", NULL}},
   /* the shipped 6.18 scenario has cost.copy_cold, which forbids folding:
    * without it, its tick, per-CPU run queues and wake-up spread fold */
   {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", NULL}},
   {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "readahead.read_ahead_kb=128", NULL}},
   {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "workload.block_size=4k", "cost.jitter=0", NULL}},
-  {"workloads/single-thread.ini", {NULL}},
-  {"workloads/single-thread.ini", {"cost.copy=1ns", "cost.jitter=0.1", NULL}}, /* copies of 0 ns: nothing to stamp */
-  {"workloads/liubo-2011.ini", {"cost.copy=3ns", "cost.jitter=0.9", "scenario.kernel=v6.18", NULL}},
+  {"workloads/single-thread.ini", {"cpu.cfs_wake_preempt=0", NULL}},
+  {"workloads/single-thread.ini", {"cpu.cfs_wake_preempt=0", "cost.copy=1ns", "cost.jitter=0.1", NULL}}, /* copies of 0 ns: nothing to stamp */
+  {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "cost.copy=3ns", "cost.jitter=0.9", "scenario.kernel=v6.18", NULL}},
 };
 
 static void run(const PcsParams *p, const PcsPolicy *pol, gboolean no_fold, PcsResult *out) {
@@ -134,7 +136,7 @@ static void folded_runs_equal_unfolded_runs(void **state) {
 /* Each condition of pcs_fold_allowed(): alone, on a scenario that folds
  * (the seed's at 8 MiB), it forbids folding, and the run folds nothing.
  * The parameters are those that would change the output if folded
- * (cpu.wake_preempt, workload.loops, time_based) or that leave nothing to
+ * (cpu.wake_preempt, cpu.cfs_wake_preempt, workload.loops, time_based) or that leave nothing to
  * fold (cost.copy_cold, cost.copy = 0); the options are --no-fold and a
  * trace (--trace, --ftrace, --blktrace and --timeline all set one). */
 typedef struct {
@@ -144,6 +146,7 @@ typedef struct {
 
 static const FoldOff fold_off[] = {
   {{"cpu.wake_preempt=1", NULL}, FALSE, FALSE},
+  {{"cpu.cfs_wake_preempt=1", NULL}, FALSE, FALSE},
   {{"workload.loops=2", NULL}, FALSE, FALSE},
   {{"workload.time_based=1", "workload.runtime=20ms", NULL}, FALSE, FALSE},
   {{"cost.copy_cold=3us", "cpu.cache_size=1M", NULL}, FALSE, FALSE},
@@ -155,7 +158,7 @@ static const FoldOff fold_off[] = {
 static void fold_allowed_is_off_for_each_condition(void **state) {
   PcsParams p;
   test_load(&p, "workloads/liubo-2011.ini");
-  test_set(&p, "workload.file_size=8M", NULL);
+  test_set(&p, "workload.file_size=8M", "cpu.cfs_wake_preempt=0", NULL);
   PcsRunOptions plain = {0};
   assert_true(pcs_fold_allowed(&p, NULL));
   assert_true(pcs_fold_allowed(&p, &plain));
@@ -169,7 +172,8 @@ static void fold_allowed_is_off_for_each_condition(void **state) {
   for (size_t c = 0; c < G_N_ELEMENTS(fold_off); c++) {
     const FoldOff *f = &fold_off[c];
     test_load(&p, "workloads/liubo-2011.ini");
-    test_set(&p, "workload.file_size=8M", f->sets[0], f->sets[1], NULL);
+    test_set(&p, "workload.file_size=8M", "cpu.cfs_wake_preempt=0", NULL);
+    if (f->sets[0]) test_set(&p, f->sets[0], f->sets[1], NULL);
     g_autoptr(GString) text = g_string_new(NULL);
     PcsRunOptions opt = {.no_fold = f->no_fold};
     if (f->trace) opt.trace = test_trace_text, opt.trace_user = text;

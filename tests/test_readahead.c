@@ -272,6 +272,37 @@ static void v618_context_readahead_walks_the_cached_run_first(void **state) {
   assert_int_equal(sync_delay[1], sync_delay[0]);
 }
 
+/* v3.5 stores ra->prev_pos once per read() call, at do_generic_file_read()'s
+ * out: label, not per page copied.  So a synchronous miss at a call's second
+ * or later page is no "sequential cache miss" (ondemand_readahead()'s
+ * offset - prev_pos <= 1: the call before ended further back) and takes
+ * try_context_readahead(): the cached run before the miss (2048 pages, the
+ * window's maximum) sizes a 2048-page window whose marker is its first
+ * page, and readit: appends the next one: 4096 pages.  Taken as a
+ * sequential miss it would be the 32-page initial window.  The seed's job
+ * cut to 64 MiB (32 KiB calls: 8 pages each, from page 0): thread 2 misses
+ * page 2434, the third page of its call at 2432. */
+static void v35_a_sync_miss_inside_a_call_takes_context_readahead(void **state) {
+  PcsParams p;
+  test_load(&p, "workloads/liubo-2011.ini");
+  test_set(&p, "workload.file_size=64M", NULL);
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "immediate", &r);
+  const TestEvent *miss = test_find(ev, NULL, 2, PCS_TRACE_RA_SYNC, 2434);
+  assert_int_equal(miss->b, 4096);
+  size_t inside = 0;
+  for (guint i = 0; i < ev->len; i++) {
+    const TestEvent *e = &g_array_index(ev, TestEvent, i);
+    if (e->kind != PCS_TRACE_RA_SYNC || e->a % 8 == 0) continue;
+    assert_int_equal(e->b, 4096); /* never the initial window */
+    inside++;
+  }
+  assert_true(inside >= 1);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
@@ -284,6 +315,7 @@ int main(void) {
     cmocka_unit_test(readahead_runs_when_the_reader_touches_each_marker),
     cmocka_unit_test(a_marker_set_by_another_thread_reads_ahead_from_the_first_hole),
     cmocka_unit_test(per_thread_files_each_start_with_the_initial_window),
+    cmocka_unit_test(v35_a_sync_miss_inside_a_call_takes_context_readahead),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

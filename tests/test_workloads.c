@@ -130,8 +130,11 @@ static void another_seed_changes_the_interleaving_not_the_story(void **state) {
 
 /* The seed on the v3.5 profile with costs from code reading
  * (workloads/liubo-2011.ini), file cut to 500M, median of seeds 1..5: the
- * race is on (immediate several times the bios of pool:16) and pooling
- * gains +20..50%; the absolute figures miss the seed's (docs/scenarios.md). */
+ * race is on (immediate about three times the bios of pool:16: 16.2 against
+ * 5.4 per MiB) and pooling gains +10..30% (+17.6%); the absolute figures
+ * miss the seed's (docs/scenarios.md).  Before ra->prev_pos was stored once
+ * per read() call (2026-12-06) a miss inside a call restarted at the
+ * initial window and the race was twice as strong (+20..50%). */
 static void liubo_2011_races_with_honest_costs(void **state) {
   double gain[5], imm_bpm[5], pool_bpm[5];
   for (int i = 0; i < 5; i++) {
@@ -156,8 +159,8 @@ static void liubo_2011_races_with_honest_costs(void **state) {
   for (int i = 0; i < 5; i++)
     for (int j = i; j > 0 && pool_bpm[j] < pool_bpm[j - 1]; j--) { double t = pool_bpm[j]; pool_bpm[j] = pool_bpm[j - 1]; pool_bpm[j - 1] = t; }
   print_message("medians: gain %+.1f%%, bios/MiB %.1f vs %.1f\n", 100 * (gain[2] - 1), imm_bpm[2], pool_bpm[2]);
-  assert_true(gain[2] > 1.20 && gain[2] < 1.50);
-  assert_true(imm_bpm[2] > 20 && imm_bpm[2] > 4 * pool_bpm[2]);
+  assert_true(gain[2] > 1.10 && gain[2] < 1.30);
+  assert_true(imm_bpm[2] > 12 && imm_bpm[2] > 2.5 * pool_bpm[2]);
 }
 
 int main(void) {

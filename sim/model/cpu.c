@@ -74,6 +74,14 @@
  * (docs/validation.md, "Local and remote wake-ups").  Woken together,
  * the first reader on the waker's CPU thus starts well before the first
  * on the other, idle CPU.
+ *
+ * Wake-up preemption, one rule per kernel (below): cpu.cfs_wake_preempt
+ * mirrors v3.5's check_preempt_wakeup() -> wakeup_preempt_entity() (CFS:
+ * a sleeper placed at min_vruntime - sysctl_sched_latency / 2 by
+ * place_entity() preempts a task more than sysctl_sched_wakeup_granularity
+ * ahead of it); cpu.wake_preempt mirrors 6.x's check_preempt_wakeup_fair()
+ * (EEVDF).  Without either, a woken task waits for the running one to
+ * sleep or use up cpu.slice.
  */
 #include "internal.h"
 
@@ -104,8 +112,21 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   c->tick = p->cpu_tick;
   if (c->tick) c->queued_for = g_new0(PcsTime, (size_t)p->cpu_count);
   c->wake_preempt = p->cpu_wake_preempt != 0;
+  c->cfs_preempt = p->cpu_cfs_wake_preempt != 0;
   c->cpu_count = (uint32_t)p->cpu_count;
   for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].rq = PCS_NONE;
+  if (c->cfs_preempt) {
+    c->curr = g_new(uint32_t, (size_t)p->cpu_count);
+    c->preempt_by = g_new(uint32_t, (size_t)p->cpu_count);
+    for (uint64_t i = 0; i < p->cpu_count; i++) c->curr[i] = c->preempt_by[i] = PCS_NONE;
+    c->vclock = g_new0(int64_t, (size_t)p->cpu_count);
+    c->preempted_due = g_new0(PcsTime, (size_t)p->cpu_count);
+    for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].vr_cpu = c->tasks[t].cpu;
+    /* get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8)) */
+    int64_t factor = 1 + (int64_t)g_bit_storage((guint)MIN(p->cpu_count, 8)) - 1;
+    c->cfs_latency = factor * 6000000;
+    c->cfs_gran = factor * 1000000;
+  }
   if (c->wake_preempt) {
     c->curr = g_new(uint32_t, (size_t)p->cpu_count);
     c->preempt_by = g_new(uint32_t, (size_t)p->cpu_count);
@@ -380,6 +401,90 @@ static void eevdf_woken(PcsSim *s, uint32_t w, uint32_t cpu) {
   r->slice_due = s->evq.now; /* resched_curr(): it yields at its next step */
 }
 
+/* ---- v3.x CFS wake-up preemption (cpu.cfs_wake_preempt) --------------------
+ *
+ * Mirrors kernel/sched/fair.c of v3.5 for what decides whether a woken task
+ * runs at once: place_entity() of a sleeper (not initial), with
+ * GENTLE_FAIR_SLEEPERS, wakeup_gran() and wakeup_preempt_entity() as
+ * check_preempt_wakeup() asks it, with update_curr() and
+ * update_min_vruntime() kept per CPU.  Every task weighs the same (nice 0):
+ * virtual time is CPU time.  sysctl_sched_latency (6 ms) and
+ * sysctl_sched_wakeup_granularity (1 ms) are scaled by 1 + ilog2(ncpus)
+ * (SCHED_TUNABLESCALING_LOG, ncpus at most 8): 18 ms and 3 ms at 4 CPUs.
+ * A task's vruntime is counted against one CPU's min_vruntime (vr_cpu) and
+ * moved to another's when it runs or is woken there, as
+ * task_waking_fair() and migrate_task_rq_fair() renormalise it.  A woken
+ * task is placed at max(vruntime, min_vruntime - latency / 2), and
+ * preempts the task running on its CPU (the one it last ran on, where
+ * select_task_rq_fair() puts it when no CPU is idle) when that task's
+ * vruntime is more than the granularity ahead of it: an end-io worker that
+ * slept is 9 ms behind a reader that ran and preempts it at once; a reader
+ * woken after a short sleep is not.  The preempted task yields at its next
+ * step (resched_task(); do_generic_file_read() passes cond_resched() every
+ * page) and the woken one takes its CPU (set_next_buddy()).  Differs from
+ * the kernel: a task waiting in pcsim's shared run queue holds back no
+ * CPU's min_vruntime (only the running task moves it), the preempted task
+ * waits at the back of that queue, and the tick still rotates tasks at
+ * cpu.slice, not at sched_slice(). */
+
+/* update_min_vruntime(): CPU's min_vruntime, moved on to its running task's. */
+static int64_t cfs_min(PcsCpus *c, uint32_t cpu, PcsTime now) {
+  uint32_t t = c->curr[cpu];
+  if (t != PCS_NONE) c->vclock[cpu] = MAX(c->vclock[cpu], vrt_now(&c->tasks[t], now));
+  return c->vclock[cpu];
+}
+
+/* T's vruntime, counted against CPU's min_vruntime from now on. */
+static void cfs_move(PcsCpus *c, uint32_t t, uint32_t cpu, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  if (task->vr_cpu == cpu) return;
+  task->vruntime += cfs_min(c, cpu, now) - cfs_min(c, task->vr_cpu, now);
+  task->vr_cpu = cpu;
+}
+
+/* place_entity(cfs_rq, se, 0): T, woken onto CPU, gets at most half a
+ * latency period of credit for its sleep. */
+static void cfs_place(PcsCpus *c, uint32_t t, uint32_t cpu, PcsTime now) {
+  cfs_move(c, t, cpu, now);
+  c->tasks[t].vruntime = MAX(c->tasks[t].vruntime, cfs_min(c, cpu, now) - c->cfs_latency / 2);
+}
+
+/* T gets its CPU. */
+static void cfs_start(PcsCpus *c, uint32_t t, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  cfs_move(c, t, task->cpu, now);
+  task->run_since = now;
+  c->curr[task->cpu] = t;
+  for (uint32_t i = 0; i < c->cpu_count; i++) {
+    if (c->preempt_by[i] != t) continue;
+    c->preempt_by[i] = PCS_NONE; /* it runs elsewhere: the one it preempted keeps its CPU */
+    if (i != task->cpu && c->curr[i] != PCS_NONE) c->tasks[c->curr[i]].slice_due = c->preempted_due[i];
+  }
+}
+
+/* T leaves its CPU: update_curr() for the last time. */
+static void cfs_stop(PcsCpus *c, uint32_t t, PcsTime now) {
+  PcsTask *task = &c->tasks[t];
+  cfs_min(c, task->cpu, now);
+  task->vruntime = vrt_now(task, now);
+  c->curr[task->cpu] = PCS_NONE;
+}
+
+/* check_preempt_wakeup(): W, woken and placed on busy CPU, preempts the
+ * task there when wakeup_preempt_entity() returns 1 (and that task is not
+ * already to be rescheduled). */
+static void cfs_woken(PcsSim *s, uint32_t w, uint32_t cpu) {
+  PcsCpus *c = &s->cpu;
+  PcsTime now = s->evq.now;
+  cfs_place(c, w, cpu, now);
+  uint32_t r = c->curr[cpu];
+  if (r == PCS_NONE || c->preempt_by[cpu] != PCS_NONE) return;
+  if (vrt_now(&c->tasks[r], now) - c->tasks[w].vruntime <= c->cfs_gran) return;
+  c->preempt_by[cpu] = w;
+  c->preempted_due[cpu] = c->tasks[r].slice_due;
+  c->tasks[r].slice_due = now; /* resched_task(): it yields at its next step */
+}
+
 /* Takes T out of the ring RING (LEN entries from *HEAD, N slots); FALSE if absent. */
 static gboolean ring_remove(uint32_t *ring, uint32_t *head, uint32_t *len, uint32_t n, uint32_t t) {
   uint32_t i = 0;
@@ -411,6 +516,7 @@ static void cpu_next(PcsSim *s, uint32_t cpu);
 static void leave_cpu(PcsSim *s, uint32_t t, PcsTaskState why) {
   PcsTask *task = &s->cpu.tasks[t];
   if (s->cpu.wake_preempt) eevdf_stop(&s->cpu, t, why, s->evq.now);
+  if (s->cpu.cfs_preempt) cfs_stop(&s->cpu, t, s->evq.now);
   task->on_cpu = FALSE;
   if (t < s->nreaders) s->res->thread_switches[t]++;
   pcs_trace(s, t + 1, PCS_TRACE_CPU_OFF, task->cpu, why);
@@ -422,6 +528,7 @@ static void cpu_start(PcsSim *s, uint32_t t) {
   pcs_trace(s, t + 1, PCS_TRACE_CPU_ON, task->cpu, 0);
   task->on_cpu = TRUE;
   if (s->cpu.wake_preempt) eevdf_start(&s->cpu, t, s->evq.now);
+  if (s->cpu.cfs_preempt) cfs_start(&s->cpu, t, s->evq.now);
   task->slice_end = s->evq.now + s->p->cpu_slice;
   PcsTime tick = s->cpu.tick;
   task->slice_due = tick ? (task->slice_end + tick - 1) / tick * tick : task->slice_end;
@@ -475,16 +582,18 @@ static void run_woken(PcsSim *s, uint32_t t) {
   task->wake_cpu = PCS_NONE;
   if (s->cpu.free_pos[target] != UINT32_MAX) {
     task->cpu = take_cpu(&s->cpu, target);
+    if (s->cpu.cfs_preempt) cfs_place(&s->cpu, t, task->cpu, s->evq.now);
     cpu_start(s, t);
   } else {
     cpuq_push(&s->cpu, target, t, s->evq.now);
     if (s->cpu.wake_preempt) eevdf_woken(s, t, target);
+    if (s->cpu.cfs_preempt) cfs_woken(s, t, target);
   }
 }
 
 /* CPU is free: run the next task, or idle. */
 static void cpu_next(PcsSim *s, uint32_t cpu) {
-  uint32_t next = s->cpu.wake_preempt ? take_preempter(&s->cpu, cpu) : PCS_NONE;
+  uint32_t next = s->cpu.wake_preempt || s->cpu.cfs_preempt ? take_preempter(&s->cpu, cpu) : PCS_NONE;
   if (next == PCS_NONE) next = s->cpu.migration_cost ? next_on(s, cpu) : s->cpu.runq_len ? runq_pop(s) : PCS_NONE;
   if (s->cpu.wake_preempt) rq_pick_delayed(&s->cpu, cpu, next == PCS_NONE, s->evq.now);
   if (next == PCS_NONE) {
@@ -534,12 +643,14 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
     run_woken(s, t);
     return;
   }
-  if (s->cpu.cpus_free) {
+  if (s->cpu.cpus_free) { /* woken (or started): off CPU, not queued */
     task->cpu = take_cpu(&s->cpu, task->cpu);
+    if (s->cpu.cfs_preempt) cfs_place(&s->cpu, t, task->cpu, s->evq.now); /* enqueued on the idle CPU */
     cpu_start(s, t);
   } else {
     runq_push(s, t);
     if (s->cpu.wake_preempt) eevdf_woken(s, t, task->cpu);
+    if (s->cpu.cfs_preempt) cfs_woken(s, t, task->cpu);
   }
 }
 

@@ -29,6 +29,7 @@ typedef struct {
   int64_t vruntime, deadline, vprot, vlag;
   PcsTime run_since;
   uint32_t rq;         /* the CPU whose run queue holds it while runnable or delayed; PCS_NONE asleep */
+  uint32_t vr_cpu;     /* cpu.cfs_wake_preempt: the CPU whose min_vruntime its vruntime is counted against */
   gboolean delayed;    /* asleep but still on rq (DELAY_DEQUEUE) */
 } PcsTask;
 
@@ -69,6 +70,11 @@ typedef struct {
   PcsTime *preempted_due; /* the preempted task's slice_due, back if its preempter runs elsewhere */
   int64_t *vclock;
   int64_t slice, lag_limit;
+  /* cpu.cfs_wake_preempt (v3.x CFS): vclock is then each CPU's
+   * min_vruntime; sysctl_sched_latency and sysctl_sched_wakeup_granularity
+   * scaled for cpu.count */
+  gboolean cfs_preempt;
+  int64_t cfs_latency, cfs_gran;
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */

@@ -9,7 +9,9 @@
  * walk through the model began.  cpu.endio_workers workers
  * take bios in completion order from one FIFO; they compete with the readers
  * for the CPUs.  Pages turn up to date when the worker has finished the
- * whole bio.
+ * whole bio.  With cpu.endio_idle_thresh the pool is btrfs 3.x's instead
+ * (async-thread.c, "btrfs 3.x's pool" below): workers started on demand up
+ * to cpu.endio_workers, each bio handed to one worker's own list.
  *
  * Split bios (bio.chained).  In 6.x btrfs submits a whole readahead batch
  * as one bio (up to 8 MiB) and the block layer splits it at the queue's
@@ -65,24 +67,145 @@
  */
 #include "internal.h"
 
-void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolean meta) {
+void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolean meta, uint32_t idle_thresh) {
   *e = (PcsEndio){.nworkers = nworkers, .head = PCS_NONE, .tail = PCS_NONE, .meta_head = PCS_NONE, .meta_tail = PCS_NONE};
   e->workers = g_new(PcsWorker, nworkers + 1);
   for (uint32_t i = 0; i < nworkers + meta; i++)
-    e->workers[i] = (PcsWorker){.task = first_task + i, .bio = PCS_NONE, .busy = FALSE, .meta = i == nworkers};
+    e->workers[i] = (PcsWorker){.task = first_task + i, .bio = PCS_NONE, .busy = FALSE, .meta = i == nworkers,
+                                .head = PCS_NONE, .tail = PCS_NONE};
+  e->idle_thresh = idle_thresh;
+  if (!idle_thresh) return;
+  e->idle_list = g_new(uint32_t, nworkers);
+  e->busy_list = g_new(uint32_t, nworkers);
+  /* btrfs_start_workers() at mount: one worker, on the idle list */
+  e->started = 1;
+  e->idle_list[e->n_idle++] = 0;
+  e->workers[0].idle = TRUE;
+}
+
+gboolean pcs_endio_drained(const PcsEndio *e) {
+  for (uint32_t i = 0; e->idle_thresh && i < e->nworkers; i++)
+    if (e->workers[i].head != PCS_NONE || e->workers[i].pending) return FALSE;
+  return TRUE;
 }
 
 void pcs_endio_clear(PcsEndio *e) {
   g_clear_pointer(&e->workers, g_free);
+  g_clear_pointer(&e->idle_list, g_free);
+  g_clear_pointer(&e->busy_list, g_free);
   pcs_endio_chains_clear(&e->split);
   pcs_endio_fills_clear(&e->fills);
 }
 
+/* ---- btrfs 3.x's pool (cpu.endio_idle_thresh) ------------------------------
+ *
+ * Mirrors fs/btrfs/async-thread.c of v3.5 for the endio_workers pool that
+ * open_ctree() sets up: max_workers = thread_pool_size = min(ncpus + 2, 8)
+ * (cpu.endio_workers), idle_thresh = 4 ("endios are largely parallel and
+ * should have a very low idle thresh").  btrfs_start_workers() starts one
+ * worker at mount.  btrfs_queue_worker() hands a bio to one worker at once,
+ * onto that worker's own pending list (find_worker() -> next_worker()):
+ *   - the first worker on the idle list, if any (it is not moved, so the
+ *     next bio goes to it too);
+ *   - else, below max_workers, a new worker is asked for
+ *     (atomic_start_pending) and the bio goes to the first busy worker;
+ *   - else the first busy worker, moved to the back of the worker list
+ *     every idle_thresh picks (sequence % idle_thresh).
+ * A worker leaves the idle list for the back of the worker list once it
+ * holds idle_thresh bios (check_busy_worker()), and goes back to the front
+ * of the idle list when it has run out of them (check_idle_worker(), with
+ * fewer than idle_thresh / 2 pending).  The worker that finishes a bio
+ * while a start is asked for starts one (check_pending_worker_creates(),
+ * then the generic worker's __btrfs_start_workers()): the new worker joins
+ * the back of the idle list.  So a new worker appears only when every
+ * worker holds idle_thresh bios at once, and the pool grows with bursts of
+ * completions (a request that completes hands over all its bios at once).
+ * Differs from the kernel: the new worker is there at once (no kthread
+ * creation, no generic worker on a CPU); workers idle for 120 s are never
+ * shut down (try_worker_shutdown(): no run lasts that long); a worker that
+ * runs out of work sleeps at once (worker_loop()'s schedule_timeout(1)
+ * while still TASK_RUNNING only yields the CPU). */
+
+static void worker_next(PcsSim *s, PcsWorker *w);
+
+/* An idle worker W takes the bio just queued. */
+static void worker_wake(PcsSim *s, PcsWorker *w) {
+  if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_WAKE, w->task + 1, pcs_cpu_wake_cpu(&s->cpu, w->task));
+  worker_next(s, w);
+}
+
+/* Removes worker I from LIST (N entries), keeping the others' order. */
+static void list_del(uint32_t *list, uint32_t *n, uint32_t i) {
+  uint32_t k = 0;
+  while (list[k] != i) k++;
+  for (; k + 1 < *n; k++) list[k] = list[k + 1];
+  (*n)--;
+}
+
+static void list_add_head(uint32_t *list, uint32_t *n, uint32_t i) {
+  for (uint32_t k = (*n)++; k > 0; k--) list[k] = list[k - 1];
+  list[0] = i;
+}
+
+/* find_worker(): the worker the next bio goes to. */
+static uint32_t pool_find(PcsEndio *e) {
+  if (e->n_idle) return e->idle_list[0];
+  if (e->started < e->nworkers) {
+    e->start_pending = TRUE; /* started by the next worker to finish a bio */
+    return e->busy_list[0];
+  }
+  uint32_t i = e->busy_list[0];
+  if (++e->workers[i].sequence % e->idle_thresh == 0) { /* list_move_tail() */
+    list_del(e->busy_list, &e->n_busy, i);
+    e->busy_list[e->n_busy++] = i;
+  }
+  return i;
+}
+
+/* btrfs_queue_worker() of data BIO. */
+static void pool_queue(PcsSim *s, uint32_t bio) {
+  PcsEndio *e = &s->endio;
+  uint32_t i = pool_find(e);
+  PcsWorker *w = &e->workers[i];
+  w->pending++;
+  if (w->tail != PCS_NONE) pcs_bio_at(&s->bio, w->tail)->next = bio; else w->head = bio;
+  w->tail = bio;
+  if (w->idle && w->pending >= e->idle_thresh) { /* check_busy_worker() */
+    w->idle = FALSE;
+    list_del(e->idle_list, &e->n_idle, i);
+    e->busy_list[e->n_busy++] = i;
+  }
+  if (!w->busy) worker_wake(s, w);
+}
+
+/* W finished a bio: check_pending_worker_creates(). */
+static void pool_done(PcsEndio *e, PcsWorker *w) {
+  w->pending--;
+  if (!e->start_pending) return;
+  e->start_pending = FALSE;
+  if (e->started == e->nworkers) return;
+  uint32_t i = e->started++;
+  e->workers[i].idle = TRUE;
+  e->idle_list[e->n_idle++] = i; /* list_add_tail(.., &workers->idle_list) */
+}
+
+/* W ran out of bios: check_idle_worker(). */
+static void pool_idle(PcsEndio *e, PcsWorker *w) {
+  if (w->idle || w->pending >= e->idle_thresh / 2) return;
+  uint32_t i = (uint32_t)(w - e->workers);
+  w->idle = TRUE;
+  list_del(e->busy_list, &e->n_busy, i);
+  list_add_head(e->idle_list, &e->n_idle, i); /* list_move() */
+}
+
 static void worker_next(PcsSim *s, PcsWorker *w) {
   PcsEndio *e = &s->endio;
-  uint32_t *head = w->meta ? &e->meta_head : &e->head, *tail = w->meta ? &e->meta_tail : &e->tail;
+  gboolean pool = e->idle_thresh && !w->meta;
+  uint32_t *head = pool ? &w->head : w->meta ? &e->meta_head : &e->head;
+  uint32_t *tail = pool ? &w->tail : w->meta ? &e->meta_tail : &e->tail;
   uint32_t bio = *head;
   if (bio == PCS_NONE) {
+    if (pool) pool_idle(e, w);
     w->busy = FALSE;
     w->bio = PCS_NONE;
     pcs_cpu_release(s, w->task, PCS_TASK_IDLE);
@@ -98,17 +221,16 @@ static void worker_next(PcsSim *s, PcsWorker *w) {
   pcs_cpu_run(s, w->task, pcs_cpu_cost(&s->cpu, w->task, cost));
 }
 
-/* An idle worker W takes the bio just queued. */
-static void worker_wake(PcsSim *s, PcsWorker *w) {
-  if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_WAKE, w->task + 1, pcs_cpu_wake_cpu(&s->cpu, w->task));
-  worker_next(s, w);
-}
 
 void pcs_endio_queue(PcsSim *s, uint32_t bio) {
   PcsEndio *e = &s->endio;
   gboolean meta = pcs_csum_is_leaf(pcs_bio_at(&s->bio, bio)->first);
   uint32_t *head = meta ? &e->meta_head : &e->head, *tail = meta ? &e->meta_tail : &e->tail;
   pcs_bio_at(&s->bio, bio)->next = PCS_NONE;
+  if (!meta && e->idle_thresh) { /* btrfs 3.x's pool: onto one worker's own list */
+    pool_queue(s, bio);
+    return;
+  }
   if (*tail != PCS_NONE) pcs_bio_at(&s->bio, *tail)->next = bio; else *head = bio;
   *tail = bio;
   if (meta) {
@@ -169,6 +291,7 @@ void pcs_endio_step(PcsSim *s, PcsWorker *w) {
     pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], w->task);
     pcs_reader_wake(s, &s->readers[s->pc.woken[i]], w->task);
   }
+  if (s->endio.idle_thresh) pool_done(&s->endio, w);
   worker_next(s, w);
 }
 

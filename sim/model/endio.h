@@ -12,6 +12,11 @@ typedef struct {
   uint32_t bio; /* bio being completed, PCS_NONE when idle */
   gboolean busy;
   gboolean meta; /* the metadata worker (bio.csum_leaf_size): checksum leaves' reads only */
+  /* cpu.endio_idle_thresh (btrfs 3.x's pool): struct btrfs_worker_thread */
+  uint32_t head, tail; /* its own pending list */
+  uint32_t pending;    /* num_pending: bios queued to it, the one it runs included */
+  gboolean idle;       /* on the pool's idle list (else on its worker list) */
+  uint64_t sequence;   /* picks while busy (next_worker()) */
 } PcsWorker;
 
 /* The ring of recent fills (see endio.c, "The cache-cold copy"): the last
@@ -58,14 +63,24 @@ typedef struct {
   PcsWorker *workers;
   uint32_t nworkers;   /* data workers; the metadata one, if any, is workers[nworkers] */
   uint32_t head, tail; /* completed bios waiting for a worker */
+  /* cpu.endio_idle_thresh > 0: btrfs 3.x's struct btrfs_workers.  nworkers
+   * is then max_workers, of which the first STARTED run; the idle list and
+   * the (busy) worker list hold worker indices in list order */
+  uint32_t idle_thresh, started;
+  gboolean start_pending; /* atomic_start_pending */
+  uint32_t *idle_list, n_idle, *busy_list, n_busy;
   uint32_t meta_head, meta_tail; /* completed leaf reads waiting for the metadata worker */
   PcsEndioFills fills; /* recorded only with cost.copy_cold */
   PcsEndioChains split; /* bio.chained: split bios with parts still on the device */
 } PcsEndio;
 
 /* Called once per run: NWORKERS workers, tasks FIRST_TASK.., and with
- * META the metadata worker, task FIRST_TASK + NWORKERS. */
-void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolean meta);
+ * META the metadata worker, task FIRST_TASK + NWORKERS.  IDLE_THRESH > 0:
+ * btrfs 3.x's pool (endio.c), which starts one of them and the others on
+ * demand. */
+void pcs_endio_init(PcsEndio *e, uint32_t first_task, uint32_t nworkers, gboolean meta, uint32_t idle_thresh);
+/* No bio is left on a worker's own list (btrfs 3.x's pool). */
+gboolean pcs_endio_drained(const PcsEndio *e);
 /* Frees the workers; the queue must be empty. */
 void pcs_endio_clear(PcsEndio *e);
 /* end_workqueue_bio(): the device completed BIO; queue it and start an idle

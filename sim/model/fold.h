@@ -59,9 +59,10 @@
  *   - workload.loops > 1 or workload.time_based: a reader wrapping to its
  *     next pass invalidates the file under the other readers (reader.c
  *     invalidate_file()), pages a folded run has already counted on;
- *   - cpu.wake_preempt is set: a task woken at another task's event may
- *     preempt the reader (cpu.c eevdf_woken() sets its slice_due to then),
- *     which then yields at its next step end, inside a folded run;
+ *   - cpu.wake_preempt or cpu.cfs_wake_preempt is set: a task woken at
+ *     another task's event may preempt the reader (cpu.c eevdf_woken(),
+ *     cfs_woken() set its slice_due to then), which then yields at its
+ *     next step end, inside a folded run;
  *   - cost.copy_cold is set: a copy's cost depends on the time it starts
  *     (reader.c copies each such page as a step of its own,
  *     copy_maybe_cold(), and never reaches fold_copies());
@@ -73,7 +74,7 @@
 static inline gboolean pcs_fold_allowed(const PcsParams *p, const PcsRunOptions *opt) {
   if (opt && (opt->no_fold || opt->trace)) return FALSE;
   return p->cost_copy_cold == 0 && p->workload_loops == 1 && !p->workload_time_based && p->cost_copy > 0 &&
-         !p->cpu_wake_preempt;
+         !p->cpu_wake_preempt && !p->cpu_cfs_wake_preempt;
 }
 
 /* Copies are folded only while their steps end before this time, half the

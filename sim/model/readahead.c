@@ -271,7 +271,8 @@ gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out,
   if (rel == 0) return ra_initial(s, thread, ra, out, offset, req, kind);
   if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   if (req > max) return ra_initial(s, thread, ra, out, offset, req, kind);
-  /* sequential cache miss: the thread just read offset - 1 */
+  /* sequential cache miss: the last read() call ended at offset - 1
+   * (ra->prev_pos is stored once per call, reader.c next_call()) */
   if (ra->prev_valid && offset - ra->prev_index <= 1) return ra_initial(s, thread, ra, out, offset, req, kind);
   /* try_context_readahead(): a run of cached pages before offset */
   uint64_t hist = count_history(s, thread, offset, max);

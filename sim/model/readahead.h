@@ -11,7 +11,7 @@ typedef struct PcsSim PcsSim;
 typedef struct {
   uint64_t start;
   uint64_t size, async_size;
-  uint64_t prev_index; /* last page copied (ra->prev_pos >> PAGE_SHIFT) */
+  uint64_t prev_index; /* v3.5: last page the last read() call copied (ra->prev_pos >> PAGE_SHIFT, stored at its end) */
   gboolean prev_valid;
   uint32_t order; /* v6.18 ra->order: preferred folio order of the last readahead */
   uint64_t prev_end;   /* v6.18 ra->prev_pos >> PAGE_SHIFT: where the last read() call ended */

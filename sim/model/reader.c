@@ -11,6 +11,10 @@
  *   4. not up to date: sleep on the page lock until its bio completes;
  *   5. copy it to the user buffer (cost.copy, or cost.copy_cold when its
  *      data has left the CPU cache since its end-io: endio.c).
+ * ra->prev_pos, which ondemand_readahead() reads to tell a sequential miss
+ * from one inside a stream (readahead.c), is written once per call, at its
+ * end (do_generic_file_read()'s out: label; next_call() here): a miss at a
+ * call's second or later page finds the call before's last page there.
  * Under v6.18 it mirrors filemap_read() (mm/filemap.c, 6.13 to 6.18), a
  * folio_batch at a time: filemap_get_pages() from pos to the call's end,
  *   1. filemap_get_read_batch(): the run of cached folios from pos, ending
@@ -258,6 +262,13 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
+  } else if (page > r->read_first) {
+    /* v3.5 do_generic_file_read() keeps prev_index in a local, moved on
+     * with each page it copies, and stores it once, at out:
+     * (ra->prev_pos = prev_index << PAGE_CACHE_SHIFT | prev_offset): a
+     * sync miss inside a call sees the call before's last page */
+    r->ra.prev_index = page - 1;
+    r->ra.prev_valid = TRUE;
   }
   if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
   if (page == r->file_end) {
@@ -385,8 +396,6 @@ G_ALWAYS_INLINE static inline gboolean find_page(PcsSim *s, PcsReader *r, gboole
 /* The copy of pos has run: account it and move pos on. */
 G_ALWAYS_INLINE static inline void account_copy(PcsSim *s, PcsReader *r) {
   pcs_trace(s, r->id + 1, PCS_TRACE_COPY, r->pos, 0);
-  r->ra.prev_index = r->pos;
-  r->ra.prev_valid = TRUE;
   r->pos++;
   s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
                                                       : s->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;

@@ -155,7 +155,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   pcs_bioset_init(&s->bio, p);
   pcs_dev_init(&s->dev, p);
   gboolean meta = p->bio_csum_leaf_size != 0; /* checksum leaves' reads complete on a worker of their own */
-  pcs_endio_init(&s->endio, s->nreaders, nworkers, meta);
+  pcs_endio_init(&s->endio, s->nreaders, nworkers, meta, (uint32_t)p->cpu_endio_idle_thresh);
   pcs_loop_init(&s->loop, p, s->nreaders + nworkers + meta); /* the last task, if any */
   pcs_cpu_init(&s->cpu, p, s->nreaders + nworkers + meta + pcs_loop_on(&s->loop));
   pcs_evq_init(&s->evq, s->cpu.ntasks + p->device_queue_depth + 16);
@@ -181,7 +181,7 @@ static void sim_check_drained(PcsSim *s) {
   g_assert(pcs_evq_pending(&s->evq) == 0);
   g_assert(s->bio.pool.live == 0 && s->blk.requests.live == 0);
   g_assert(s->pc.n_sleepers == 0 && s->blk.elv_len == 0 && s->dev.in_service == 0);
-  g_assert(s->endio.head == PCS_NONE && s->endio.meta_head == PCS_NONE && s->endio.split.n == 0 && s->cpu.runq_len == 0);
+  g_assert(s->endio.head == PCS_NONE && pcs_endio_drained(&s->endio) && s->endio.meta_head == PCS_NONE && s->endio.split.n == 0 && s->cpu.runq_len == 0);
   for (uint32_t c = 0; c < s->cpu.ncpus; c++) g_assert(s->cpu.cpuq_len[c] == 0);
   g_assert(s->cpu.cpus_free == s->p->cpu_count);
 }

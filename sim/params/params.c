@@ -709,6 +709,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "woken onto the waker's own CPU; set cpu.wake_latency (the others') too");
   CHECK(blame(p, "cpu.wake_jitter", "cpu.wake_latency"), p->cpu_wake_jitter == 0 || p->cpu_wake_latency,
         "cpu.wake_jitter is set but cpu.wake_latency = 0: the jitter spreads the wake-up latency; set its median");
+  CHECK(blame(p, "cpu.cfs_wake_preempt", "cpu.wake_preempt"), !p->cpu_cfs_wake_preempt || !p->cpu_wake_preempt,
+        "cpu.cfs_wake_preempt (v3.x CFS) and cpu.wake_preempt (6.x EEVDF) are two kernels' rules for the same "
+        "decision: set one of them to 0");
   CHECK("cpu.cache_size", p->cpu_cache_size % PCS_PAGE_SIZE == 0,
         "cpu.cache_size: expected 0 or a multiple of the %u-byte page", PCS_PAGE_SIZE);
   g_autofree char *why = NULL;
@@ -750,6 +753,8 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.wake_latency_local",                                                      /* the local wake-up */
     "cpu.tick",                                                                    /* the scheduler tick */
     "cpu.wake_preempt",                                                            /* EEVDF wake-up preemption */
+    "cpu.cfs_wake_preempt",                                                        /* v3.x CFS wake-up preemption */
+    "cpu.endio_idle_thresh",                                                       /* btrfs 3.x's worker pool */
     "cost.loop_worker", "cost.loop_request",                                       /* the loop device's worker */
     "cost.ra_marker",                                                              /* the marker's test-to-clear gap */
 };
