@@ -445,6 +445,48 @@ static void cfs_and_eevdf_wake_preemption_exclude_each_other(void **state) {
   pcs_params_clear(&p);
 }
 
+/* One reader on one CPU reads one 64 KiB window (one bio) from a device
+ * that takes LATENCY: the reader's finish time, with the idle-wake keys
+ * (short 3 us, long 40 us past 200 us of idling) or without. */
+static PcsTime one_reader_done(const char *latency, gboolean idle_wake) {
+  PcsParams p;
+  g_autofree char *lat = g_strdup_printf("device.latency=%s", latency);
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=1", "workload.file_size=64k", "readahead.read_ahead_kb=64", "cpu.count=1",
+           "cpu.endio_workers=1", "cpu.slice=1ms", lat, NULL);
+  if (idle_wake) test_set(&p, "cpu.idle_wake_short=3us", "cpu.idle_wake_long=40us", "cpu.idle_wake_poll=200us", NULL);
+  PcsResult r;
+  test_run(&p, "immediate", &r);
+  PcsTime done = r.thread_done_ns[0];
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+  return done;
+}
+
+/* cpu.idle_wake_*: the reader starts on the CPU idle since time 0 (3 us)
+ * and sleeps on its page; the CPU idles until the bio completes and the
+ * end-io worker is woken onto it: after 100 us of idling (within the
+ * 200 us poll) it starts 3 us late, after 1 ms 40 us late.  The worker
+ * then wakes the reader onto its own, busy CPU: the reader queues and pays
+ * nothing (else each run would be 3 or 40 us later still).  The helper
+ * gives the boundary: idle exactly the poll time is still short. */
+static void a_wake_onto_an_idle_cpu_costs_by_its_idle_time(void **state) {
+  PcsTime base100 = one_reader_done("100us", FALSE), base1ms = one_reader_done("1ms", FALSE);
+  assert_int_equal(one_reader_done("100us", TRUE) - base100, 3000 + 3000);
+  assert_int_equal(one_reader_done("1ms", TRUE) - base1ms, 3000 + 40000);
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "cpu.idle_wake_short=3us", "cpu.idle_wake_long=40us", "cpu.idle_wake_poll=200us", NULL);
+  PcsCpus c;
+  pcs_cpu_init(&c, &p, 1);
+  assert_int_equal(pcs_cpu_idle_exit(&c, 1000000, 1100000), 3000);
+  assert_int_equal(pcs_cpu_idle_exit(&c, 1000000, 1200000), 3000);
+  assert_int_equal(pcs_cpu_idle_exit(&c, 1000000, 1200001), 40000);
+  assert_int_equal(pcs_cpu_idle_exit(&c, 1000000, 2000000), 40000);
+  pcs_cpu_clear(&c);
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -463,6 +505,7 @@ int main(void) {
     cmocka_unit_test(a_woken_task_preempts_a_reader_no_longer_eligible),
     cmocka_unit_test(a_woken_worker_preempts_a_reader_more_than_the_granularity_ahead),
     cmocka_unit_test(cfs_and_eevdf_wake_preemption_exclude_each_other),
+    cmocka_unit_test(a_wake_onto_an_idle_cpu_costs_by_its_idle_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

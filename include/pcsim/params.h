@@ -146,6 +146,12 @@ typedef enum {
     "with cpu.wake_latency: sigma of its lognormal spread, below 1 (ln(p90 / median) / 1.2816 of the measured latencies); 0: every wake-up takes exactly cpu.wake_latency") \
   X(cpu, wake_latency_local, TIME, "0", 0, (UINT64_C(1) << 40),                     \
     "with cpu.wake_latency: the median for a reader woken onto the waker's own CPU (a local wake-up: try_to_wake_up() enqueues it there, no IPI and no idle CPU to wake; it runs once the waker leaves the CPU), spread by cpu.wake_jitter from the same stream; 0: unset, every wake-up takes cpu.wake_latency.  Without cpu.migration_cost (one shared run queue) \"the waker's own CPU\" means the CPU the reader last ran on, and the CPU that frees first takes it") \
+  X(cpu, idle_wake_short, TIME, "0", 0, (UINT64_C(1) << 40),                        \
+    "a task (reader, end-io worker, loop worker) woken onto an IDLE CPU starts this long after it took the CPU when that CPU had idled at most cpu.idle_wake_poll (a virtual CPU the host still polled: KVM halt polling, guest cpuidle-haltpoll); a task woken onto a busy CPU pays none (it queues); with cpu.wake_latency set, a reader woken onto an idle CPU pays this instead of cpu.wake_latency; 0 (with cpu.idle_wake_long 0): off") \
+  X(cpu, idle_wake_long, TIME, "0", 0, (UINT64_C(1) << 40),                         \
+    "with cpu.idle_wake_short: the same for a CPU that had idled longer than cpu.idle_wake_poll (the halted vCPU's thread scheduled again by the host)") \
+  X(cpu, idle_wake_poll, TIME, "0", 0, (UINT64_C(1) << 40),                         \
+    "with cpu.idle_wake_short / cpu.idle_wake_long: the idle time up to which a wake-up costs cpu.idle_wake_short, beyond it cpu.idle_wake_long (KVM's halt_poll_ns, 200 us by default)") \
   X(cpu, migration_cost, TIME, "0", 0, (UINT64_C(1) << 40),                        \
     "0: one run queue for all CPUs (a task that needs a CPU takes any free one, else waits for the first that frees); set: a run queue per CPU, as the kernel's scheduler keeps: a woken reader is queued on one CPU (cpu.wake_affine) even while another idles, and a CPU with nothing of its own to run takes a task from another CPU's queue only once it has waited this long (sched_migration_cost, 500 us by default in the kernel)") \
   X(cpu, wake_affine, FRAC, "0", 0, 0,                                                \
@@ -316,7 +322,7 @@ const PcsParamInfo *pcs_params_suggest(const char *section, const char *key);
 /* FALSE for a key provenance leaves out: the keys fio's loops, runtime,
  * time_based and offset brought (workload.*), the cache-cold copy's
  * (cost.copy_cold, cpu.cache_size) and the wake-up latency's
- * (cpu.wake_latency, cpu.wake_jitter) at their defaults, so the output of
+ * (cpu.wake_latency, cpu.wake_jitter, cpu.idle_wake_*) at their defaults, so the output of
  * a scenario that does not set them is what it was before they existed. */
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 

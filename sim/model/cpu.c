@@ -75,6 +75,30 @@
  * the first reader on the waker's CPU thus starts well before the first
  * on the other, idle CPU.
  *
+ * cpu.idle_wake_short, cpu.idle_wake_long, cpu.idle_wake_poll (all 0: off):
+ * the cost of bringing an idle CPU back, by how long it had idled.  A task
+ * woken onto an idle CPU (try_to_wake_up() -> ttwu_queue_wakelist(): an
+ * IPI to that CPU) runs only once the CPU has left its idle loop; in a KVM
+ * guest the idle vCPU halts (guest cpuidle-haltpoll polls first) and the
+ * host's kvm_vcpu_halt() polls it for up to halt_poll_ns (200 us by
+ * default) before it schedules the vCPU's thread out: an IPI within that
+ * time resumes it in about 10-12 us, one after it has to get the vCPU's
+ * thread scheduled back in, 54-56 us on the dec06 host (scripts/pcsim-trace
+ * idle-wake; docs/notebook/2026-12-06-idle-wake.md).  So every task pcsim
+ * wakes (reader, end-io worker, loop worker, csum reader: whatever reaches
+ * pcs_cpu_run() off CPU) that takes a free CPU keeps that CPU but starts
+ * its step cpu.idle_wake_short after, when the CPU had been idle (since
+ * cpu_next() gave it up) at most cpu.idle_wake_poll, else
+ * cpu.idle_wake_long; a task that queues behind a busy CPU pays nothing
+ * more (the CPU is awake).  The delay takes no CPU time and is
+ * deterministic (integer ns, no draw).  With cpu.wake_latency set, the
+ * idle-wake keys replace it for a reader woken onto an idle CPU
+ * (pcs_reader_wake() asks pcs_cpu_wakes_onto_idle()); a reader woken onto
+ * a busy CPU still waits cpu.wake_latency (or _local) and then pays no
+ * idle exit even if the CPU freed meanwhile.  Differs from the kernel: the
+ * tasks that start the run pay it too (their CPUs idle since time 0), and
+ * the idle time is the simulated CPU's, not the host's view of the vCPU.
+ *
  * Wake-up preemption, one rule per kernel (below): cpu.cfs_wake_preempt
  * mirrors v3.5's check_preempt_wakeup() -> wakeup_preempt_entity() (CFS:
  * a sleeper placed at min_vruntime - sysctl_sched_latency / 2 by
@@ -140,6 +164,10 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   c->wake_latency = p->cpu_wake_latency;
   c->wake_latency_local = p->cpu_wake_latency_local;
   c->wake_jitter = p->cpu_wake_jitter;
+  if (p->cpu_idle_wake_short || p->cpu_idle_wake_long) {
+    c->idle_short = p->cpu_idle_wake_short, c->idle_long = p->cpu_idle_wake_long, c->idle_poll = p->cpu_idle_wake_poll;
+    c->idle_since = g_new0(PcsTime, (size_t)p->cpu_count); /* every CPU idle from time 0 */
+  }
   if (c->wake_latency && c->wake_jitter > 0) {
     c->wake_rng = g_new(PcsRng, 1);
     pcs_rng_init_stream(c->wake_rng, p->scenario_seed, PCS_RNG_STREAM_WAKE);
@@ -156,6 +184,7 @@ void pcs_cpu_clear(PcsCpus *c) {
   for (uint32_t t = 0; t < c->ntasks; t++) g_free(c->tasks[t].rng), g_free(c->tasks[t].factors);
   g_clear_pointer(&c->tasks, g_free);
   g_clear_pointer(&c->wake_rng, g_free);
+  g_clear_pointer(&c->idle_since, g_free);
   g_clear_pointer(&c->runq, g_free);
   g_clear_pointer(&c->free_ids, g_free);
   g_clear_pointer(&c->free_pos, g_free);
@@ -180,7 +209,8 @@ static uint32_t take_cpu(PcsCpus *c, uint32_t prev) {
   return id;
 }
 
-static void give_cpu(PcsCpus *c, uint32_t id) {
+static void give_cpu(PcsCpus *c, uint32_t id, PcsTime now) {
+  if (c->idle_since) c->idle_since[id] = now;
   c->free_pos[id] = c->cpus_free;
   c->free_ids[c->cpus_free++] = id;
 }
@@ -529,10 +559,21 @@ static void cpu_start(PcsSim *s, uint32_t t) {
   task->on_cpu = TRUE;
   if (s->cpu.wake_preempt) eevdf_start(&s->cpu, t, s->evq.now);
   if (s->cpu.cfs_preempt) cfs_start(&s->cpu, t, s->evq.now);
-  task->slice_end = s->evq.now + s->p->cpu_slice;
+  PcsTime start = s->evq.now + task->idle_exit; /* cpu.idle_wake_*: the CPU leaves its idle loop first */
+  task->idle_exit = 0;
+  task->slice_end = start + s->p->cpu_slice;
   PcsTime tick = s->cpu.tick;
   task->slice_due = tick ? (task->slice_end + tick - 1) / tick * tick : task->slice_end;
-  pcs_evq_push(&s->evq, s->evq.now + task->cost, PCS_EV_TASK_STEP, t);
+  pcs_evq_push(&s->evq, start + task->cost, PCS_EV_TASK_STEP, t);
+}
+
+/* cpu.idle_wake_*: task T, woken, has taken CPU, which was idle: the delay
+ * before it runs there (none after a busy wake-up's cpu.wake_latency). */
+static void take_idle(PcsCpus *c, uint32_t t, uint32_t cpu, PcsTime now) {
+  if (!c->idle_since) return;
+  PcsTask *task = &c->tasks[t];
+  task->idle_exit = task->woke_busy ? 0 : pcs_cpu_idle_exit(c, c->idle_since[cpu], now);
+  task->woke_busy = FALSE;
 }
 
 /* ---- per-CPU run queues (cpu.migration_cost) ------------------------------ */
@@ -582,6 +623,7 @@ static void run_woken(PcsSim *s, uint32_t t) {
   task->wake_cpu = PCS_NONE;
   if (s->cpu.free_pos[target] != UINT32_MAX) {
     task->cpu = take_cpu(&s->cpu, target);
+    take_idle(&s->cpu, t, task->cpu, s->evq.now);
     if (s->cpu.cfs_preempt) cfs_place(&s->cpu, t, task->cpu, s->evq.now);
     cpu_start(s, t);
   } else {
@@ -598,7 +640,7 @@ static void cpu_next(PcsSim *s, uint32_t cpu) {
   if (s->cpu.wake_preempt) rq_pick_delayed(&s->cpu, cpu, next == PCS_NONE, s->evq.now);
   if (next == PCS_NONE) {
     pcs_trace(s, PCS_NO_THREAD, PCS_TRACE_CPU_ON, cpu, 0);
-    give_cpu(&s->cpu, cpu);
+    give_cpu(&s->cpu, cpu, s->evq.now);
     return;
   }
   s->cpu.tasks[next].cpu = cpu;
@@ -645,6 +687,7 @@ void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   }
   if (s->cpu.cpus_free) { /* woken (or started): off CPU, not queued */
     task->cpu = take_cpu(&s->cpu, task->cpu);
+    take_idle(&s->cpu, t, task->cpu, s->evq.now);
     if (s->cpu.cfs_preempt) cfs_place(&s->cpu, t, task->cpu, s->evq.now); /* enqueued on the idle CPU */
     cpu_start(s, t);
   } else {

@@ -31,6 +31,8 @@ typedef struct {
   uint32_t rq;         /* the CPU whose run queue holds it while runnable or delayed; PCS_NONE asleep */
   uint32_t vr_cpu;     /* cpu.cfs_wake_preempt: the CPU whose min_vruntime its vruntime is counted against */
   gboolean delayed;    /* asleep but still on rq (DELAY_DEQUEUE) */
+  PcsTime idle_exit;   /* cpu.idle_wake_*: the idle-exit delay of the idle CPU it took, charged at cpu_start() */
+  gboolean woke_busy;  /* cpu.idle_wake_*: a reader woken onto a busy CPU (it paid cpu.wake_latency): no idle exit */
 } PcsTask;
 
 #define PCS_CPU_FACTORS PCS_RNG_N
@@ -51,6 +53,10 @@ typedef struct {
   PcsTime wake_latency_local; /* cpu.wake_latency_local (median onto the waker's CPU); 0: wake_latency */
   double wake_jitter;   /* cpu.wake_jitter (lognormal sigma) */
   PcsRng *wake_rng;     /* its stream, NULL without a spread */
+  /* cpu.idle_wake_short / _long / _poll: per CPU, when it last went idle
+   * (NULL: off, no idle-exit latency) */
+  PcsTime idle_short, idle_long, idle_poll;
+  PcsTime *idle_since;
   /* cpu.migration_cost > 0: a run queue per CPU (ring of ntasks each) beside
    * the shared one, which then holds only tasks that have no CPU of their own */
   PcsTime migration_cost;
@@ -134,6 +140,19 @@ static inline void pcs_cpu_wake_prev(PcsCpus *c, uint32_t task) {
 /* The CPU a woken TASK is sent to: the one pcs_cpu_wake_target() chose, else its last. */
 static inline uint32_t pcs_cpu_wake_cpu(const PcsCpus *c, uint32_t task) {
   return c->tasks[task].wake_cpu != PCS_NONE ? c->tasks[task].wake_cpu : c->tasks[task].cpu;
+}
+/* cpu.idle_wake_*: TASK, woken now, would take an idle CPU (per-CPU run
+ * queues: the one it is sent to; one run queue: any).  FALSE when off. */
+static inline gboolean pcs_cpu_wakes_onto_idle(const PcsCpus *c, uint32_t task) {
+  if (!c->idle_since) return FALSE;
+  if (c->migration_cost) return c->free_pos[pcs_cpu_wake_cpu(c, task)] != UINT32_MAX;
+  return c->cpus_free > 0;
+}
+/* cpu.idle_wake_*: the delay before a task woken at NOW onto CPU, idle
+ * since IDLE_SINCE, runs: cpu.idle_wake_short when it idled at most
+ * cpu.idle_wake_poll, else cpu.idle_wake_long. */
+static inline PcsTime pcs_cpu_idle_exit(const PcsCpus *c, PcsTime idle_since, PcsTime now) {
+  return now - idle_since <= c->idle_poll ? c->idle_short : c->idle_long;
 }
 /* An insert by TASK adds its folio to TASK's CPU's LRU batch: the extra
  * CPU time of the insert that fills it (cost.lru_drain, else 0). */

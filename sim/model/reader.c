@@ -762,13 +762,15 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
 }
 
 /* R's page is unlocked: it runs at once, or with cpu.wake_latency (onto
- * WAKER's own CPU: cpu.wake_latency_local, when set) at the end of its
+ * WAKER's own CPU: cpu.wake_latency_local, when set; with cpu.idle_wake_*
+ * only when its CPU is busy, cpu.c charges the idle exit) at the end of its
  * wake-up delay (an event of its own while off CPU, as a step
  * would be: pcs_reader_steps() runs its SLEEPING state then). */
 void pcs_reader_wake(PcsSim *s, PcsReader *r, uint32_t waker) {
   g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT || r->state == PCS_RD_RP_CSUM_WAIT);
   if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, waker + 1, PCS_TRACE_WAKE, r->id + 1, pcs_cpu_wake_cpu(&s->cpu, r->id));
-  if (s->cpu.wake_latency) {
+  if (s->cpu.wake_latency && !pcs_cpu_wakes_onto_idle(&s->cpu, r->id)) { /* onto an idle CPU: cpu.idle_wake_* instead (cpu.c) */
+    s->cpu.tasks[r->id].woke_busy = s->cpu.idle_since != NULL;
     gboolean local = pcs_cpu_wake_cpu(&s->cpu, r->id) == pcs_cpu_of(&s->cpu, waker); /* onto the waker's own CPU */
     pcs_evq_push(&s->evq, s->evq.now + pcs_cpu_wake_latency(&s->cpu, local), PCS_EV_TASK_STEP, r->id);
     return;

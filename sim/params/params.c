@@ -757,6 +757,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.endio_idle_thresh",                                                       /* btrfs 3.x's worker pool */
     "cost.loop_worker", "cost.loop_request",                                       /* the loop device's worker */
     "cost.ra_marker",                                                              /* the marker's test-to-clear gap */
+    "cpu.idle_wake_short", "cpu.idle_wake_long", "cpu.idle_wake_poll",           /* idle-exit latency by idle time */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
