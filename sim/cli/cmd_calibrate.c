@@ -24,6 +24,7 @@
 #include "pcsim/ktrace.h"
 #include "pcsim/policy.h"
 #include "pcsim/report.h"
+#include "pcsim/scenario.h"
 #include "pcsim/sim.h"
 
 #include <string.h>
@@ -89,7 +90,12 @@ static guint traces_kernel(const char *machine, gboolean ra_events) {
 static gboolean default_base(PcsParams *base, guint kernel, const char *outfile, const char *trace, char **base_name,
                              GError **error) {
   g_autofree char *model = kernel >= 6 ? pcs_cli_default_model() : NULL;
-  if (model && !pcs_cli_load_scenario(model, NULL, NULL, base, error)) return FALSE;
+  if (model) { /* the shipped one, never a file of that name in the working directory (as `run` takes it) */
+    g_autofree char *shipped = NULL, *text = NULL;
+    if (!pcs_scenario_read(model, PCS_SCENARIO_INI | PCS_SCENARIO_SHIPPED_ONLY, &shipped, &text, NULL, error) ||
+        !pcs_cli_load_scenario_text(shipped, text, NULL, NULL, base, error))
+      return FALSE;
+  }
   if (model) {
     g_autofree char *file = g_path_get_basename(model);
     *base_name = g_strdup_printf("%s (no --model: the shipped scenario of the traces' kernel, %u.x)", file, kernel);
