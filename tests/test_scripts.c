@@ -57,6 +57,14 @@ static const struct {
   {{"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra4096-j4-rep1.json"},
    {"ra4096-j4-rep1.json: runtime 1956 ms, 4 thread(s): user 0.023 ms/MiB, system 0.347 ms/MiB, user 0.71 us per "
     "read() call\n"}},
+  /* the dec06 host's freezes: spans with a request in flight and no event, ending at one
+   * phase of the host's 100 ms period */
+  {{"host-freeze", "tests/data/kernel-6.18-dec06e/mechanism/bs32k-ra128-j4-rep1.ftrace.txt.gz"},
+   {": span 761 ms, 7.6 periods; quiet spans 6, 101 ms (13%)\n",
+    "\n  ending at phase 55 ms (+-1): 6, length 17.4 (14.7..20.0) ms, 101 ms (13% of the span)\n"}},
+  {{"host-freeze", "tests/data/kernel-6.18-dec06e/mechanism/bs32k-ra4096-j1-rep1.ftrace.txt.gz"},
+   {": span 340 ms, 3.4 periods; quiet spans 3, 6 ms (2%)\n",
+    "\n  no two spans end at one phase: nothing locked to the period\n"}},
   {{"idle-wake", "tests/data/kernel-6.18-dec06-sched/ra128-j1-rep1.ftrace.txt.gz"},
    {": 1334 remote wake-ups of a reader onto its idle prev CPU\n",
     "\n  idle    50..100   us:   602, woken -> on CPU p10 / p25 / median / p75 / p90: 10 / 10 / 11 / 13 / 23 us\n",
@@ -119,8 +127,8 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "colaunch",      "csum-leaf-reads",   "fio-cpu",         "idle-wake",    "loop-worker",
-    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
+    "alone-requests", "colaunch",      "csum-leaf-reads",   "fio-cpu",         "host-freeze",  "idle-wake",
+    "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "wake-wait-burst", "window-chain", "window-order",
 };
 
