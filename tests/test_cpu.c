@@ -487,6 +487,54 @@ static void a_wake_onto_an_idle_cpu_costs_by_its_idle_time(void **state) {
   pcs_params_clear(&p);
 }
 
+/* cpu.wake_select: CPU taken by a running task (as pcs_cpu_run() takes it). */
+static void occupy(PcsCpus *c, uint32_t cpu) {
+  uint32_t at = c->free_pos[cpu], top = c->free_ids[--c->cpus_free];
+  c->free_ids[at] = top, c->free_pos[top] = at;
+  c->free_pos[cpu] = UINT32_MAX;
+}
+
+/* cpu.wake_select, select_task_rq_fair() on two CPUs: readers 0..3, the
+ * end-io worker is task 4 and runs on CPU 1 (busy).  Reader 0 last ran on
+ * CPU 0.  CPU 0 idle: it goes back there.  CPU 0 busy: wake_affine_weight()
+ * weighs the waker's CPU (its readers plus the woken one, x 100) against
+ * CPU 0's other readers (x 108.5): with readers 1, 2 last on CPU 0 and 3 on
+ * CPU 1, 2 x 100 < 2 x 108.5 and it goes to the waker's CPU; with 1 on
+ * CPU 0 and 2, 3 on CPU 1 (3 x 100 against 1 x 108.5) it stays on CPU 0.
+ * The worker on reader 0's own CPU 0 and CPU 1 idle: select_idle_sibling()
+ * finds CPU 1; unless a reader woken earlier is on its way there. */
+static void a_woken_reader_goes_where_select_task_rq_fair_sends_it(void **state) {
+  (void)state;
+  PcsParams p;
+  pcs_params_init(&p);
+  test_set(&p, "workload.threads=4", "cpu.count=2", "cpu.migration_cost=500us", "cpu.wake_select=1", NULL);
+  static const struct {
+    uint32_t worker_cpu, reader_cpu[4];
+    gboolean cpu0_busy, on_way_to_1;
+    uint32_t want;
+  } cases[] = {
+      {1, {0, 0, 0, 1}, FALSE, FALSE, 0}, /* prev idle */
+      {1, {0, 0, 0, 1}, TRUE, FALSE, 1},  /* prev busy, the waker's CPU the lighter */
+      {1, {0, 0, 1, 1}, TRUE, FALSE, 0},  /* prev busy and the lighter */
+      {0, {0, 0, 1, 1}, TRUE, FALSE, 1},  /* woken on its own CPU: the idle other one */
+      {0, {0, 0, 1, 1}, TRUE, TRUE, 0},   /* ... which a woken reader is on its way to */
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    PcsCpus c;
+    pcs_cpu_init(&c, &p, 5);
+    for (uint32_t t = 0; t < 4; t++) c.tasks[t].cpu = cases[i].reader_cpu[t];
+    c.tasks[4].cpu = cases[i].worker_cpu;
+    occupy(&c, cases[i].worker_cpu);
+    if (cases[i].cpu0_busy && cases[i].worker_cpu != 0) occupy(&c, 0);
+    if (cases[i].on_way_to_1) c.tasks[3].wake_cpu = 1;
+    pcs_cpu_wake_target(&c, 0, 4);
+    if (c.tasks[0].wake_cpu != cases[i].want)
+      fail_msg("case %zu: reader 0 sent to CPU %u, want %u", i, c.tasks[0].wake_cpu, cases[i].want);
+    pcs_cpu_clear(&c);
+  }
+  pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(a_used_up_slice_goes_to_the_back_of_the_queue),
@@ -506,6 +554,7 @@ int main(void) {
     cmocka_unit_test(a_woken_worker_preempts_a_reader_more_than_the_granularity_ahead),
     cmocka_unit_test(cfs_and_eevdf_wake_preemption_exclude_each_other),
     cmocka_unit_test(a_wake_onto_an_idle_cpu_costs_by_its_idle_time),
+    cmocka_unit_test(a_woken_reader_goes_where_select_task_rq_fair_sends_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,7 +48,13 @@
  * readers queue on one CPU").  Differs from the kernel: an idle CPU looks
  * at the other queues only when it frees, not on a timer (nohz idle
  * balance), so a queued reader waits at most for its CPU's current task
- * to sleep or use up cpu.slice.
+ * to sleep or use up cpu.slice.  cpu.wake_select (instead of cpu.wake_affine's
+ * coin flip) picks the CPU by the kernel's rule, select_task_rq_fair() for
+ * a wake-up without WF_SYNC on CPUs of one LLC (select_rq()): prev_cpu if
+ * idle; else the waker's CPU when wake_affine_weight() finds it lighter
+ * (readers counted on the CPU they last ran on, as their blocked load
+ * stays there; workers weigh nothing); then select_idle_sibling(): that
+ * CPU if idle, else prev_cpu if idle, else the first idle CPU after it.
  *
  * cost.lru_drain (0: off): each CPU counts the folios its tasks' inserts
  * add to its LRU batch (folio_add_lru() -> cpu_fbatches.lru_add, 31
@@ -128,6 +134,8 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
     c->cpuq_head = g_new0(uint32_t, c->ncpus);
     c->cpuq_len = g_new0(uint32_t, c->ncpus);
     c->wake_affine = p->cpu_wake_affine;
+    c->wake_select = p->cpu_wake_select != 0;
+    c->nreaders = (uint32_t)p->workload_threads;
     if (c->wake_affine > 0) {
       c->place_rng = g_new(PcsRng, 1);
       pcs_rng_init_stream(c->place_rng, p->scenario_seed, PCS_RNG_STREAM_PLACE);
@@ -578,8 +586,49 @@ static void take_idle(PcsCpus *c, uint32_t t, uint32_t cpu, PcsTime now) {
 
 /* ---- per-CPU run queues (cpu.migration_cost) ------------------------------ */
 
+/* cpu.wake_select: CPU is idle_cpu() as the kernel tests it: nothing runs
+ * there, nothing is queued there, no woken reader is on its way to it. */
+static gboolean select_idle(const PcsCpus *c, uint32_t cpu) {
+  if (c->free_pos[cpu] == UINT32_MAX || c->cpuq_len[cpu]) return FALSE;
+  for (uint32_t t = 0; t < c->ntasks; t++)
+    if (c->tasks[t].wake_cpu == cpu) return FALSE;
+  return TRUE;
+}
+
+/* cpu.wake_select: the readers whose last CPU is CPU, READER aside (a
+ * sleeping task's load stays on its CPU's load average: blocked load). */
+static uint32_t select_load(const PcsCpus *c, uint32_t cpu, uint32_t reader) {
+  uint32_t n = 0;
+  for (uint32_t t = 0; t < c->nreaders; t++) n += t != reader && c->tasks[t].cpu == cpu;
+  return n;
+}
+
+/* cpu.wake_select: select_task_rq_fair() for READER woken (no WF_SYNC) by
+ * a task on THIS, all CPUs in one LLC: wake_affine() (WA_IDLE, then
+ * WA_WEIGHT with the MC domain's imbalance_pct 117), then
+ * select_idle_sibling(). */
+static uint32_t select_rq(const PcsCpus *c, uint32_t reader, uint32_t this) {
+  uint32_t prev = c->tasks[reader].cpu, target = prev;
+  if (this != prev && !select_idle(c, prev)) {
+    uint64_t this_eff = (uint64_t)(select_load(c, this, reader) + 1) * 200;
+    uint64_t prev_eff = (uint64_t)select_load(c, prev, reader) * 217; /* 100 + (117 - 100) / 2, doubled */
+    if (this_eff < prev_eff) target = this;
+  }
+  if (select_idle(c, target)) return target;
+  if (target != prev && select_idle(c, prev)) return prev;
+  for (uint32_t i = 1; i < c->ncpus; i++) {
+    uint32_t cpu = (target + i) % c->ncpus;
+    if (select_idle(c, cpu)) return cpu;
+  }
+  return target;
+}
+
 void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker) {
   if (!c->migration_cost) return;
+  if (c->wake_select) {
+    c->tasks[reader].wake_cpu = select_rq(c, reader, c->tasks[waker].cpu);
+    return;
+  }
   gboolean affine = c->place_rng && pcs_rng_open01(c->place_rng) < c->wake_affine;
   c->tasks[reader].wake_cpu = affine ? c->tasks[waker].cpu : c->tasks[reader].cpu;
 }

@@ -63,6 +63,8 @@ typedef struct {
   uint32_t ncpus;
   uint32_t *cpuq, *cpuq_head, *cpuq_len;
   double wake_affine;   /* cpu.wake_affine */
+  gboolean wake_select; /* cpu.wake_select: select_task_rq_fair() instead of cpu.wake_affine */
+  uint32_t nreaders;    /* tasks 0..nreaders-1 are readers (cpu.wake_select weighs them) */
   uint32_t *lru_batch;  /* per CPU (cpu.count): folios in its folio batch for the LRU, with cost.lru_drain */
   PcsRng *place_rng;    /* its stream, NULL when 0 */
   PcsTime tick;         /* cpu.tick; 0: a slice ends at its step */

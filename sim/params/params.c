@@ -704,6 +704,12 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "cpu.wake_affine", "cpu.migration_cost"), p->cpu_wake_affine == 0 || p->cpu_migration_cost,
         "cpu.wake_affine is set but cpu.migration_cost = 0: woken readers are placed on a CPU's own run queue only "
         "with per-CPU run queues; set cpu.migration_cost (the kernel's 500us) or cpu.wake_affine = 0");
+  CHECK(blame(p, "cpu.wake_select", "cpu.migration_cost"), !p->cpu_wake_select || p->cpu_migration_cost,
+        "cpu.wake_select is set but cpu.migration_cost = 0: it picks the CPU whose own run queue a woken reader "
+        "joins, which exists only with per-CPU run queues; set cpu.migration_cost (the kernel's 500us)");
+  CHECK(blame(p, "cpu.wake_select", "cpu.wake_affine"), !p->cpu_wake_select || p->cpu_wake_affine == 0,
+        "cpu.wake_select and cpu.wake_affine are both set: cpu.wake_select is the kernel's rule that replaces "
+        "cpu.wake_affine's coin flip; set cpu.wake_affine = 0");
   CHECK(blame(p, "cpu.wake_latency_local", "cpu.wake_latency"), p->cpu_wake_latency_local == 0 || p->cpu_wake_latency,
         "cpu.wake_latency_local is set but cpu.wake_latency = 0: it is the wake-up latency's median for a reader "
         "woken onto the waker's own CPU; set cpu.wake_latency (the others') too");
@@ -758,6 +764,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cost.loop_worker", "cost.loop_request",                                       /* the loop device's worker */
     "cost.ra_marker",                                                              /* the marker's test-to-clear gap */
     "cpu.idle_wake_short", "cpu.idle_wake_long", "cpu.idle_wake_poll",           /* idle-exit latency by idle time */
+    "cpu.wake_select",                                                             /* select_task_rq_fair() */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
