@@ -39,7 +39,8 @@
   X(READ_SETUP, cost, read_setup)            \
   X(BIO_SUBMIT, cost, bio_submit)           \
   X(COPY, cost, copy)                        \
-  X(COPY_COLD, cost, copy_cold)
+  X(COPY_COLD, cost, copy_cold)              \
+  X(FIO_USER, cost, fio_user)
 
 typedef enum {
 #define X(id, sec, key) PCS_CAL_##id,

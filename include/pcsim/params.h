@@ -162,6 +162,8 @@ typedef enum {
     "with cost.copy_cold: the CPU cache that keeps a page's data warm after its end-io read it (btrfs verifies each sector's checksum there); a page is warm while fewer than this many bytes of page data have completed end-io after it, cold after (endio.c); a multiple of the page; 0: unset") \
   X(cost, syscall, TIME, "1us", 0, (UINT64_C(1) << 40),                              \
     "per read() call: entry, exit, fd lookup")                                        \
+  X(cost, fio_user, TIME, "0", 0, (UINT64_C(1) << 40),                              \
+    "per read() call: fio's own user-space CPU between calls (td_io_queue() and io_u bookkeeping, its time stamps and stats), before the call; outside fio's clat, as fio stamps a call's start after it; fio's usr_cpu x job_runtime / total_ios of a one-thread run (pcsim calibrate reads it from NAME.json; fio samples user time at the scheduler tick); 0: none") \
   X(cost, loop_worker, TIME, "0", 0, (UINT64_C(1) << 40),                          \
     "a loop device's worker (losetup --direct-io=on): CPU time of one run of its kworker before it submits the first request (the wake-up, loop_process_work() taking the list); a request is served only once the worker has run for it, a task like the others on the CPUs (loop.c); 0: no loop worker, a request starts its service when it is issued") \
   X(cost, loop_request, TIME, "0", 0, (UINT64_C(1) << 40),                         \

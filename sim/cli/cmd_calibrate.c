@@ -300,6 +300,8 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     "  cost.copy, cost.copy_cold  fio's clat p50 (NAME.json) less cost.syscall, over\n"
     "      bs's pages (NAME.fio): the smallest window's; the largest's when it\n"
     "      exceeds cpu.cache_size\n"
+    "  cost.fio_user  fio's user time (NAME.json: usr_cpu x job_runtime) over its\n"
+    "      read() calls (read.total_ios), the one-thread runs pooled\n"
     "  block.max_sectors, max_segments, max_segment_size, cpu.count  the machine file\n"
     "Several traces pool their events; each comment gives the per-trace spread.\n"
     "A value the events cannot show keeps the base's, marked NOT MEASURED; so does\n"

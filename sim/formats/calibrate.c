@@ -79,6 +79,9 @@
  *       smallest window's run, copy_cold from the largest's when its window
  *       exceeds cpu.cache_size.  The job's fadvise_hint also decides whether
  *       ra_pages is read_ahead_kb doubled.
+ *   cost.fio_user   not in the trace: fio's user time between calls, its
+ *       JSON's usr_cpu x job_runtime over read.total_ios, pooled over the
+ *       one-thread runs.
  *
  * Several traces pool their samples; each estimate is also made per trace
  * for the spread.  An estimate on few samples or with a wide spread carries
@@ -126,6 +129,7 @@ typedef struct {
   PcsFadvise fadvise;          /* with job: its fadvise_hint */
   uint64_t bs, numjobs;        /* with job */
   double mib_s, clat_ns;       /* with json: jobs[0].read.bw in MiB/s, clat_ns p50 */
+  double usr_ms, ios;          /* with json: fio's user time (usr_cpu x job_runtime), read() calls (total_ios) */
 } TraceTally;
 
 /* A read request that overlapped another: its size, its service time and
@@ -627,8 +631,11 @@ static JsonObject *json_object_at(JsonObject *o, const char *member) {
 }
 
 /* jobs[0].read.bw (KiB/s over the group's threads) and clat_ns's p50 of
- * fio's JSON at PATH (fio may write lines before it: from the first '{'). */
-static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, GError **error) {
+ * fio's JSON at PATH (fio may write lines before it: from the first '{'),
+ * and the group's user time in ms (usr_cpu is a percentage of job_runtime)
+ * and read() calls (read.total_ios), -1 each when absent. */
+static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, double *usr_ms, double *ios,
+                              GError **error) {
   g_autofree char *text = NULL;
   if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
   const char *start = strchr(text, '{');
@@ -647,6 +654,10 @@ static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, 
     return pcs_input_error(error, path, 0, "not fio's JSON output: no jobs[0].read.bw and read.clat_ns.percentile "
                            "\"50.000000\" (fio --output-format=json)");
   *mib_s = bw / 1024.0, *clat_ns = p50;
+  JsonObject *job0 = j0 && JSON_NODE_HOLDS_OBJECT(j0) ? json_node_get_object(j0) : NULL;
+  double usr = json_number(job0, "usr_cpu"), runtime = json_number(job0, "job_runtime");
+  *usr_ms = usr >= 0 && runtime >= 0 ? usr * runtime / 100.0 : -1;
+  *ios = json_number(read, "total_ios");
   return TRUE;
 }
 
@@ -662,7 +673,7 @@ gboolean pcs_calibrate_add_run(PcsCalibration *c, const char *job, const char *j
     t->job = g_path_get_basename(job);
   }
   if (json) {
-    if (!read_fio_json(json, &t->mib_s, &t->clat_ns, error)) return FALSE;
+    if (!read_fio_json(json, &t->mib_s, &t->clat_ns, &t->usr_ms, &t->ios, error)) return FALSE;
     g_free(t->json);
     t->json = g_path_get_basename(json);
   }
@@ -1393,6 +1404,36 @@ static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
   }
 }
 
+/* cost.fio_user: fio's own user time per read() call, pooled over the
+ * one-thread runs' JSON (sum of usr_cpu x job_runtime over sum of
+ * total_ios).  The kernel has no event there; fio's rusage does, sampled at
+ * the scheduler tick (a few ms), so a run with little user time is weak. */
+static void fio_user_estimate(PcsCalibration *c) {
+  double usr = 0, ios = 0;
+  g_autoptr(GString) runs = g_string_new(NULL);
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    if (!t->json || t->usr_ms < 0 || !(t->ios > 0) || t->numjobs > 1) continue;
+    usr += t->usr_ms, ios += t->ios;
+    g_string_append_printf(runs, "%s%s %.1f ms over %.0f calls (%.0f ns)", runs->len ? ", " : "", t->json, t->usr_ms,
+                           t->ios, t->usr_ms * 1e6 / t->ios);
+  }
+  if (!(ios > 0)) {
+    set_est(c, PCS_CAL_FIO_USER, FALSE, 0,
+            g_strdup("fio_user: not measurable: no one-thread run has fio's JSON with usr_cpu, job_runtime and "
+                     "read.total_ios beside it (NAME.json); kept from the base"));
+    return;
+  }
+  double per = usr * 1e6 / ios;
+  set_est(c, PCS_CAL_FIO_USER, TRUE, per,
+          g_strdup_printf("fio_user: fio's user time (usr_cpu x job_runtime) over its read() calls (total_ios): %s; "
+                          "pooled %.0f ns a call", runs->str, per));
+  if (usr < 40.0) /* ten ticks at HZ=250 */
+    warn_est(c, PCS_CAL_FIO_USER,
+             g_strdup_printf("%.1f ms of user time in all: fio's rusage samples it at the scheduler tick (4 ms at "
+                             "HZ=250), so it is good to a tick or two a run", usr));
+}
+
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   g_autofree char *names = trace_names(c);
   machine_estimates(c);
@@ -1404,6 +1445,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   insert_estimate(c, base, names);
   bio_estimates(c, names);
   copy_estimates(c, base);
+  fio_user_estimate(c);
 }
 
 const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id) {

@@ -15,8 +15,8 @@
  *   - usr_cpu/sys_cpu: fio's usr_time and sys_time * 100 / job_runtime.
  *     The model's CPU work is all kernel work (syscall entry, page
  *     lookups, readahead, inserts, bio setup, the copy to user, lock spins):
- *     sys_cpu is the readers' simulated CPU time; usr_cpu is 0 because pcsim
- *     charges nothing in user space.
+ *     sys_cpu is the readers' simulated CPU time but fio's own user-space
+ *     part of each call (cost.fio_user, 0 unless set: then usr_cpu).
  *   - ctx: fio's count of the job's threads' context switches (getrusage()
  *     ru_nvcsw + ru_nivcsw, summed over the group): the times the readers
  *     left their CPU (asleep on a page or for a request, a used-up
@@ -216,8 +216,10 @@ static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, ui
   lat_block(w, "lat_ns", NULL, FALSE);
   pcs_json_end(w);
   pcs_json_uint(w, "job_runtime", ms_of(run_ns)); /* fio's total_run_time: summed over a group's threads */
-  pcs_json_double(w, "usr_cpu", "%f", 0.0); /* pcsim charges nothing in user space */
-  pcs_json_double(w, "sys_cpu", "%f", run_ns ? 100.0 * (double)cpu_ns / (double)run_ns : 0.0);
+  /* cost.fio_user per read() call is user time, the rest of the readers' CPU system time */
+  uint64_t usr_ns = MIN(cpu_ns, lat->n * p->cost_fio_user);
+  pcs_json_double(w, "usr_cpu", "%f", run_ns ? 100.0 * (double)usr_ns / (double)run_ns : 0.0);
+  pcs_json_double(w, "sys_cpu", "%f", run_ns ? 100.0 * (double)(cpu_ns - usr_ns) / (double)run_ns : 0.0);
   pcs_json_uint(w, "ctx", ctx);
   uint64_t ios = lat->n, one[7] = {ios, 0, 0, 0, 0, 0, 0}, zero[7] = {0};
   pct_map(w, "iodepth_level", depth_names, one, 7, ios, 0.1); /* a sync engine: depth 1 */

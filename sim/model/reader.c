@@ -279,9 +279,9 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
    * the page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
   uint64_t bs = s->p->workload_block_size, end = ((page - r->read_first) * PCS_PAGE_SIZE / bs + 1) * bs;
   r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
-  r->call_start = s->evq.now;
+  r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
-  return run_cpu(s, r, s->p->cost_syscall, call_state(s));
+  return run_cpu(s, r, s->p->cost_fio_user + s->p->cost_syscall, call_state(s));
 }
 
 /* The copy of pos with cost.copy_cold set: cost.copy_cold when its data

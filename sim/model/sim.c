@@ -63,7 +63,7 @@ static uint64_t est_bio_pages(const PcsParams *p, const PcsPolicy *policy) {
 static double est_passes(const PcsParams *p, uint64_t cached, uint64_t npages, uint64_t calls) {
   if (!p->workload_time_based) return (double)p->workload_loops;
   double device_ns = (double)cached * PCS_PAGE_SIZE / (double)p->device_bandwidth * PCS_NS_PER_S;
-  double cpu_ns = (double)npages * (double)p->cost_copy + (double)calls * (double)p->cost_syscall;
+  double cpu_ns = (double)npages * (double)p->cost_copy + (double)calls * (double)(p->cost_syscall + p->cost_fio_user);
   return ceil((double)p->workload_runtime / MAX(MAX(device_ns, cpu_ns), 1.0));
 }
 

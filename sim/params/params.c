@@ -765,6 +765,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cost.ra_marker",                                                              /* the marker's test-to-clear gap */
     "cpu.idle_wake_short", "cpu.idle_wake_long", "cpu.idle_wake_poll",           /* idle-exit latency by idle time */
     "cpu.wake_select",                                                             /* select_task_rq_fair() */
+    "cost.fio_user",                                                               /* fio's user CPU per call */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
