@@ -213,6 +213,55 @@ static void capture_script_refuses_without_tracefs(void **state) {
   assert_non_null(strstr(err, "no tracefs"));
 }
 
+/* --loop-fs picks the file system of the loop device (btrfs, ext4 or xfs) and
+ * needs --loop-size; --loop-btrfs SIZE stays their shorthand; the job as run
+ * loses its directory= with any of them.  Bad combinations exit 2, before
+ * anything is set up. */
+static void capture_script_takes_a_loop_file_system(void **state) {
+  g_autofree char *script = test_path("scripts/capture-kernel-trace");
+  g_autofree char *job = test_path("tests/data/kernel-6.18-btrfs/job.fio");
+  g_autofree char *dir = test_tempdir();
+  const struct {
+    const char *args[4];
+    const char *err; /* NULL: exits 0 */
+  } cases[] = {
+    {{"--loop-fs", "zfs", "--loop-size", "1G"}, "--loop-fs: 'zfs' is not btrfs, ext4 or xfs\n"},
+    {{"--loop-fs", "ext4", NULL}, "--loop-fs ext4 needs --loop-size SIZE"},
+    {{"--loop-size", "1G", "--device", "/dev/null"}, "give --loop-size SIZE or --device DEV, not both\n"},
+    {{"--mkfs-options", "-n 4k", "--device", "/dev/null"}, "--mkfs-options needs --loop-size"},
+    {{NULL}, "give --loop-fs FS --loop-size SIZE (or --loop-btrfs SIZE) or --device DEV\n"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GPtrArray *argv = g_ptr_array_new();
+    const char *head[] = {"bash", script, "--job", job, "--out", dir};
+    for (gsize a = 0; a < G_N_ELEMENTS(head); a++) g_ptr_array_add(argv, (gpointer)head[a]);
+    for (gsize a = 0; a < G_N_ELEMENTS(cases[i].args) && cases[i].args[a]; a++) g_ptr_array_add(argv, (gpointer)cases[i].args[a]);
+    g_ptr_array_add(argv, NULL);
+    g_autofree char *out = NULL, *err = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+    g_ptr_array_free(argv, TRUE);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 || !strstr(err, cases[i].err))
+      fail_msg("case %zu: exit %d, not 2 with '%s':\n%s", i, WEXITSTATUS(status), cases[i].err, err);
+  }
+  for (int fs = 0; fs < 3; fs++) {
+    char *argv[] = {"bash", script, "--job", job, "--loop-fs", (char *[]){"btrfs", "ext4", "xfs"}[fs],
+                    "--loop-size", "1G", "--print-job", NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_null(strstr(out, "directory"));
+    assert_non_null(strstr(out, "size=1000M"));
+  }
+  g_autofree char *help = NULL, *err = NULL;
+  char *argv[] = {"bash", script, "--help", NULL};
+  int status = 0;
+  assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &help, &err, &status, NULL));
+  assert_non_null(strstr(help, "--loop-btrfs SIZE  the same as --loop-fs btrfs --loop-size SIZE\n"));
+  assert_non_null(strstr(help, "the BLOCK DEVICE's bdi for"));
+}
+
 /* Why the "1-job" capture ran four threads, and what the script does about
  * it: fio applies command-line options as defaults the job file overrides,
  * so --numjobs (and --directory with --loop-btrfs) must leave the job file. */
@@ -318,6 +367,7 @@ int main(void) {
     cmocka_unit_test(traces_show_threads_and_scattered_memory),
     cmocka_unit_test(capture_script_refuses_without_tracefs),
     cmocka_unit_test(capture_script_takes_numjobs_out_of_the_job_file),
+    cmocka_unit_test(capture_script_takes_a_loop_file_system),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
