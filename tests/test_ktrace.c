@@ -321,6 +321,9 @@ static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
   assert_non_null(strstr(out, "\"contiguous_frames\": 0.93"));
   assert_non_null(strstr(out, "\"inserted_mib_per_thread\": ["));
   assert_non_null(strstr(out, "\"device_latency_us_hist\": [0, 0, 0, 0, 0, 0, 0, 4, "));
+  /* btrfs inserts order-0 folios only: folios and pages are one count */
+  assert_non_null(strstr(out, "\"inserts\": 256000,\n  \"inserted_pages\": 256000,\n"));
+  assert_non_null(strstr(out, "\"inserts_by_order\": {\"0\": 256000}"));
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/kernel-6.18-btrfs-threads/blocks/"
                               "ra128-j1-rep1.ftrace.txt.gz", "--format", "json", NULL), 0);
@@ -336,6 +339,7 @@ static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
     if (!strstr(out, row)) fail_msg("compare has no %s row:\n%s", keys[i], out);
   }
   assert_non_null(strstr(out, "\ninserts,256000,16384,"));
+  assert_non_null(strstr(out, "\ninserted_pages,256000,16384,")); /* the model's folios are order 0 */
   for (int k = 0; k < 4; k++) {
     g_autofree char *row = g_strdup_printf("\ninserted_mib_per_thread[%d],", k);
     assert_non_null(strstr(out, row));
@@ -355,6 +359,36 @@ static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
   assert_non_null(strstr(out, "\"device_latency_us_hist\": ["));
 }
 
+/* ext4 on Linux 6.18 reads ahead in large folios: trace-stats counts the
+ * inserts as the tracepoint does, one per mm_filemap_add_to_page_cache line
+ * (folios), with the pages beside them and the folios by order: one thread
+ * of the 1000M job inserts 4028 folios at read_ahead_kb 128 (one order-6
+ * folio per 256 KiB window after the ramp) and 589 at 4096 (four order-9
+ * folios per 8 MiB window), 256000 pages either way. */
+static void trace_stats_counts_ext4_folios_and_their_pages(void **state) {
+  static const struct {
+    const char *trace, *json, *table, *bios;
+  } want[] = {
+    {"tests/data/kernel-6.18-ext4/mechanism/ra128-j1-rep1.ftrace.txt.gz",
+     "\"inserts\": 4028,\n  \"inserted_pages\": 256000,\n",
+     "\"inserts_by_order\": {\"0\": 16, \"2\": 8, \"4\": 5, \"5\": 2, \"6\": 3997}", "\"bios_per_mib\": 4.0030,\n"},
+    {"tests/data/kernel-6.18-ext4/mechanism/ra4096-j1-rep1.ftrace.txt.gz",
+     "\"inserts\": 589,\n  \"inserted_pages\": 256000,\n",
+     "\"inserts_by_order\": {\"0\": 32, \"2\": 32, \"4\": 16, \"5\": 1, \"6\": 7, \"7\": 1, \"8\": 4, \"9\": 496}",
+     "\"bios_per_mib\": 0.1300,\n"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(test_pcsim(&out, &err, "trace-stats", want[i].trace, "--format", "json", NULL), 0);
+    if (!strstr(out, want[i].json) || !strstr(out, want[i].table) || !strstr(out, want[i].bios))
+      fail_msg("%s:\n%s", want[i].trace, out);
+  }
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", want[0].trace, NULL), 0);
+  assert_non_null(strstr(out, "\ninserts                        4028\ninserted_pages               256000\n"));
+  assert_non_null(strstr(out, "\ninserts by order (order: folios): 0:16 2:8 4:5 5:2 6:3997\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shared_traces_give_their_readme_counts),
@@ -363,6 +397,7 @@ int main(void) {
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
     cmocka_unit_test(trace_stats_says_when_requests_are_not_timed),
     cmocka_unit_test(mechanism_metrics_in_trace_stats_compare_and_run),
+    cmocka_unit_test(trace_stats_counts_ext4_folios_and_their_pages),
     cmocka_unit_test(linux_618_scenario_inside_the_real_spread),
     cmocka_unit_test(traces_show_threads_and_scattered_memory),
     cmocka_unit_test(capture_script_refuses_without_tracefs),
