@@ -10,6 +10,11 @@
  * lines themselves (every event there, in the kernel's format, and only for
  * the file system and device under the job).  Skipped, with a message, where
  * root, tracefs, btrfs, mkfs.btrfs, losetup or fio is missing.
+ *
+ * Then one run of the same job, one thread, on a loop-backed ext4
+ * (--loop-fs ext4 --loop-size 1G --bdi-read-ahead-kb 128): the machine file
+ * names the file system, the bdi set is the block device's, and the page
+ * cache takes large folios.  Skipped where ext4 or mkfs.ext4 is missing.
  */
 #include "support.h"
 
@@ -33,7 +38,7 @@ typedef struct {
   gboolean tracefs_before; /* tracefs was mounted before the capture */
 } Capture;
 
-static Capture cap;
+static Capture cap, ext4;
 
 static gboolean proc_lists(const char *path, const char *word) {
   g_autofree char *text = NULL;
@@ -66,9 +71,30 @@ static const char *missing_requirement(void) {
   return NULL;
 }
 
+static const char *ext4_missing(void) {
+  if (!proc_lists("/proc/filesystems", "\text4\n")) return "this kernel has no ext4 (or it is not loaded)";
+  g_autofree char *mkfs = g_find_program_in_path("mkfs.ext4");
+  return mkfs ? NULL : "mkfs.ext4 is not installed (apt-get install e2fsprogs)";
+}
+
+/* Runs the capture script in C->dir with the given arguments after --job and --out. */
+static int capture_run(Capture *c, const char *job, char **args) {
+  g_autofree char *script = test_path("scripts/capture-kernel-trace");
+  GPtrArray *argv = g_ptr_array_new();
+  const char *head[] = {"bash", script, "--job", job, "--out", c->out};
+  for (gsize i = 0; i < G_N_ELEMENTS(head); i++) g_ptr_array_add(argv, (gpointer)head[i]);
+  for (char **a = args; *a; a++) g_ptr_array_add(argv, *a);
+  g_ptr_array_add(argv, NULL);
+  gboolean ok = g_spawn_sync(c->dir, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &c->stdout_text,
+                             &c->stderr_text, &c->status, NULL);
+  g_ptr_array_free(argv, TRUE);
+  return ok ? 0 : -1;
+}
+
 static int capture_setup(void **state) {
   (void)state;
   cap.missing = missing_requirement();
+  ext4.missing = cap.missing ? cap.missing : ext4_missing();
   if (cap.missing) return 0;
   cap.tracefs_before = proc_lists("/proc/mounts", " /sys/kernel/tracing tracefs ");
   char *dir = cap.dir = test_tempdir();
@@ -78,14 +104,15 @@ static int capture_setup(void **state) {
                      "directory=/mnt/mech\nfadvise_hint=1\n\n[READ]\nfilename=foobar\nsize=64M\ninvalidate=1\n";
   if (!g_file_set_contents(job, text, -1, NULL)) return -1;
   cap.out = g_build_filename(dir, "out", NULL);
-  g_autofree char *script = test_path("scripts/capture-kernel-trace");
   g_autofree char *repeat = g_strdup_printf("%d", REPEATS);
-  char *argv[] = {"bash", script, "--job", job, "--out", cap.out, "--loop-btrfs", "3G", "--numjobs", "1,2,4",
-                  "--bdi-read-ahead-kb", "128", "--only", "ra128-j1,ra128-j4", "--repeat", repeat, NULL};
-  if (!g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &cap.stdout_text, &cap.stderr_text, &cap.status,
-                    NULL))
-    return -1;
-  return 0;
+  char *args[] = {"--loop-btrfs", "3G", "--numjobs", "1,2,4", "--bdi-read-ahead-kb", "128",
+                  "--only", "ra128-j1,ra128-j4", "--repeat", repeat, NULL};
+  if (capture_run(&cap, job, args) != 0) return -1;
+  if (ext4.missing) return 0;
+  ext4.dir = g_strdup(dir);
+  ext4.out = g_build_filename(dir, "ext4", NULL);
+  char *ext4_args[] = {"--loop-fs", "ext4", "--loop-size", "1G", "--numjobs", "1", "--bdi-read-ahead-kb", "128", NULL};
+  return capture_run(&ext4, job, ext4_args);
 }
 
 static int capture_teardown(void **state) {
@@ -95,18 +122,20 @@ static int capture_teardown(void **state) {
     g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
   }
   g_free(cap.dir), g_free(cap.out), g_free(cap.stdout_text), g_free(cap.stderr_text);
+  g_free(ext4.dir), g_free(ext4.out), g_free(ext4.stdout_text), g_free(ext4.stderr_text);
   return 0;
 }
 
-/* Skips the test where the capture cannot run; fails it where it ran and failed. */
-static void need_capture(void) {
-  if (cap.missing) {
-    print_message("skipped: %s\n", cap.missing);
+/* Skips the test where capture C cannot run; fails it where it ran and failed. */
+static void need(const Capture *c) {
+  if (c->missing) {
+    print_message("skipped: %s\n", c->missing);
     skip();
   }
-  if (!WIFEXITED(cap.status) || WEXITSTATUS(cap.status) != 0)
-    fail_msg("capture-kernel-trace failed:\n%s%s", cap.stdout_text, cap.stderr_text);
+  if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 0)
+    fail_msg("capture-kernel-trace failed:\n%s%s", c->stdout_text, c->stderr_text);
 }
+static void need_capture(void) { need(&cap); }
 
 static char *run_file(const char *config, int rep, const char *suffix) {
   g_autofree char *run = g_strdup_printf("%s-rep%d", config, rep);
@@ -121,9 +150,9 @@ static char *read_or_fail(const char *path) {
   return text;
 }
 
-/* `key=value` of the machine file, up to the next space (the rest of the line for scheduler) */
-static char *machine_value(const char *key) {
-  g_autofree char *path = g_build_filename(cap.out, "machine.txt", NULL);
+/* `key=value` of capture C's machine file, up to the next space (the rest of the line for scheduler) */
+static char *machine_value_of(const Capture *c, const char *key) {
+  g_autofree char *path = g_build_filename(c->out, "machine.txt", NULL);
   g_autofree char *text = read_or_fail(path);
   g_autofree char *needle = g_strdup_printf("%s=", key);
   const char *at = strstr(text, needle);
@@ -132,6 +161,7 @@ static char *machine_value(const char *key) {
   at += strlen(needle);
   return g_strndup(at, strcspn(at, strcmp(key, "scheduler") ? " \n" : "\n"));
 }
+static char *machine_value(const char *key) { return machine_value_of(&cap, key); }
 
 /* Runs interleaved, one folder each, named like the shared data, only those
  * --only names; each job file as run says the numjobs asked for, not the job
@@ -179,6 +209,8 @@ static void machine_file_names_kernel_bdi_and_queue_limits(void **state) {
   assert_string_equal(kernel, u.release);
   g_autofree char *bdi = machine_value("bdi");
   assert_true(g_str_has_prefix(bdi, "btrfs-"));
+  g_autofree char *fstype = machine_value("fstype");
+  assert_string_equal(fstype, "btrfs");
   g_autofree char *bdi_ra = machine_value("bdi_read_ahead_kb");
   assert_string_equal(bdi_ra, "128");
   const char *numbers[] = {"cpus", "max_sectors_kb", "max_segments", "max_segment_size", "nr_requests"};
@@ -339,12 +371,51 @@ static void nothing_is_left_behind(void **state) {
   }
 }
 
+/* ext4 reads ahead through the loop device's own bdi: the machine file says
+ * fstype=ext4 and bdi=MAJ:MIN of the device, whose read_ahead_kb (the same
+ * value as queue/read_ahead_kb) the script set to 128; and the page cache
+ * takes large folios: with a 256 KiB window (128 KiB doubled by fadvise)
+ * the 64 MiB file goes in as order-6 (256 KiB) folios after the first
+ * windows' ramp, 256 of them at most, against btrfs's 16384 order-0 pages. */
+static void ext4_reads_ahead_through_the_device_bdi_in_large_folios(void **state) {
+  need(&ext4);
+  g_autofree char *fstype = machine_value_of(&ext4, "fstype");
+  assert_string_equal(fstype, "ext4");
+  g_autofree char *dev = machine_value_of(&ext4, "dev");
+  g_autofree char *bdi = machine_value_of(&ext4, "bdi");
+  assert_string_equal(bdi, dev);
+  g_autofree char *fs_dev = machine_value_of(&ext4, "fs_dev");
+  assert_string_equal(fs_dev, dev);
+  g_autofree char *bdi_ra = machine_value_of(&ext4, "bdi_read_ahead_kb");
+  assert_string_equal(bdi_ra, "128");
+  g_autofree char *loop_ra = machine_value_of(&ext4, "loop_read_ahead_kb");
+  assert_string_equal(loop_ra, "128");
+  g_autofree char *readme_path = g_build_filename(ext4.out, "README", NULL);
+  g_autofree char *readme = read_or_fail(readme_path);
+  assert_non_null(strstr(readme, "formatted by mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0\n"));
+  g_autofree char *path = g_build_filename(ext4.out, "ra128-j1-rep1", "ra128-j1-rep1.ftrace.txt.gz", NULL);
+  g_autofree char *text = read_or_fail(path);
+  guint by_order[16] = {0}, folios = 0;
+  g_autoptr(GRegex) insert = g_regex_new(" mm_filemap_add_to_page_cache: dev \\S+ ino \\S+ pfn=\\S+ ofs=\\d+ order=(\\d+)$",
+                                         G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  for (g_regex_match(insert, text, 0, &match); g_match_info_matches(match); g_match_info_next(match, NULL)) {
+    g_autofree char *order = g_match_info_fetch(match, 1);
+    guint64 o = g_ascii_strtoull(order, NULL, 10);
+    by_order[MIN(o, G_N_ELEMENTS(by_order) - 1)]++;
+    folios++;
+  }
+  if (by_order[6] < 240 || folios > 300)
+    fail_msg("%s: %u folios inserted, %u of order 6: not a 256 KiB window's large folios", path, folios, by_order[6]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(runs_are_interleaved_one_folder_each),
     cmocka_unit_test(machine_file_names_kernel_bdi_and_queue_limits),
     cmocka_unit_test(trace_stats_reads_one_and_four_threads),
     cmocka_unit_test(events_are_present_and_filtered),
+    cmocka_unit_test(ext4_reads_ahead_through_the_device_bdi_in_large_folios),
     cmocka_unit_test(nothing_is_left_behind),
   };
   return cmocka_run_group_tests(tests, capture_setup, capture_teardown);

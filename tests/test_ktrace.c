@@ -213,6 +213,55 @@ static void capture_script_refuses_without_tracefs(void **state) {
   assert_non_null(strstr(err, "no tracefs"));
 }
 
+/* --loop-fs picks the file system of the loop device (btrfs, ext4 or xfs) and
+ * needs --loop-size; --loop-btrfs SIZE stays their shorthand; the job as run
+ * loses its directory= with any of them.  Bad combinations exit 2, before
+ * anything is set up. */
+static void capture_script_takes_a_loop_file_system(void **state) {
+  g_autofree char *script = test_path("scripts/capture-kernel-trace");
+  g_autofree char *job = test_path("tests/data/kernel-6.18-btrfs/job.fio");
+  g_autofree char *dir = test_tempdir();
+  const struct {
+    const char *args[4];
+    const char *err; /* NULL: exits 0 */
+  } cases[] = {
+    {{"--loop-fs", "zfs", "--loop-size", "1G"}, "--loop-fs: 'zfs' is not btrfs, ext4 or xfs\n"},
+    {{"--loop-fs", "ext4", NULL}, "--loop-fs ext4 needs --loop-size SIZE"},
+    {{"--loop-size", "1G", "--device", "/dev/null"}, "give --loop-size SIZE or --device DEV, not both\n"},
+    {{"--mkfs-options", "-n 4k", "--device", "/dev/null"}, "--mkfs-options needs --loop-size"},
+    {{NULL}, "give --loop-fs FS --loop-size SIZE (or --loop-btrfs SIZE) or --device DEV\n"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    GPtrArray *argv = g_ptr_array_new();
+    const char *head[] = {"bash", script, "--job", job, "--out", dir};
+    for (gsize a = 0; a < G_N_ELEMENTS(head); a++) g_ptr_array_add(argv, (gpointer)head[a]);
+    for (gsize a = 0; a < G_N_ELEMENTS(cases[i].args) && cases[i].args[a]; a++) g_ptr_array_add(argv, (gpointer)cases[i].args[a]);
+    g_ptr_array_add(argv, NULL);
+    g_autofree char *out = NULL, *err = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+    g_ptr_array_free(argv, TRUE);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 2 || !strstr(err, cases[i].err))
+      fail_msg("case %zu: exit %d, not 2 with '%s':\n%s", i, WEXITSTATUS(status), cases[i].err, err);
+  }
+  for (int fs = 0; fs < 3; fs++) {
+    char *argv[] = {"bash", script, "--job", job, "--loop-fs", (char *[]){"btrfs", "ext4", "xfs"}[fs],
+                    "--loop-size", "1G", "--print-job", NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_null(strstr(out, "directory"));
+    assert_non_null(strstr(out, "size=1000M"));
+  }
+  g_autofree char *help = NULL, *err = NULL;
+  char *argv[] = {"bash", script, "--help", NULL};
+  int status = 0;
+  assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &help, &err, &status, NULL));
+  assert_non_null(strstr(help, "--loop-btrfs SIZE  the same as --loop-fs btrfs --loop-size SIZE\n"));
+  assert_non_null(strstr(help, "the BLOCK DEVICE's bdi for"));
+}
+
 /* Why the "1-job" capture ran four threads, and what the script does about
  * it: fio applies command-line options as defaults the job file overrides,
  * so --numjobs (and --directory with --loop-btrfs) must leave the job file. */
@@ -272,6 +321,9 @@ static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
   assert_non_null(strstr(out, "\"contiguous_frames\": 0.93"));
   assert_non_null(strstr(out, "\"inserted_mib_per_thread\": ["));
   assert_non_null(strstr(out, "\"device_latency_us_hist\": [0, 0, 0, 0, 0, 0, 0, 4, "));
+  /* btrfs inserts order-0 folios only: folios and pages are one count */
+  assert_non_null(strstr(out, "\"inserts\": 256000,\n  \"inserted_pages\": 256000,\n"));
+  assert_non_null(strstr(out, "\"inserts_by_order\": {\"0\": 256000}"));
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "trace-stats", "tests/data/kernel-6.18-btrfs-threads/blocks/"
                               "ra128-j1-rep1.ftrace.txt.gz", "--format", "json", NULL), 0);
@@ -287,6 +339,7 @@ static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
     if (!strstr(out, row)) fail_msg("compare has no %s row:\n%s", keys[i], out);
   }
   assert_non_null(strstr(out, "\ninserts,256000,16384,"));
+  assert_non_null(strstr(out, "\ninserted_pages,256000,16384,")); /* the model's folios are order 0 */
   for (int k = 0; k < 4; k++) {
     g_autofree char *row = g_strdup_printf("\ninserted_mib_per_thread[%d],", k);
     assert_non_null(strstr(out, row));
@@ -306,6 +359,36 @@ static void mechanism_metrics_in_trace_stats_compare_and_run(void **state) {
   assert_non_null(strstr(out, "\"device_latency_us_hist\": ["));
 }
 
+/* ext4 on Linux 6.18 reads ahead in large folios: trace-stats counts the
+ * inserts as the tracepoint does, one per mm_filemap_add_to_page_cache line
+ * (folios), with the pages beside them and the folios by order: one thread
+ * of the 1000M job inserts 4028 folios at read_ahead_kb 128 (one order-6
+ * folio per 256 KiB window after the ramp) and 589 at 4096 (four order-9
+ * folios per 8 MiB window), 256000 pages either way. */
+static void trace_stats_counts_ext4_folios_and_their_pages(void **state) {
+  static const struct {
+    const char *trace, *json, *table, *bios;
+  } want[] = {
+    {"tests/data/kernel-6.18-ext4/mechanism/ra128-j1-rep1.ftrace.txt.gz",
+     "\"inserts\": 4028,\n  \"inserted_pages\": 256000,\n",
+     "\"inserts_by_order\": {\"0\": 16, \"2\": 8, \"4\": 5, \"5\": 2, \"6\": 3997}", "\"bios_per_mib\": 4.0030,\n"},
+    {"tests/data/kernel-6.18-ext4/mechanism/ra4096-j1-rep1.ftrace.txt.gz",
+     "\"inserts\": 589,\n  \"inserted_pages\": 256000,\n",
+     "\"inserts_by_order\": {\"0\": 32, \"2\": 32, \"4\": 16, \"5\": 1, \"6\": 7, \"7\": 1, \"8\": 4, \"9\": 496}",
+     "\"bios_per_mib\": 0.1300,\n"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(test_pcsim(&out, &err, "trace-stats", want[i].trace, "--format", "json", NULL), 0);
+    if (!strstr(out, want[i].json) || !strstr(out, want[i].table) || !strstr(out, want[i].bios))
+      fail_msg("%s:\n%s", want[i].trace, out);
+  }
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", want[0].trace, NULL), 0);
+  assert_non_null(strstr(out, "\ninserts                        4028\ninserted_pages               256000\n"));
+  assert_non_null(strstr(out, "\ninserts by order (order: folios): 0:16 2:8 4:5 5:2 6:3997\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(shared_traces_give_their_readme_counts),
@@ -314,10 +397,12 @@ int main(void) {
     cmocka_unit_test(trace_stats_and_compare_from_the_cli),
     cmocka_unit_test(trace_stats_says_when_requests_are_not_timed),
     cmocka_unit_test(mechanism_metrics_in_trace_stats_compare_and_run),
+    cmocka_unit_test(trace_stats_counts_ext4_folios_and_their_pages),
     cmocka_unit_test(linux_618_scenario_inside_the_real_spread),
     cmocka_unit_test(traces_show_threads_and_scattered_memory),
     cmocka_unit_test(capture_script_refuses_without_tracefs),
     cmocka_unit_test(capture_script_takes_numjobs_out_of_the_job_file),
+    cmocka_unit_test(capture_script_takes_a_loop_file_system),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -303,9 +303,170 @@ static void v35_a_sync_miss_inside_a_call_takes_context_readahead(void **state) 
   pcs_params_clear(&p);
 }
 
+/* ---- page_cache_ra_order() with large folios (pcs_ra_order(), not wired) ---- */
+
+/* A page cache of folios for one lone reader: per page, present and the
+ * folio's first page; per first page, its order and PG_readahead. */
+typedef struct {
+  uint64_t npages;
+  uint8_t *present, *order, *marker;
+  uint64_t *head;
+  uint64_t by_order[16], folios, inserted_pages, ra_sync;
+} FolioCache;
+
+static gboolean fc_present(void *user, uint64_t index, uint64_t n) {
+  const FolioCache *c = user;
+  for (uint64_t p = index; p < index + n && p < c->npages; p++)
+    if (c->present[p]) return TRUE;
+  return FALSE;
+}
+
+static void fc_insert(FolioCache *c, uint64_t index, uint32_t order, gboolean marker) {
+  uint64_t pages = UINT64_C(1) << order;
+  assert_false(fc_present(c, index, pages)); /* an insert is all or nothing */
+  for (uint64_t p = index; p < index + pages; p++) c->present[p] = 1, c->head[p] = index;
+  c->order[index] = (uint8_t)order, c->marker[index] = (uint8_t)marker;
+  c->by_order[order]++, c->folios++, c->inserted_pages += pages;
+}
+
+/* page_cache_ra_order() of RA's window, then do_page_cache_ra()'s order-0
+ * rest, each absent page on its own (page_cache_ra_unbounded()). */
+static void fc_read_window(FolioCache *c, PcsRaState *ra, uint32_t max_order, PcsRaFolios *out) {
+  pcs_ra_order(ra, max_order, c->npages, fc_present, c, out);
+  for (uint32_t i = 0; i < out->n; i++) fc_insert(c, out->folios[i].index, out->folios[i].order, out->folios[i].marker);
+  for (uint64_t p = out->rest_start; p < out->rest_start + out->rest_n; p++)
+    if (!c->present[p]) fc_insert(c, p, 0, p == out->rest_marker);
+}
+
+/* One reader reads NPAGES with read() calls of BS pages as filemap_read()
+ * does in 6.18: a miss runs page_cache_sync_ra() (here only ever at the
+ * start of the file: get_init_ra_size(), async_size = size - req, order 0);
+ * the marked folio ending a batch runs page_cache_async_ra() with its own
+ * index.  RA_PAGES is the file's window (bdi read_ahead_kb doubled by fio's
+ * fadvise), MAX_ORDER the mapping's largest folio. */
+static void fc_read_file(FolioCache *c, uint64_t npages, uint64_t bs, uint64_t ra_pages, uint32_t max_order) {
+  *c = (FolioCache){.npages = npages};
+  c->present = g_new0(uint8_t, npages), c->order = g_new0(uint8_t, npages), c->marker = g_new0(uint8_t, npages);
+  c->head = g_new0(uint64_t, npages);
+  PcsRaFolios out = {.folios = g_new(PcsRaFolio, ra_pages), .cap = (uint32_t)ra_pages};
+  PcsRaState ra = {0};
+  for (uint64_t pos = 0; pos < npages; pos += bs) {
+    uint64_t last = MIN(pos + bs, npages);
+    for (uint64_t idx = pos; idx < last;) {
+      if (!c->present[idx]) {
+        assert_int_equal(idx, 0); /* a lone sequential reader misses once, at the start */
+        c->ra_sync++;
+        ra.start = idx, ra.size = pcs_ra_init_size(last - idx, ra_pages);
+        ra.async_size = ra.size > last - idx ? ra.size - (last - idx) : ra.size / 2;
+        ra.order = 0;
+        fc_read_window(c, &ra, max_order, &out);
+        continue;
+      }
+      uint64_t f = c->head[idx];
+      if (c->marker[f]) {
+        c->marker[f] = 0;
+        if (!pcs_ra6_advance(&ra, f, UINT64_C(1) << c->order[f], ra_pages))
+          fail_msg("marker folio %" G_GUINT64_FORMAT " is not the expected index", f);
+        fc_read_window(c, &ra, max_order, &out);
+      }
+      idx = f + (UINT64_C(1) << c->order[f]);
+    }
+  }
+  g_free(out.folios);
+}
+
+static void fc_clear(FolioCache *c) { g_free(c->present), g_free(c->order), g_free(c->marker), g_free(c->head); }
+
+/* The seed's job cut to 1000M on ext4 or xfs (Linux 6.18, largest folio
+ * order 9): 32 KiB reads with a 256 KiB window (read_ahead_kb 128, doubled)
+ * insert 4028 folios, one order-6 folio per window after the ramp; with an
+ * 8 MiB window (4096, doubled) 589, four order-9 folios per window.  These
+ * are the counts and orders of mm_filemap_add_to_page_cache in
+ * tests/data/kernel-6.18-ext4/ and kernel-6.18-xfs/ at one thread. */
+static void ra_order_gives_the_kernels_folios_for_one_reader(void **state) {
+  static const struct {
+    uint64_t ra_pages, folios, by_order[10];
+  } want[] = {
+    {64, 4028, {16, 0, 8, 0, 5, 2, 3997, 0, 0, 0}},
+    {2048, 589, {32, 0, 32, 0, 16, 1, 7, 1, 4, 496}},
+  };
+  for (size_t w = 0; w < G_N_ELEMENTS(want); w++) {
+    FolioCache c;
+    fc_read_file(&c, 256000, 8, want[w].ra_pages, 9);
+    if (c.folios != want[w].folios) fail_msg("ra_pages %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " folios, not %" G_GUINT64_FORMAT,
+                                             want[w].ra_pages, c.folios, want[w].folios);
+    for (int o = 0; o < 10; o++)
+      if (c.by_order[o] != want[w].by_order[o])
+        fail_msg("ra_pages %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " folios of order %d, not %" G_GUINT64_FORMAT,
+                 want[w].ra_pages, c.by_order[o], o, want[w].by_order[o]);
+    assert_int_equal(c.inserted_pages, 256000);
+    assert_int_equal(c.ra_sync, 1);
+    fc_clear(&c);
+  }
+  /* btrfs (no large folios): the same reads insert every page alone */
+  FolioCache b;
+  fc_read_file(&b, 256000, 8, 64, 0);
+  assert_int_equal(b.folios, 256000);
+  assert_int_equal(b.by_order[0], 256000);
+  fc_clear(&b);
+}
+
+/* Folios carved by alignment and EOF, the marker rounded down to its folio,
+ * and the first failed insert handing the rest to do_page_cache_ra(). */
+static void ra_order_carves_marks_and_falls_back(void **state) {
+  PcsRaFolio f[64];
+  PcsRaFolios out = {.folios = f, .cap = 64};
+  /* [192, 256) asked at order 6, EOF at page 250: each folio as large as
+   * its index's alignment and the pages left allow */
+  PcsRaState ra = {.start = 192, .size = 64, .async_size = 64, .order = 6};
+  pcs_ra_order(&ra, 9, 250, NULL, NULL, &out);
+  assert_int_equal(out.n, 4);
+  const uint64_t idx[] = {192, 224, 240, 248}, ord[] = {5, 4, 3, 1};
+  for (int i = 0; i < 4; i++) assert_int_equal(f[i].index, idx[i]), assert_int_equal(f[i].order, ord[i]);
+  assert_true(f[0].marker);
+  assert_int_equal(out.rest_n, 0);
+  assert_int_equal(ra.order, 6); /* min(6, max 9, ilog2(64)) */
+  /* order 11 asked of a 32-page window: ilog2(32) = 5; the marker at 144
+   * rounds down to the one folio's first page */
+  ra = (PcsRaState){.start = 128, .size = 32, .async_size = 16, .order = 11};
+  pcs_ra_order(&ra, 9, 1000, NULL, NULL, &out);
+  assert_int_equal(out.n, 1);
+  assert_int_equal(f[0].index, 128), assert_int_equal(f[0].order, 5), assert_true(f[0].marker);
+  assert_int_equal(ra.order, 5);
+  /* a page of [28, 32) cached by another reader: the order-2 folio there
+   * fails, the large loop ends, and the 20 pages left go at order 0 with no
+   * marker (lookahead 32 is more than they are) */
+  FolioCache c = {.npages = 1000};
+  c.present = g_new0(uint8_t, 1000);
+  c.present[30] = 1;
+  ra = (PcsRaState){.start = 16, .size = 32, .async_size = 32, .order = 2};
+  pcs_ra_order(&ra, 9, 1000, fc_present, &c, &out);
+  assert_int_equal(out.n, 3);
+  assert_int_equal(f[2].index, 24);
+  assert_true(f[0].marker && !f[1].marker);
+  assert_int_equal(out.rest_start, 28);
+  assert_int_equal(out.rest_n, 20);
+  assert_int_equal(out.rest_marker, UINT64_MAX);
+  /* btrfs: order back to 0, the whole window at order 0, marker on start + size - async_size */
+  ra = (PcsRaState){.start = 64, .size = 32, .async_size = 24, .order = 4};
+  pcs_ra_order(&ra, 0, 1000, fc_present, &c, &out);
+  assert_int_equal(out.n, 0);
+  assert_int_equal(out.rest_start, 64), assert_int_equal(out.rest_n, 32), assert_int_equal(out.rest_marker, 72);
+  assert_int_equal(ra.order, 0);
+  g_free(c.present);
+  /* the expected index is rounded down to the marked folio: a window
+   * [112, 128) marked at 112 moves on from an order-4 folio's index */
+  ra = (PcsRaState){.start = 112, .size = 16, .async_size = 16, .order = 4};
+  assert_false(pcs_ra6_advance(&ra, 96, 16, 64));
+  assert_true(pcs_ra6_advance(&ra, 112, 16, 64));
+  assert_int_equal(ra.start, 128), assert_int_equal(ra.size, 32), assert_int_equal(ra.order, 6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
+    cmocka_unit_test(ra_order_gives_the_kernels_folios_for_one_reader),
+    cmocka_unit_test(ra_order_carves_marks_and_falls_back),
     cmocka_unit_test(next_size_ramps_up),
     cmocka_unit_test(single_reader_windows_become_bios),
     cmocka_unit_test(v618_one_reader_ramps_on_the_async_path_only),

@@ -363,6 +363,9 @@ static void calibrated_sessions_each_from_their_own_captures(void **state) {
     if (!strstr(csv, row)) fail_msg("no ra128-j4 row for %s:\n%s", sessions[i], csv);
   }
   assert_non_null(strstr(md, "- kernel-6.18-idle: no machine.txt"));
+  /* ext4 and xfs sessions: listed, not calibrated as if they were btrfs */
+  assert_non_null(strstr(md, "- kernel-6.18-ext4: fstype=ext4: pcsim models btrfs only (calibrate refuses it, issue 37)\n"));
+  assert_non_null(strstr(md, "- kernel-6.18-xfs: fstype=xfs: pcsim models btrfs only"));
   assert_non_null(strstr(md, "- check: ra128-j1-rep1.ftrace.txt.gz, 1 thread(s)")); /* the one-thread check, printed */
   assert_non_null(strstr(csv, "/host.ini\n")); /* each row on its session's calibrated host */
   assert_non_null(strstr(err, "calibrate: check (not fitted)"));

@@ -25,9 +25,16 @@
  *                        metric below is about this file only.
  *   ra_sync, ra_async    page_cache_sync_ra / page_cache_async_ra lines on the
  *                        data file.
- *   inserts              mm_filemap_add_to_page_cache lines on the data file
- *                        (other_inserts: lines on every other file, e.g. the
- *                        btrfs btree inode "ino 1" holding metadata).
+ *   inserts              mm_filemap_add_to_page_cache lines on the data file:
+ *                        folios, one line each whatever its order, as the
+ *                        tracepoint counts them (other_inserts: lines on every
+ *                        other file, e.g. the btrfs btree inode "ino 1"
+ *                        holding metadata).
+ *   inserted_pages       2^order summed over the data file's lines: pages.
+ *                        Equal to inserts where every folio is order 0
+ *                        (btrfs); ext4 and xfs insert large folios.
+ *   inserts_by_order     the data file's lines by their order= (the sum is
+ *                        inserts).
  *   file size            highest data-file page inserted + 1, in pages; MiB of
  *                        file = pages * 4096 / 2^20.
  *   owner_changes_per_mib  over the file's pages in index order, the number of
@@ -90,6 +97,9 @@ typedef struct {
   double mib;
 } PcsKtraceThreadMib;
 
+/* Largest folio order an insert line may give: MAX_PAGE_ORDER is 10 on x86, a PUD 18. */
+#define PCS_KTRACE_MAX_FOLIO_ORDER 20
+
 /* Readahead and page-insert events on the data file (see above). */
 typedef struct {
   gboolean present;                   /* the trace has mm_filemap_add_to_page_cache lines */
@@ -99,6 +109,7 @@ typedef struct {
   uint64_t ra_pages;                  /* the largest ra_pages= of those lines: the file's window in pages (0: not printed) */
   uint64_t inserts, other_inserts;    /* insert lines: data file, all other files */
   uint64_t inserted_pages;            /* sum of 2^order over the data file's insert lines */
+  uint64_t inserts_by_order[PCS_KTRACE_MAX_FOLIO_ORDER + 1]; /* the data file's insert lines by their order */
   uint64_t file_pages;                /* highest page inserted + 1 */
   uint64_t page_pairs;                /* pairs (i, i+1) both inserted */
   uint64_t owner_changes;             /* of page_pairs, inserted by different threads */

@@ -24,7 +24,7 @@
 /* What every metric is derived from, for a trace and for a run alike. */
 typedef struct {
   double bios, requests, mib, threads, mib_before_large;
-  double ra_sync, ra_async, inserts, owner_changes_per_mib, contiguous_frames; /* mechanism */
+  double ra_sync, ra_async, inserts, inserted_pages, owner_changes_per_mib, contiguous_frames; /* mechanism */
   double device_ms_per_mib, device_mean_us, max_in_flight;                    /* device */
 } Measured;
 
@@ -51,7 +51,8 @@ typedef enum { FROM_BLOCK, FROM_MECH, FROM_DEV } MetricSource;
     v->mib_before_large)                                                                      \
   X(ra_sync, U, MECH, "synchronous readahead calls (page_cache_sync_ra)", v->ra_sync)         \
   X(ra_async, U, MECH, "asynchronous readahead calls (page_cache_async_ra)", v->ra_async)     \
-  X(inserts, U, MECH, "pages inserted (mm_filemap_add_to_page_cache)", v->inserts)            \
+  X(inserts, U, MECH, "folios inserted (mm_filemap_add_to_page_cache lines, one per folio)", v->inserts) \
+  X(inserted_pages, U, MECH, "pages inserted (2^order summed over those lines)", v->inserted_pages) \
   X(owner_changes_per_mib, F, MECH, "file pages i, i+1 inserted by different threads, per MiB of file", \
     v->owner_changes_per_mib)                                                                 \
   X(contiguous_frames, F, MECH, "share of consecutive file pages in consecutive frames (pfn)", \
@@ -125,7 +126,7 @@ static double trace_metric(const PcsKtrace *t, Metric m) {
   const PcsKtraceDevice *d = &t->dev;
   Measured v = {(double)t->c.bios, (double)t->c.requests, sectors_mib(t->c.sectors), (double)t->c.threads,
                 sectors_mib(t->large.sectors_before), (double)k->ra_sync, (double)k->ra_async, (double)k->inserts,
-                k->owner_changes_per_mib, k->contiguous_frames, d->device_ms_per_mib, d->device_mean_us,
+                (double)k->inserted_pages, k->owner_changes_per_mib, k->contiguous_frames, d->device_ms_per_mib, d->device_mean_us,
                 (double)d->max_in_flight};
   return metric(m, &v);
 }
@@ -142,6 +143,7 @@ static double sim_metric(const PcsResult *r, const PcsLargeBioWatch *w, Metric m
 #define COL(name) pcs_report_get(r, PCS_COLUMN_##name)
   Measured v = {(double)r->bios, (double)r->requests, pcs_result_mib_read(r), (double)r->threads,
                 sectors_mib(w->sectors_before), COL(ra_sync), COL(ra_async), COL(inserts),
+                COL(inserts), /* inserted_pages: the model inserts order-0 folios only, one page each */
                 COL(owner_changes_per_mib), COL(contiguous_frames), COL(device_ms_per_mib), COL(device_mean_us),
                 COL(max_in_flight)};
 #undef COL
@@ -180,6 +182,7 @@ static void stats_json(GString *out, const PcsKtrace *t) {
   pcs_json_double(&w, "meta_mib", "%.4f", sectors_mib(t->c.meta_sectors));
   pcs_json_hist(&w, "bio_pages_hist", (const uint64_t *)t->bio_pages_hist->data, t->bio_pages_hist->len);
   if (t->mech.present) {
+    pcs_json_hist(&w, "inserts_by_order", t->mech.inserts_by_order, G_N_ELEMENTS(t->mech.inserts_by_order));
     pcs_json_begin_array(&w, INSERTED_KEY, PCS_JSON_INLINE);
     for (guint k = 0; k < t->mech.inserted_mib_per_thread->len; k++)
       pcs_json_double(&w, NULL, "%.4f", trace_inserted_mib(t, k));
@@ -213,6 +216,10 @@ static void stats_mechanism_table(GString *out, const PcsKtrace *t) {
                              trace_metric(t, m));
   }
   if (t->mech.present) {
+    g_string_append(out, "inserts by order (order: folios):");
+    for (guint k = 0; k < G_N_ELEMENTS(t->mech.inserts_by_order); k++)
+      if (t->mech.inserts_by_order[k]) g_string_append_printf(out, " %u:%" G_GUINT64_FORMAT, k, t->mech.inserts_by_order[k]);
+    g_string_append_c(out, '\n');
     g_string_append(out, "inserted MiB per thread:");
     for (guint k = 0; k < t->mech.inserted_mib_per_thread->len; k++) {
       const PcsKtraceThreadMib *e = &g_array_index(t->mech.inserted_mib_per_thread, PcsKtraceThreadMib, k);
@@ -295,10 +302,13 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
       "scattered memory of the scenario key memory.scattered).\n\n"
       "When the trace has them (ftrace text of capture-kernel-trace), the\n"
       "readahead, page-insert and request-complete events of the data file\n"
-      "add ra_sync, ra_async, inserts, owner_changes_per_mib,\n"
-      "contiguous_frames, inserted_mib_per_thread, device_ms_per_mib,\n"
-      "device_mean_us, max_in_flight and device_latency_us_hist (bucket 0:\n"
-      "under 2 us, bucket k: [2^k, 2^(k+1)) us).", entries);
+      "add ra_sync, ra_async, inserts (folios: one per\n"
+      "mm_filemap_add_to_page_cache line, whatever its order), inserted_pages\n"
+      "(pages: 2^order summed), inserts_by_order (JSON: {order: folios}),\n"
+      "owner_changes_per_mib, contiguous_frames, inserted_mib_per_thread,\n"
+      "device_ms_per_mib, device_mean_us, max_in_flight and\n"
+      "device_latency_us_hist (bucket 0: under 2 us, bucket k: [2^k, 2^(k+1))\n"
+      "us).", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsKtrace t = {0};

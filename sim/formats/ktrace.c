@@ -293,8 +293,7 @@ static gboolean keep_block(PcsKtrace *t, EventKind k, char **w, guint at, gboole
   return TRUE;
 }
 
-/* Largest folio order accepted: MAX_PAGE_ORDER is 10 on x86, a PUD 18. */
-#define MAX_FOLIO_ORDER 20
+#define MAX_FOLIO_ORDER PCS_KTRACE_MAX_FOLIO_ORDER
 
 /* page_cache_{sync,async}_ra: "dev=0:40 ino=101 ..."; mm_filemap_add_to_page_cache:
  * "dev 0:40 ino 101 pfn=0x126cf1 ofs=0 order=0", fields from W[FROM]. */
@@ -408,6 +407,7 @@ static void inserted_per_thread(PcsKtrace *t, const GArray *recs) {
     if (!pages[r->task]) order[seen++] = r->task;
     pages[r->task] += (uint64_t)1 << r->order;
     t->mech.inserted_pages += (uint64_t)1 << r->order;
+    t->mech.inserts_by_order[r->order]++;
   }
   for (guint i = 0; i < seen; i++) {
     PcsKtraceThreadMib m = {g_strdup(g_ptr_array_index(t->scan->task_names, order[i])),

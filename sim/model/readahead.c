@@ -38,6 +38,17 @@
  *     resets ra->order to 0 and falls back to do_page_cache_ra(): every
  *     index of the window up to EOF, PG_readahead on index
  *     start + size - async_size.
+ *     pcs_ra_order() is the whole of it, as a pure function, for a mapping
+ *     with large folios (ext4 and xfs here: up to order 9): the order asked
+ *     for clamped to the mapping's maximum and ilog2(size) and kept in
+ *     ra->order; folios carved from start, each of that order unless the
+ *     index is less aligned (__ffs(index)) or the folio would pass EOF (the
+ *     order drops until it fits); PG_readahead on the folio at
+ *     round_down(mark, 1 << order); the first insert that fails (a page of
+ *     its range present) ends the loop and do_page_cache_ra() reads the
+ *     rest of the window at order 0.  The simulation does not call it yet
+ *     (btrfs only: its page state is one byte per page and order 0);
+ *     tests/test_readahead.c holds it to the folios the kernel inserted.
  *   - the window is not filtered here: page_cache_ra_unbounded() looks each
  *     index up as it gets there (reader.c), so a page another thread
  *     inserted meanwhile splits the batch instead of being listed.
@@ -233,15 +244,80 @@ static uint32_t ra6_max_shift(uint64_t max) {
   return sh;
 }
 
+/* The "readit:" tail of page_cache_async_ra(): ra->order += 2, the window
+ * end rounded down to 1 << order pages (at most MAX's own alignment),
+ * async_size = size. */
+static void ra6_ramp(PcsRaState *ra, uint64_t max) {
+  ra->order += 2;
+  uint64_t align = UINT64_C(1) << MIN(ra->order, ra6_max_shift(max));
+  uint64_t end = ra->start + ra->size, aligned_end = end / align * align;
+  if (aligned_end > ra->start) ra->size -= end - aligned_end;
+  ra->async_size = ra->size;
+}
+
+gboolean pcs_ra6_advance(PcsRaState *ra, uint64_t index, uint64_t folio_pages, uint64_t max) {
+  g_assert(folio_pages > 0);
+  uint64_t expected = (ra->start + ra->size - ra->async_size) / folio_pages * folio_pages;
+  if (!ra->size || index != expected) return FALSE;
+  ra->start += ra->size;
+  ra->size = MAX(ra->size, ra6_next_size(ra->size, max));
+  ra6_ramp(ra, max);
+  return TRUE;
+}
+
+/* floor(log2(V)), V > 0: ilog2(). */
+static uint32_t ra_ilog2(uint64_t v) {
+  uint32_t r = 0;
+  while (v >>= 1) r++;
+  return r;
+}
+
+/* do_page_cache_ra() after a failed large-folio insert at FROM (or for the
+ * whole window): what is left of the window, cut at the page holding the
+ * file's last byte; page_cache_ra_unbounded() marks the page at
+ * nr - lookahead of what it reads, none when lookahead is 0 or more than
+ * that. */
+static void ra_order_rest(const PcsRaState *ra, uint64_t from, uint64_t eof, PcsRaFolios *out) {
+  out->rest_start = from, out->rest_n = 0, out->rest_marker = UINT64_MAX;
+  if (ra->size <= from - ra->start || from >= eof) return;
+  uint64_t nr = MIN(ra->size - (from - ra->start), eof - from), lookahead = ra->async_size;
+  out->rest_n = nr;
+  if (lookahead && lookahead <= nr) out->rest_marker = from + nr - lookahead;
+}
+
+void pcs_ra_order(PcsRaState *ra, uint32_t max_order, uint64_t eof, PcsRaPresentFn present, void *user,
+                  PcsRaFolios *out) {
+  uint64_t index = ra->start;
+  out->n = 0;
+  if (!max_order) { /* !mapping_large_folio_support(): order back to 0, the window page by page */
+    ra->order = 0;
+    ra_order_rest(ra, index, eof, out);
+    return;
+  }
+  out->rest_start = index, out->rest_n = 0, out->rest_marker = UINT64_MAX;
+  if (!ra->size || !eof) return;
+  uint64_t limit = MIN(eof - 1, ra->start + ra->size - 1), mark = ra->start + ra->size - ra->async_size;
+  uint32_t order = MIN(MIN(ra->order, max_order), ra_ilog2(ra->size));
+  ra->order = order;
+  while (index <= limit) {
+    uint32_t o = order;
+    if (index & ((UINT64_C(1) << o) - 1)) o = (uint32_t)__builtin_ctzll(index); /* __ffs(index): align down */
+    while (o > 0 && index + (UINT64_C(1) << o) - 1 > limit) o--;                /* nothing past EOF */
+    uint64_t pages = UINT64_C(1) << o;
+    if (present && present(user, index, pages)) break; /* -EEXIST: the large loop ends here */
+    g_assert(out->n < out->cap);
+    out->folios[out->n++] = (PcsRaFolio){index, o, index == mark / pages * pages};
+    index += pages;
+  }
+  if (index <= limit) ra_order_rest(ra, index, eof, out);
+}
+
 static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
   uint64_t max = s->window_pages;
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t scanned = 0;
   ra6_count(s, kind);
-  if (ra->size && index == ra->start + ra->size - ra->async_size) { /* order-0 folio: no rounding */
-    ra->start += ra->size;
-    ra->size = MAX(ra->size, ra6_next_size(ra->size, max));
-  } else {
+  if (!pcs_ra6_advance(ra, index, 1, max)) { /* order-0 folios here: the expected index needs no rounding */
     /* a marked folio without valid state (interleaved readers) */
     uint64_t start = index + 1, end = MIN(index + 1 + max, file_end(s, thread));
     while (start < end && pcs_pc_present(&s->pc, start)) start++;
@@ -252,12 +328,8 @@ static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList 
     ra->start = start;
     ra->size = ra6_next_size(start - index + req, max);
     scanned = start - index - 1; /* page_cache_next_miss() walked [index + 1, start) */
+    ra6_ramp(ra, max);
   }
-  ra->order += 2;
-  uint64_t align = UINT64_C(1) << MIN(ra->order, ra6_max_shift(max));
-  uint64_t end = ra->start + ra->size, aligned_end = end / align * align;
-  if (aligned_end > ra->start) ra->size -= end - aligned_end;
-  ra->async_size = ra->size;
   gboolean listed = ra6_readit(s, thread, ra, out, kind);
   out->scanned = scanned;
   return listed;

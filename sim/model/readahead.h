@@ -29,6 +29,47 @@ typedef struct {
   uint64_t scanned;      /* v6.18: cached pages page_cache_{next,prev}_miss() walked to decide the window */
 } PcsRaList;
 
+/* One folio page_cache_ra_order() allocates: its first page, its order,
+ * and whether it carries PG_readahead. */
+typedef struct {
+  uint64_t index;
+  uint32_t order;
+  gboolean marker;
+} PcsRaFolio;
+
+/* What page_cache_ra_order() inserts for one window: FOLIOS, in index
+ * order, up to the first insert that failed; then the order-0 rest that
+ * do_page_cache_ra() reads, [rest_start, rest_start + rest_n), which
+ * page_cache_ra_unbounded() looks up page by page (a present page splits
+ * the batch, it does not end it). */
+typedef struct {
+  PcsRaFolio *folios;
+  uint32_t n, cap;       /* CAP: at least the window's pages */
+  uint64_t rest_start;   /* the first page do_page_cache_ra() reads */
+  uint64_t rest_n;       /* its pages, 0: none (every folio went in) */
+  uint64_t rest_marker;  /* the rest's page to carry PG_readahead, UINT64_MAX for none */
+} PcsRaFolios;
+
+/* TRUE when a page of [index, index + n) is in the page cache: an insert of
+ * a folio over that range fails (-EEXIST anywhere in it). */
+typedef gboolean (*PcsRaPresentFn)(void *user, uint64_t index, uint64_t n);
+
+/* page_cache_ra_order() of 6.18 for RA's window (start, size, async_size,
+ * and order: the order asked for), in a file of EOF pages whose mapping
+ * takes folios up to MAX_ORDER (0: no large folios, as btrfs data: order
+ * back to 0 and the whole window order 0).  Stores the order used in
+ * ra->order; fills OUT.  PRESENT (NULL: nothing cached) decides which
+ * insert fails.  Pure: reads nothing else, counts nothing. */
+void pcs_ra_order(PcsRaState *ra, uint32_t max_order, uint64_t eof, PcsRaPresentFn present, void *user,
+                  PcsRaFolios *out);
+/* page_cache_async_ra() of 6.18 on the marked folio at INDEX of FOLIO_PAGES
+ * pages when INDEX is the expected one (start + size - async_size rounded
+ * down to the folio): the window moves on, grows by get_next_ra_size() of
+ * MAX pages, ra->order += 2, the end rounded down to 1 << order pages (at
+ * most MAX's own alignment), async_size = size.  FALSE, RA untouched, when
+ * INDEX is not the expected index. */
+gboolean pcs_ra6_advance(PcsRaState *ra, uint64_t index, uint64_t folio_pages, uint64_t max);
+
 /* get_init_ra_size(): the first window for a read of REQ pages, at most MAX. */
 uint64_t pcs_ra_init_size(uint64_t req, uint64_t max);
 /* get_next_ra_size(): the window after one of CUR pages, at most MAX. */
