@@ -235,6 +235,7 @@ static void the_seed_job_gives_the_ini_results(void **state) {
   assert_int_equal(test_pcsim(&o, &e, "run", rnd, "--format", "csv", NULL), 0);
   assert_non_null(strstr(o, "# workload.rw=randread\n"));
   assert_non_null(strstr(o, "# derived readahead.window=4194304\n")); /* the bdi's 4096 KiB, not doubled */
+  assert_float_equal(test_csv_cell(o, "window", 6), 256.0, 1e-9);
 }
 
 /* The issue's command: a capture's job file on the modern scenario, with
@@ -339,6 +340,33 @@ static void randread_options_map_onto_the_scenario(void **state) {
   expect_refusal("[j]\nsize=8m\nrw=randread\nallrandrepeat=1\n", "job.fio:4: fio option 'allrandrepeat=1' is not modelled");
   expect_refusal("[j]\nsize=8m\nrw=randread\nrandseed=abc\n",
                  "job.fio:4: fio option randseed = 'abc': expected an integer (fio: failed parsing randseed=abc)");
+}
+
+/* A randread job through the CLI: with fio's default fadvise_hint=1 a 4k
+ * block is one 4k bio (256 bios/MiB, the kernel's count in
+ * tests/data/kernel-6.18-randread/), 32k blocks 32 bios/MiB; the same seed
+ * prints the same bytes, and randrepeat=0 reads another order per seed. */
+static void randread_runs_and_repeats(void **state) {
+  g_autofree char *job = test_tempfile("rr.fio", "[r]\nthread\nrw=randread\nbs=4k\nsize=8m\nnumjobs=2\nfilename=f\n");
+  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&a, &e1, "run", job, "--format", "csv", NULL), 0);
+  assert_int_equal(test_pcsim(&b, &e2, "run", job, "--format", "csv", NULL), 0);
+  assert_string_equal(a, b);
+  /* two threads on one file: a block the other read is a hit, not a bio */
+  assert_float_equal(test_csv_cell(a, "window", 6), 256.0, 1e-9);
+  assert_true(test_csv_cell(a, "window", 3) < 2 * 2048);
+  g_autofree char *j32 = test_tempfile("rr32.fio", "[r]\nrw=randread\nbs=32k\nsize=8m\n");
+  g_autofree char *c = NULL, *e3 = NULL;
+  assert_int_equal(test_pcsim(&c, &e3, "run", j32, "--format", "csv", NULL), 0);
+  assert_float_equal(test_csv_cell(c, "window", 6), 32.0, 1e-9);
+  assert_float_equal(test_csv_cell(c, "window", 15), 256.0, 1e-9); /* ra_sync: one forced readahead a block */
+  assert_float_equal(test_csv_cell(c, "window", 16), 0.0, 1e-9);   /* ra_async: no marker is ever set */
+  g_autofree char *jn = test_tempfile("rrn.fio", "[r]\nrw=randread\nbs=4k\nsize=8m\nrandrepeat=0\nfadvise_hint=0\n");
+  g_autofree char *s1 = NULL, *s2 = NULL, *e4 = NULL, *e5 = NULL;
+  assert_int_equal(test_pcsim(&s1, &e4, "run", jn, "--format", "csv", "--seed", "1", NULL), 0);
+  assert_int_equal(test_pcsim(&s2, &e5, "run", jn, "--format", "csv", "--seed", "2", NULL), 0);
+  assert_true(test_csv_cell(s1, "window", 15) != test_csv_cell(s2, "window", 15) ||
+              test_csv_cell(s1, "window", 3) != test_csv_cell(s2, "window", 3));
 }
 
 /* ---- fio's own examples (tests/data/fio-examples, GPL-2.0, see its README) ---- */
@@ -656,6 +684,7 @@ int main(void) {
     cmocka_unit_test(a_job_runs_with_the_bdi_read_ahead_kb),
     cmocka_unit_test(fio_json_reads_like_fio),
     cmocka_unit_test(randread_options_map_onto_the_scenario),
+    cmocka_unit_test(randread_runs_and_repeats),
     cmocka_unit_test(fio_examples_run_or_name_what_is_not_modelled),
     cmocka_unit_test(fio_words_for_what_fio_refuses),
     cmocka_unit_test(what_cannot_change_a_buffered_read_is_accepted),

@@ -303,8 +303,41 @@ static void v35_a_sync_miss_inside_a_call_takes_context_readahead(void **state) 
   pcs_params_clear(&p);
 }
 
+/* POSIX_FADV_RANDOM (fio's fadvise_hint=1 on rw=randread): a miss reads
+ * exactly its read() call's pages, no window, no marker, under either
+ * kernel (6.18 force_page_cache_ra(), 3.5 force_page_cache_readahead());
+ * without it (fadvise_hint=0) the kernel's own detection reads more. */
+static void fmode_random_reads_the_request(void **state) {
+  const char *kernels[] = {"v6.18", "v3.5"};
+  for (size_t k = 0; k < G_N_ELEMENTS(kernels); k++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    g_autofree char *kernel = g_strdup_printf("scenario.kernel=%s", kernels[k]);
+    assert_true(pcs_params_set_assignment(&p, kernel, NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.threads=1", NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.file_size=8M", NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.rw=randread", NULL));
+    assert_true(pcs_params_set_assignment(&p, "readahead.read_ahead_kb=4096", NULL));
+    assert_true(pcs_params_set_assignment(&p, "readahead.fadvise_hint=1", NULL));
+    PcsResult r;
+    test_run(&p, "immediate", &r);
+    assert_int_equal(r.ra_sync, 256); /* one per 32k block */
+    assert_int_equal(r.ra_async, 0);
+    assert_int_equal(r.pages_read, 2048);
+    assert_int_equal(r.bios, 256);
+    assert_int_equal(r.bio_pages_hist[8], 256);
+    pcs_result_clear(&r);
+    assert_true(pcs_params_set_assignment(&p, "readahead.fadvise_hint=0", NULL));
+    test_run(&p, "immediate", &r);
+    assert_true(r.ra_async > 0 && r.bios < 256); /* windows and context readahead: fewer, larger bios */
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(fmode_random_reads_the_request),
     cmocka_unit_test(init_size_follows_get_init_ra_size),
     cmocka_unit_test(next_size_ramps_up),
     cmocka_unit_test(single_reader_windows_become_bios),
