@@ -4,6 +4,7 @@
  * (4 MiB, bs=4k: 1024 blocks a loop). */
 #include "support.h"
 #include "fiorand.h"
+#include "pcsim/text.h"
 
 #include <string.h>
 
@@ -118,6 +119,28 @@ static void seeds_follow_fio(void **state) {
                    2 * (pcs_fiorand_block_seed(PCS_FIORAND_RANDSEED, 1234, 1) - 6));
 }
 
+/* The real kernel capture of a 4k randread of 256 MiB (fio 3.33, one
+ * thread, tests/data/kernel-6.18-randread/): each read() call's
+ * page_cache_sync_ra index is the block pcsim picks for thread 1, for all
+ * 65536 calls, so the kernel saw fio's order and pcsim reproduces it. */
+static void the_capture_read_fios_order(void **state) {
+  g_autofree char *path = test_path("tests/data/kernel-6.18-randread/blocks/rand4k-ra4096-j1-rep1.ftrace.txt.gz");
+  g_autofree char *text = NULL;
+  assert_true(pcs_text_read(path, PCS_TEXT_GZIP, &text, NULL, NULL));
+  PcsFioRand fr;
+  pcs_fiorand_init(&fr, 65536, FALSE, FALSE, pcs_fiorand_block_seed(PCS_FIORAND_REPEAT, 0, 1));
+  guint calls = 0;
+  for (const char *p = text; (p = strstr(p, "page_cache_sync_ra: ")); p++) {
+    const char *idx = strstr(p, " index=");
+    assert_non_null(idx);
+    uint64_t got = g_ascii_strtoull(idx + 7, NULL, 10), want = pcs_fiorand_next(&fr);
+    if (got != want) fail_msg("call %u: the kernel read page %" G_GUINT64_FORMAT ", pcsim picks %" G_GUINT64_FORMAT, calls, got, want);
+    calls++;
+  }
+  assert_int_equal(calls, 65536);
+  pcs_fiorand_clear(&fr);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(blocks_in_fio_order),
@@ -125,6 +148,7 @@ int main(void) {
     cmocka_unit_test(the_map_covers_each_block_once),
     cmocka_unit_test(norandommap_repeats_blocks),
     cmocka_unit_test(seeds_follow_fio),
+    cmocka_unit_test(the_capture_read_fios_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

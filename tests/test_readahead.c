@@ -335,9 +335,33 @@ static void fmode_random_reads_the_request(void **state) {
   }
 }
 
+/* The real kernel's randread (tests/data/kernel-6.18-randread/, btrfs on a
+ * loop device, fio's default fadvise_hint=1): a 4k block is one 4k bio and
+ * one request (256 per MiB), a 32k block one 32k bio (32 per MiB), with
+ * one or four threads; pcsim's run of each capture's own job on the
+ * session's calibrated host gives the same counts. */
+static void randread_bios_as_the_capture(void **state) {
+  const char *runs[] = {"rand4k-ra4096-j1-rep1", "rand4k-ra4096-j4-rep1", "rand32k-ra4096-j4-rep1"};
+  g_autofree char *host = test_path("tests/data/kernel-6.18-randread/host.ini");
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    g_autofree char *trace = g_strdup_printf("%s/tests/data/kernel-6.18-randread/blocks/%s.ftrace.txt.gz", PCSIM_SOURCE_DIR, runs[i]);
+    g_autofree char *job = g_strdup_printf("%s/tests/data/kernel-6.18-randread/blocks/%s.fio", PCSIM_SOURCE_DIR, runs[i]);
+    g_autofree char *real = NULL, *sim = NULL, *e1 = NULL, *e2 = NULL;
+    assert_int_equal(test_pcsim(&real, &e1, "trace-stats", trace, "--format", "csv", NULL), 0);
+    assert_int_equal(test_pcsim(&sim, &e2, "run", job, "--model", host, "--set", "readahead.read_ahead_kb=4096",
+                                "--format", "csv", NULL), 0);
+    double want = strstr(runs[i], "rand4k") ? 256.0 : 32.0;
+    assert_float_equal(test_csv_cell(real, trace, 5), want, 0.05);     /* data bios/MiB */
+    assert_float_equal(test_csv_cell(real, trace, 6), want, 0.05);     /* requests/MiB */
+    assert_float_equal(test_csv_cell(sim, "window", 6), want, 1e-9);   /* pcsim bios/MiB */
+    assert_float_equal(test_csv_cell(sim, "window", 7), want, 1e-9);   /* pcsim requests/MiB */
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(fmode_random_reads_the_request),
+    cmocka_unit_test(randread_bios_as_the_capture),
     cmocka_unit_test(init_size_follows_get_init_ra_size),
     cmocka_unit_test(next_size_ramps_up),
     cmocka_unit_test(single_reader_windows_become_bios),
