@@ -71,6 +71,11 @@ void pcs_fio_clear(PcsFioJob *job);
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error);
 /* A fio size ("32k", "1KiB", "2000M") under KB_BASE (1024 or 1000). */
 gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out);
+/* The I-th option fio.c decides on by name (modelled, accepted at any
+ * value or at a neutral one, or refused with its reason), NULL past the
+ * last: docs/fio.md's option table lists each (tests/test_docs.c).  Every
+ * other option fio knows is refused as not modelled. */
+const char *pcs_fio_rule_name(size_t i);
 /* TRUE for a path pcsim reads as a fio job file (*.fio, *.job). */
 gboolean pcs_fio_is_job_file(const char *path);
 

@@ -280,7 +280,7 @@ static const FioRule rules[] = {
   {"lockfile", FIO_T_ANY, "none", "file locks serialise the clones", 0},
   {"bsrange", FIO_T_ANY, ANY, NULL, 0}, {"bssplit", FIO_T_ANY, ANY, NULL, 0},
   {"random_distribution", FIO_T_ANY, "random", "random I/O", 1},
-  {"percentage_random", FIO_T_ANY, "0", "random I/O", 1},
+  {"percentage_random", FIO_T_ANY, ANY, NULL, 1}, /* random_job(): 0 on rw=read, 100 on randread */
   /* cannot change a buffered sequential read (provenance lists them) */
   {"iodepth", FIO_T_INT, ANY, NULL, 0}, /* a sync engine does one read at a time: fio caps it at 1 */
   {"iodepth_batch", FIO_T_ANY, ANY, NULL, 0}, {"iodepth_batch_complete", FIO_T_ANY, ANY, NULL, 0},
@@ -319,6 +319,8 @@ static const FioRule rules[] = {
   {"zero_buffers", FIO_T_SET, ANY, NULL, 0}, {"cpus_allowed_policy", FIO_T_ANY, ANY, NULL, 0},
 };
 #undef ANY
+
+const char *pcs_fio_rule_name(size_t i) { return i < G_N_ELEMENTS(rules) ? rules[i].name : NULL; }
 
 /* parse.c string_distance(): Levenshtein, as fio counts it. */
 static guint distance(const char *a, const char *b) {
@@ -369,7 +371,7 @@ typedef struct {
   gboolean randread, norandommap, randrepeat, has_randseed, tausworthe64;
   uint64_t randseed;
   guint rw_line;
-  const FioOpt *bs_opt, *allrandrepeat_opt;
+  const FioOpt *bs_opt, *allrandrepeat_opt, *perc_rand_opt;
   GPtrArray *rand_opts; /* norandommap, randrepeat, randseed, random_generator: accepted without effect on rw=read */
   gboolean has_size, has_filesize, has_io_size;
   gboolean named; /* the job names its file (filename=) */
@@ -679,6 +681,7 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   if (!strcmp(k, "fadvise_hint")) return fadvise_value(o, e, job, refused, error);
   if (!strcmp(k, "kb_base")) return accept(job, o), TRUE;
   if (!strcmp(k, "rw")) return e->rw_line = own_line(o, job->path), rw_value(o, e, refused), TRUE;
+  if (!strcmp(k, "percentage_random")) return e->perc_rand_opt = o, TRUE;
   if (!strcmp(k, "norandommap") || !strcmp(k, "randrepeat") || !strcmp(k, "randseed") ||
       !strcmp(k, "random_generator") || !strcmp(k, "allrandrepeat"))
     return random_value(o, k, n, kb_base, e, job, refused, error);
@@ -739,6 +742,15 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
 /* After a job's options: randread's options modelled, or, on rw=read,
  * accepted without effect; a randread block must be whole pages. */
 static gboolean random_job(Eval *e, PcsFioJob *job, GArray *refused) {
+  if (e->perc_rand_opt) { /* fio: the share of random I/Os of a random job (100); a sequential job never asks */
+    const FioOpt *o = e->perc_rand_opt;
+    g_autofree char *first = g_strndup(o->value ? o->value : "", strcspn(o->value ? o->value : "", ","));
+    uint64_t v = g_ascii_strtoull(first, NULL, 10);
+    if (!*first || !g_ascii_isdigit(*first) || v != (e->randread ? 100 : 0))
+      refuse(refused, o, 1, e->randread ? "a mix of random and sequential reads: it models percentage_random=100"
+                                        : "random I/O in a sequential job: give rw=randread");
+    else accept(job, o);
+  }
   if (!e->randread) return TRUE;
   for (guint i = 0; i < e->rand_opts->len; i++) { /* modelled: not "accepted without effect" */
     const FioOpt *o = g_ptr_array_index(e->rand_opts, i);
