@@ -338,6 +338,10 @@ static void randread_options_map_onto_the_scenario(void **state) {
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\nfadvise_hint=sequential\n"), 64);
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\n", "job.fio:3: job 'b' reads differently");
   expect_refusal("[j]\nsize=8m\nrw=randread\nallrandrepeat=1\n", "job.fio:4: fio option 'allrandrepeat=1' is not modelled");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\npercentage_random=100\n", "workload.rw", "randread"); /* fio's default */
+  expect_refusal("[j]\nsize=8m\nrw=randread\npercentage_random=50\n",
+                 "job.fio:4: fio option 'percentage_random=50' is not modelled by pcsim (a mix of random and sequential");
+  expect_refusal("[j]\nsize=8m\npercentage_random=100\n", "(random I/O in a sequential job: give rw=randread)");
   expect_refusal("[j]\nsize=8m\nrw=randread\nrandseed=abc\n",
                  "job.fio:4: fio option randseed = 'abc': expected an integer (fio: failed parsing randseed=abc)");
 }
