@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "support.h"
+#include "pcsim/fio.h"
 
 /* Append FOLDER/NAME.md for every NAME.md in FOLDER (relative to the source
  * tree), sorted. */
@@ -163,6 +164,20 @@ static void check_paths_in_line(const char *doc, int lineno, const char *line, g
       if (!g_file_test(abs, G_FILE_TEST_EXISTS))
         g_string_append_printf(lc->broken, "%s:%d: `%s`: no such file or directory\n", doc, lineno, span);
     }
+  }
+}
+
+/* docs/fio.md's option table names every option fio.c decides on by name
+ * (`name` in its first column), so a user sees what each does in pcsim. */
+static void fio_md_lists_every_option_pcsim_decides_on(void **state) {
+  g_autofree char *path = test_path("docs/fio.md");
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  const char *table = strstr(text, "## Every option");
+  assert_non_null(table);
+  for (size_t i = 0; pcs_fio_rule_name(i); i++) {
+    g_autofree char *cell = g_strdup_printf("| `%s`", pcs_fio_rule_name(i));
+    if (!strstr(table, cell)) fail_msg("docs/fio.md's option table lacks %s", pcs_fio_rule_name(i));
   }
 }
 
@@ -381,6 +396,7 @@ static void render_refuses_a_dirty_tree_or_a_stale_binary(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(params_md_is_what_pcsim_params_prints),
+    cmocka_unit_test(fio_md_lists_every_option_pcsim_decides_on),
       cmocka_unit_test(relative_links_and_paths_point_to_files),
       cmocka_unit_test(every_doc_is_linked_from_the_readme),
       cmocka_unit_test(readme_is_at_most_300_lines),

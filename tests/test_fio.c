@@ -125,7 +125,9 @@ static void expect_refusal(const char *text, const char *needle) {
 
 static void what_would_change_the_result_is_refused(void **state) {
   g_unsetenv("PCSIM_FIO_UNSET");
-  expect_refusal("[j]\nsize=8m\nrw=randread\n", "job.fio:3: fio option 'rw=randread' is not modelled by pcsim");
+  expect_refusal("[j]\nsize=8m\nrw=randwrite\n", "job.fio:3: fio option 'rw=randwrite' is not modelled by pcsim (a write");
+  expect_refusal("[j]\nsize=8m\nrw=readwrite\n", "job.fio:3: fio option 'rw=readwrite' is not modelled by pcsim (a write");
+  expect_refusal("[j]\nsize=8m\nrw=randrw\n", "(a write: it models reads");
   expect_refusal("[j]\nsize=8m\nramp_time=2\n", "job.fio:3: fio option 'ramp_time=2' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ndirect=1\n", "job.fio:3: fio option 'direct=1' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ninvalidate=0\n", "job.fio:3: fio option 'invalidate=0'");
@@ -146,8 +148,6 @@ static void what_would_change_the_result_is_refused(void **state) {
                  "(fio: failed parsing fadvise_hint=yes)");
   expect_refusal("[j]\nsize=8m\nfadvise_hint=Sequential\n", "fio: failed parsing fadvise_hint=Sequential");
   expect_refusal("[j]\nsize=8m\nfadvise_hint\n", "job.fio:3: fio option fadvise_hint = '': expected");
-  expect_refusal("[j]\nsize=8m\nfadvise_hint=random\n",
-                 "job.fio:3: fio option 'fadvise_hint=random' is not modelled by pcsim");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nfadvise_hint=0\n", "job.fio:3: job 'b' reads differently");
 }
 
@@ -231,8 +231,11 @@ static void the_seed_job_gives_the_ini_results(void **state) {
   assert_non_null(strstr(a, "# scenario.name=liubo-2011\n"));
   g_autofree char *o = NULL, *e = NULL;
   g_autofree char *rnd = test_path("tests/data/fio/random.fio");
-  assert_int_equal(test_pcsim(&o, &e, "run", rnd, NULL), 2);
-  assert_non_null(strstr(e, "random.fio:2: fio option 'rw=randread' is not modelled by pcsim"));
+  /* a 4k randread of 16 MiB, fio's fadvise_hint=1: POSIX_FADV_RANDOM, one 4k bio a block */
+  assert_int_equal(test_pcsim(&o, &e, "run", rnd, "--format", "csv", NULL), 0);
+  assert_non_null(strstr(o, "# workload.rw=randread\n"));
+  assert_non_null(strstr(o, "# derived readahead.window=4194304\n")); /* the bdi's 4096 KiB, not doubled */
+  assert_float_equal(test_csv_cell(o, "window", 6), 256.0, 1e-9);
 }
 
 /* The issue's command: a capture's job file on the modern scenario, with
@@ -294,6 +297,82 @@ static void fio_json_reads_like_fio(void **state) {
 }
 
 
+/* rw=randread and its options as scenario keys: fio's seeds as fio 3.33
+ * derives them (randseed alone seeds as randrepeat=1 does), and on
+ * rw=read the same options are accepted without effect. */
+static char *random_key(const char *text, const char *key) {
+  PcsFioJob job;
+  GError *error = NULL;
+  if (!pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error)) fail_msg("%s", error->message);
+  PcsParams p;
+  pcs_params_init(&p);
+  assert_true(pcs_fio_apply(&job, &p, NULL));
+  char *v = pcs_params_format(&p, pcs_params_find_dotted(key));
+  pcs_fio_clear(&job);
+  pcs_params_clear(&p);
+  return v;
+}
+
+#define EXPECT_KEY(text, key, want)                     \
+  do {                                                  \
+    g_autofree char *v_ = random_key(text, key);        \
+    assert_string_equal(v_, want);                      \
+  } while (0)
+
+static void randread_options_map_onto_the_scenario(void **state) {
+  const char *rr = "[j]\nsize=8m\nrw=randread\n";
+  EXPECT_KEY(rr, "workload.rw", "randread");
+  EXPECT_KEY("[j]\nsize=8m\nreadwrite=randread\n", "workload.rw", "randread"); /* fio's alias of rw */
+  EXPECT_KEY(rr, "workload.random_seed", "fio");
+  EXPECT_KEY(rr, "workload.random_generator", "tausworthe");
+  EXPECT_KEY(rr, "workload.norandommap", "0");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\nrandrepeat=0\n", "workload.random_seed", "scenario");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\nrandseed=42\n", "workload.random_seed", "fio-noreseed");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\nrandseed=42\nrandrepeat=0\n", "workload.random_seed", "42");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\nrandom_generator=tausworthe64\n", "workload.random_generator", "tausworthe64");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\nnorandommap\n", "workload.norandommap", "1");
+  EXPECT_KEY("[j]\nsize=8m\nnorandommap\n", "workload.norandommap", "0"); /* rw=read: no effect */
+  EXPECT_KEY("[j]\nsize=8m\nrw=read\n", "workload.rw", "read");
+  /* fio's fadvise_hint=1 on randread is POSIX_FADV_RANDOM: the bdi's window, not doubled */
+  assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\n"), 32);
+  assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\nfadvise_hint=sequential\n"), 64);
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\n", "job.fio:3: job 'b' reads differently");
+  expect_refusal("[j]\nsize=8m\nrw=randread\nallrandrepeat=1\n", "job.fio:4: fio option 'allrandrepeat=1' is not modelled");
+  EXPECT_KEY("[j]\nsize=8m\nrw=randread\npercentage_random=100\n", "workload.rw", "randread"); /* fio's default */
+  expect_refusal("[j]\nsize=8m\nrw=randread\npercentage_random=50\n",
+                 "job.fio:4: fio option 'percentage_random=50' is not modelled by pcsim (a mix of random and sequential");
+  expect_refusal("[j]\nsize=8m\npercentage_random=100\n", "(random I/O in a sequential job: give rw=randread)");
+  expect_refusal("[j]\nsize=8m\nrw=randread\nrandseed=abc\n",
+                 "job.fio:4: fio option randseed = 'abc': expected an integer (fio: failed parsing randseed=abc)");
+}
+
+/* A randread job through the CLI: with fio's default fadvise_hint=1 a 4k
+ * block is one 4k bio (256 bios/MiB, the kernel's count in
+ * tests/data/kernel-6.18-randread/), 32k blocks 32 bios/MiB; the same seed
+ * prints the same bytes, and randrepeat=0 reads another order per seed. */
+static void randread_runs_and_repeats(void **state) {
+  g_autofree char *job = test_tempfile("rr.fio", "[r]\nthread\nrw=randread\nbs=4k\nsize=8m\nnumjobs=2\nfilename=f\n");
+  g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
+  assert_int_equal(test_pcsim(&a, &e1, "run", job, "--format", "csv", NULL), 0);
+  assert_int_equal(test_pcsim(&b, &e2, "run", job, "--format", "csv", NULL), 0);
+  assert_string_equal(a, b);
+  /* two threads on one file: a block the other read is a hit, not a bio */
+  assert_float_equal(test_csv_cell(a, "window", 6), 256.0, 1e-9);
+  assert_true(test_csv_cell(a, "window", 3) < 2 * 2048);
+  g_autofree char *j32 = test_tempfile("rr32.fio", "[r]\nrw=randread\nbs=32k\nsize=8m\n");
+  g_autofree char *c = NULL, *e3 = NULL;
+  assert_int_equal(test_pcsim(&c, &e3, "run", j32, "--format", "csv", NULL), 0);
+  assert_float_equal(test_csv_cell(c, "window", 6), 32.0, 1e-9);
+  assert_float_equal(test_csv_cell(c, "window", 15), 256.0, 1e-9); /* ra_sync: one forced readahead a block */
+  assert_float_equal(test_csv_cell(c, "window", 16), 0.0, 1e-9);   /* ra_async: no marker is ever set */
+  g_autofree char *jn = test_tempfile("rrn.fio", "[r]\nrw=randread\nbs=4k\nsize=8m\nrandrepeat=0\nfadvise_hint=0\n");
+  g_autofree char *s1 = NULL, *s2 = NULL, *e4 = NULL, *e5 = NULL;
+  assert_int_equal(test_pcsim(&s1, &e4, "run", jn, "--format", "csv", "--seed", "1", NULL), 0);
+  assert_int_equal(test_pcsim(&s2, &e5, "run", jn, "--format", "csv", "--seed", "2", NULL), 0);
+  assert_true(test_csv_cell(s1, "window", 15) != test_csv_cell(s2, "window", 15) ||
+              test_csv_cell(s1, "window", 3) != test_csv_cell(s2, "window", 3));
+}
+
 /* ---- fio's own examples (tests/data/fio-examples, GPL-2.0, see its README) ---- */
 
 /* Each of fio's examples (examples/NAME.fio) and what pcsim says of it: NULL runs, else
@@ -311,14 +390,14 @@ typedef struct {
 
 static const Example examples[] = {
   {"1mbs_clients.fio", {"rate=1250"}},
-  {"aio-read.fio", {"ioengine=libaio", "buffered=0", "rw=randread"}},
+  {"aio-read.fio", {"ioengine=libaio", "buffered=0"}},
   {"atomic-verify.fio", {"rw=randwrite", "direct=1", "ioengine=libaio", "atomic=1"}},
   {"backwards-read.fio", {"rw=read:-8k"}},
   {"basic-verify.fio", {"rw=randwrite", "direct=1", "ioengine=libaio"}},
   {"butterfly.fio", {"direct=1", "rw=read:-8k"}},
   {"cmdprio-bssplit.fio", {"direct=1", "rw=randrw", "ioengine=libaio"}},
-  {"cmdprio-percentage.fio", {"direct=1", "rw=randread", "ioengine=libaio"}},
-  {"cpp_null.fio", {"ioengine=cpp_null", "rw=randread"}},
+  {"cmdprio-percentage.fio", {"direct=1", "ioengine=libaio"}},
+  {"cpp_null.fio", {"ioengine=cpp_null"}},
   {"cpuio.fio", {"ioengine=cpuio"}},
   {"cross-stripe-verify.fio", {"direct=1", "rw=write:112k"}},
   {"dedupe-global.fio", {"ioengine=libaio", "rw=write"}},
@@ -331,7 +410,7 @@ static const Example examples[] = {
   {"e4defrag.fio", {"ioengine=e4defrag", "buffered=0", "rw=write", "direct=1"}},
   {"e4defrag2.fio", {"ioengine=e4defrag", "buffered=0", "rw=write", "direct=1"}},
   {"enospc-pressure.fio", {"ioengine=libaio", "direct=1", "buffered=0", "rw=randwrite"}},
-  {"example_latency_steadystate.fio", {"ioengine=libaio", "direct=1", "rw=randread"}},
+  {"example_latency_steadystate.fio", {"ioengine=libaio", "direct=1"}},
   {"exec.fio", {"ioengine=exec"}},
   {"exitwhat.fio", {"rw=randrw", "ioengine=libaio"}},
   {"falloc.fio", {"ioengine=falloc", "buffered=0", "rw=randwrite", "direct=1"}},
@@ -339,7 +418,7 @@ static const Example examples[] = {
   {"filedelete-ioengine.fio", {"ioengine=filedelete"}},
   {"filestat-ioengine.fio", {"ioengine=filestat"}},
   {"fio-rand-RW.fio", {"rw=randrw", "ioengine=libaio"}},
-  {"fio-rand-read.fio", {"rw=randread", "ioengine=libaio"}},
+  {"fio-rand-read.fio", {"ioengine=libaio"}},
   {"fio-rand-write.fio", {"rw=randwrite", "ioengine=libaio"}},
   {"fio-seq-RW.fio", {"rw=rw", "ioengine=libaio"}},
   {"fio-seq-read.fio", {"direct=1", "ioengine=libaio"}},
@@ -359,9 +438,9 @@ static const Example examples[] = {
   {"ime.fio", {"rw=write", "ioengine=ime_psync"}},
   {"iometer-file-access-server.fio", {"rw=randrw", "direct=1", "ioengine=libaio"}},
   {"jesd219.fio", {"ioengine=libaio", "direct=1", "rw=randrw", "random_distribution=zoned:50/5:30/15:20/80"}},
-  {"latency-profile.fio", {"rw=randread", "direct=1", "ioengine=libaio"}},
-  {"libblkio-io_uring.fio", {"ioengine=libblkio", "rw=randread", "direct=1"}},
-  {"libblkio-virtio-blk-vfio-pci.fio", {"ioengine=libblkio", "rw=randread"}},
+  {"latency-profile.fio", {"direct=1", "ioengine=libaio"}},
+  {"libblkio-io_uring.fio", {"ioengine=libblkio", "direct=1"}},
+  {"libblkio-virtio-blk-vfio-pci.fio", {"ioengine=libblkio"}},
   {"libcufile-cufile.fio", {"ioengine=libcufile", "direct=1", "rw=write"}},
   {"libcufile-posix.fio", {"ioengine=libcufile", "rw=write"}},
   {"libhdfs.fio", {"ioengine=libhdfs"}},
@@ -379,22 +458,22 @@ static const Example examples[] = {
   {"netio_vsock_receiver.fio", {"ioengine=net"}},
   {"netio_vsock_sender.fio", {"ioengine=net", "rw=write"}},
   {"nfs.fio", {"ioengine=nfs", "rw=write"}},
-  {"null.fio", {"ioengine=null", "rw=randread"}},
-  {"numa.fio", {"ioengine=libaio", "buffered=0", "rw=randread"}},
+  {"null.fio", {"ioengine=null"}},
+  {"numa.fio", {"ioengine=libaio", "buffered=0"}},
   {"page_fault.fio", {"ioengine=page_fault", "rw=write"}},
-  {"poisson-rate-submission.fio", {"rw=randread", "ioengine=libaio", "direct=1"}},
+  {"poisson-rate-submission.fio", {"ioengine=libaio", "direct=1"}},
   {"rados.fio", {"ioengine=rados", "rw=randwrite"}},
-  {"rand-zones.fio", {"direct=1", "rw=randread", "random_distribution=zoned:50/5:30/15:20/"}},
+  {"rand-zones.fio", {"direct=1", "random_distribution=zoned:50/5:30/15:20/"}},
   {"rbd.fio", {"ioengine=rbd", "rw=randwrite"}},
   {"rdmaio-client.fio", {"ioengine=rdma", "rw=write"}},
   {"rdmaio-server.fio", {"ioengine=rdma"}},
-  {"sequence-distribution.fio", {"ioengine=null", "rw=randread", "random_distribution=sequence:2,0,1"}},
+  {"sequence-distribution.fio", {"ioengine=null", "random_distribution=sequence:2,0,1"}},
   {"sg_verify-fail.fio", {"ioengine=sg", "rw=write"}},
   {"sg_verify.fio", {"ioengine=sg", "rw=write"}},
   {"sg_write_same_ndob.fio", {"ioengine=sg", "rw=write"}},
   {"sprandom.fio", {"ioengine=libaio", "rw=randwrite", "direct=1"}},
   {"ssd-steadystate.fio", {"ioengine=libaio", "direct=1", "rw=write"}},
-  {"ssd-test.fio", {"ioengine=libaio", "direct=1", "rw=randread"}},
+  {"ssd-test.fio", {"ioengine=libaio", "direct=1"}},
   {"steadystate.fio", {"rw=write"}},
   {"surface-scan.fio", {"direct=1", "rw=write"}},
   {"tiobench-example.fio", {"direct=1", "rw=write"}},
@@ -408,7 +487,7 @@ static const Example examples[] = {
   {"uring-cmd-zoned-append.fio", {"ioengine=io_uring_cmd", "rw=randwrite"}},
   {"uring-cmd-zoned.fio", {"ioengine=io_uring_cmd", "rw=randwrite"}},
   {"waitfor.fio", {"rw=write"}},
-  {"xnvme-compare.fio", {"rw=randread", "direct=1"}},
+  {"xnvme-compare.fio", {"direct=1"}},
   {"xnvme-fdp.fio", {"rw=randwrite"}},
   {"xnvme-pi.fio", {"rw=write"}},
   {"xnvme-zoned.fio", {"rw=write", "direct=1"}},
@@ -416,7 +495,7 @@ static const Example examples[] = {
   {"zbd-rand-write-zone-reset-gc.fio", {"rw=randwrite", "direct=1"}},
   {"zbd-rand-write.fio", {"rw=randwrite", "direct=1"}},
   {"zbd-seq-read.fio", {"direct=1", "ioengine=libaio"}},
-  {"zipf.fio", {"ioengine=null", "rw=randread", "random_distribution=zipf:0.5"}},
+  {"zipf.fio", {"ioengine=null", "random_distribution=zipf:0.5"}},
 };
 
 /* Variables the examples read from the environment (their comments say
@@ -472,10 +551,10 @@ static void fio_words_for_what_fio_refuses(void **state) {
                  "job.fio:3: numjob: not a fio option (fio: Bad option <numjob=4>; did you mean numjobs?)");
   expect_refusal("[j]\nsize=8m\nzzqqxx=1\n", "fio: Bad option <zzqqxx=1>)");
   /* all refused options at once, the kind of I/O first */
-  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randread\nioengine=libaio\ndirect=1\n",
-                 "job.fio:4: fio options not modelled by pcsim: 'rw=randread' (random I/O: it models sequential "
-                 "reads, rw=read), 'ioengine=libaio' (line 5: an async engine");
-  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randread\nioengine=libaio\ndirect=1\n",
+  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randwrite\nioengine=libaio\ndirect=1\n",
+                 "job.fio:4: fio options not modelled by pcsim: 'rw=randwrite' (a write: it models reads, rw=read "
+                 "and rw=randread), 'ioengine=libaio' (line 5: an async engine");
+  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randwrite\nioengine=libaio\ndirect=1\n",
                  "'direct=1' (line 6: direct I/O bypasses the page cache it models) and 'ramp_time=10' (line 3");
 }
 
@@ -608,6 +687,8 @@ int main(void) {
     cmocka_unit_test(the_seed_job_gives_the_ini_results),
     cmocka_unit_test(a_job_runs_with_the_bdi_read_ahead_kb),
     cmocka_unit_test(fio_json_reads_like_fio),
+    cmocka_unit_test(randread_options_map_onto_the_scenario),
+    cmocka_unit_test(randread_runs_and_repeats),
     cmocka_unit_test(fio_examples_run_or_name_what_is_not_modelled),
     cmocka_unit_test(fio_words_for_what_fio_refuses),
     cmocka_unit_test(what_cannot_change_a_buffered_read_is_accepted),

@@ -198,7 +198,11 @@ static void the_window_follows_read_ahead_kb_and_fadvise(void **state) {
   assert_non_null(strstr(old, "s.ini:2: readahead.max_window is no longer a key"));
   assert_non_null(strstr(old, "read_ahead_kb = 256, fadvise_hint = 0, or read_ahead_kb = 128, fadvise_hint = 1"));
   expect_error("[readahead]\nread_ahead_kb = 0\n", "s.ini:2:", "out of range");
-  expect_error("[readahead]\nfadvise_hint = random\n", "s.ini:2:", "random is not modelled");
+  assert_null(load_error("[readahead]\nfadvise_hint = random\n")); /* FMODE_RANDOM is modelled */
+  expect_error("[workload]\nrw = write\n", "s.ini:2:", "workload.rw = 'write': expected read or randread");
+  expect_error("[workload]\nrw = randread\nblock_size = 6k\n", "s.ini:2", "a multiple of the 4096-byte page");
+  expect_error("[workload]\nrandom_seed = abc\n", "s.ini:2", "expected fio (fio's randrepeat=1)");
+  expect_error("[workload]\nrandom_generator = lfsr\n", "s.ini:2", "expected tausworthe or tausworthe64");
   expect_error("[readahead]\nfadvise_hint = 2\n", "s.ini:2:", "expected 0, 1, sequential, random or noreuse");
 }
 

@@ -462,8 +462,65 @@ static void ra_order_carves_marks_and_falls_back(void **state) {
   assert_int_equal(ra.start, 128), assert_int_equal(ra.size, 32), assert_int_equal(ra.order, 6);
 }
 
+/* POSIX_FADV_RANDOM (fio's fadvise_hint=1 on rw=randread): a miss reads
+ * exactly its read() call's pages, no window, no marker, under either
+ * kernel (6.18 force_page_cache_ra(), 3.5 force_page_cache_readahead());
+ * without it (fadvise_hint=0) the kernel's own detection reads more. */
+static void fmode_random_reads_the_request(void **state) {
+  const char *kernels[] = {"v6.18", "v3.5"};
+  for (size_t k = 0; k < G_N_ELEMENTS(kernels); k++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    g_autofree char *kernel = g_strdup_printf("scenario.kernel=%s", kernels[k]);
+    assert_true(pcs_params_set_assignment(&p, kernel, NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.threads=1", NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.file_size=8M", NULL));
+    assert_true(pcs_params_set_assignment(&p, "workload.rw=randread", NULL));
+    assert_true(pcs_params_set_assignment(&p, "readahead.read_ahead_kb=4096", NULL));
+    assert_true(pcs_params_set_assignment(&p, "readahead.fadvise_hint=1", NULL));
+    PcsResult r;
+    test_run(&p, "immediate", &r);
+    assert_int_equal(r.ra_sync, 256); /* one per 32k block */
+    assert_int_equal(r.ra_async, 0);
+    assert_int_equal(r.pages_read, 2048);
+    assert_int_equal(r.bios, 256);
+    assert_int_equal(r.bio_pages_hist[8], 256);
+    pcs_result_clear(&r);
+    assert_true(pcs_params_set_assignment(&p, "readahead.fadvise_hint=0", NULL));
+    test_run(&p, "immediate", &r);
+    assert_true(r.ra_async > 0 && r.bios < 256); /* windows and context readahead: fewer, larger bios */
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+}
+
+/* The real kernel's randread (tests/data/kernel-6.18-randread/, btrfs on a
+ * loop device, fio's default fadvise_hint=1): a 4k block is one 4k bio and
+ * one request (256 per MiB), a 32k block one 32k bio (32 per MiB), with
+ * one or four threads; pcsim's run of each capture's own job on the
+ * session's calibrated host gives the same counts. */
+static void randread_bios_as_the_capture(void **state) {
+  const char *runs[] = {"rand4k-ra4096-j1-rep1", "rand4k-ra4096-j4-rep1", "rand32k-ra4096-j4-rep1"};
+  g_autofree char *host = test_path("tests/data/kernel-6.18-randread/host.ini");
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    g_autofree char *trace = g_strdup_printf("%s/tests/data/kernel-6.18-randread/blocks/%s.ftrace.txt.gz", PCSIM_SOURCE_DIR, runs[i]);
+    g_autofree char *job = g_strdup_printf("%s/tests/data/kernel-6.18-randread/blocks/%s.fio", PCSIM_SOURCE_DIR, runs[i]);
+    g_autofree char *real = NULL, *sim = NULL, *e1 = NULL, *e2 = NULL;
+    assert_int_equal(test_pcsim(&real, &e1, "trace-stats", trace, "--format", "csv", NULL), 0);
+    assert_int_equal(test_pcsim(&sim, &e2, "run", job, "--model", host, "--set", "readahead.read_ahead_kb=4096",
+                                "--format", "csv", NULL), 0);
+    double want = strstr(runs[i], "rand4k") ? 256.0 : 32.0;
+    assert_float_equal(test_csv_cell(real, trace, 5), want, 0.05);     /* data bios/MiB */
+    assert_float_equal(test_csv_cell(real, trace, 6), want, 0.05);     /* requests/MiB */
+    assert_float_equal(test_csv_cell(sim, "window", 6), want, 1e-9);   /* pcsim bios/MiB */
+    assert_float_equal(test_csv_cell(sim, "window", 7), want, 1e-9);   /* pcsim requests/MiB */
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(fmode_random_reads_the_request),
+    cmocka_unit_test(randread_bios_as_the_capture),
     cmocka_unit_test(init_size_follows_get_init_ra_size),
     cmocka_unit_test(ra_order_gives_the_kernels_folios_for_one_reader),
     cmocka_unit_test(ra_order_carves_marks_and_falls_back),

@@ -7,7 +7,8 @@
  * sizes with fio's kb_base rules (parse.c get_mult_bytes()).
  *
  * What pcsim models is mapped onto the scenario (numjobs, bs, size, fadvise_hint, loops,
- * runtime, time_based, rw=read, ioengine=sync/psync/vsync/pvsync/pvsync2, invalidate=1,
+ * runtime, time_based, rw=read or randread with norandommap, randrepeat, randseed and
+ * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, invalidate=1,
  * offset=0, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
@@ -41,6 +42,13 @@ typedef struct {
   uint64_t runtime_ns;     /* runtime (0: none), read with fio's time units */
   gboolean time_based;     /* time_based with a runtime (fio ignores it without one: see notes) */
   guint loops_line, runtime_line, time_based_line;
+  /* rw=randread (else rw=read) and fio's random options: norandommap,
+   * tausworthe64 (random_generator), the seeds as workload.random_seed
+   * takes them ("fio" for randrepeat=1, "scenario" for randrepeat=0, or
+   * randseed's number) */
+  gboolean randread, norandommap, tausworthe64;
+  char *random_seed;
+  guint rw_line;
   GPtrArray *notes;        /* "FILE:LINE: ..." what fio would say on stderr and run anyway */
   gboolean group_reporting;
   gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */
@@ -63,6 +71,11 @@ void pcs_fio_clear(PcsFioJob *job);
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error);
 /* A fio size ("32k", "1KiB", "2000M") under KB_BASE (1024 or 1000). */
 gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out);
+/* The I-th option fio.c decides on by name (modelled, accepted at any
+ * value or at a neutral one, or refused with its reason), NULL past the
+ * last: docs/fio.md's option table lists each (tests/test_docs.c).  Every
+ * other option fio knows is refused as not modelled. */
+const char *pcs_fio_rule_name(size_t i);
 /* TRUE for a path pcsim reads as a fio job file (*.fio, *.job). */
 gboolean pcs_fio_is_job_file(const char *path);
 

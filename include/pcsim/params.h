@@ -58,10 +58,18 @@ typedef enum {
     "cap on simulated time (fio runtime): no thread starts a read() call at or after it; the call under way completes (fio checks runtime_exceeded() before each I/O in do_io()). 0: no cap") \
   X(workload, time_based, COUNT, "0", 0, 1,                                          \
     "1: each thread reads its file over and over until workload.runtime (fio time_based): at the end of the file it goes on at the start, and the file's cached pages are dropped there (fio get_next_seq_offset(), loop_cache_invalidate()); needs workload.runtime") \
+  X(workload, rw, TEXT, "read", 0, 0,                                                 \
+    "fio's rw: read (each thread reads its range in order) or randread (each read() call reads the block fio's random generator picks, fio's io_u.c get_next_rand_offset(): with fio's random map every block of workload.block_size once per loop, in fio's order; workload.block_size a multiple of the page). With readahead.fadvise_hint = 1 a randread file is POSIX_FADV_RANDOM (FMODE_RANDOM): readahead reads exactly the request") \
+  X(workload, norandommap, COUNT, "0", 0, 1,                                          \
+    "with workload.rw = randread: 1 picks each block without fio's random map (fio norandommap): a block may be read twice and another never") \
+  X(workload, random_seed, TEXT, "fio", 0, 0,                                         \
+    "with workload.rw = randread, the seed of each thread's block generator, as fio 3.33 seeds it: fio (randrepeat=1, fio's default: 0xb1899bed times the thread's number, 1 for the first, and again at each loop, so every loop reads the same order), fio-noreseed (randseed=N without randrepeat=0: fio seeds the blocks as randrepeat=1 does, since setup_random_seeds() runs before fixup_options() lets randseed clear randrepeat, but not again at a loop), a number N (randseed=N with randrepeat=0: N through setup_random_seeds()), or scenario (randrepeat=0 without randseed, where fio reads /dev/urandom: pcsim takes scenario.seed as N, so each seed of --seeds reads another order)") \
+  X(workload, random_generator, TEXT, "tausworthe", 0, 0,                             \
+    "with workload.rw = randread: fio's random_generator, tausworthe (its default, L'Ecuyer's 32-bit taus88) or tausworthe64 (taus258); fio's lfsr is not modelled") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
-    "fio's fadvise_hint: 0 (no advice), 1 (advice from the I/O pattern: POSIX_FADV_SEQUENTIAL for a sequential read), sequential, random (not modelled: it turns readahead off) or noreuse (no effect on readahead). A sequential hint doubles the per-file window (mm/fadvise.c: ra_pages = 2 * bdi ra_pages). A fio job sets it; fio's default is 1") \
+    "fio's fadvise_hint: 0 (no advice), 1 (advice from the I/O pattern: POSIX_FADV_SEQUENTIAL for workload.rw = read, POSIX_FADV_RANDOM for randread), sequential, random or noreuse (no effect on readahead). A sequential hint doubles the per-file window (mm/fadvise.c: ra_pages = 2 * bdi ra_pages); a random one sets FMODE_RANDOM: a read() that misses reads exactly its own pages, no window, no marker (page_cache_sync_ra(), v3.5 page_cache_sync_readahead(): force_page_cache_ra()). A fio job sets it; fio's default is 1") \
   X(bio, max_size, SIZE, "512k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),                 \
     "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
   X(bio, max_vecs, COUNT, "256", 1, 65536,                                            \
@@ -255,7 +263,7 @@ typedef enum {
   PCS_FADVISE_COUNT
 } PcsFadvise;
 
-#define PCS_PARAMS_MAX 96
+#define PCS_PARAMS_MAX 112
 #define PCS_LINE_CLI UINT32_MAX
 
 /* A resolved scenario.  TEXT values are owned strings. */
@@ -350,10 +358,19 @@ char *pcs_params_fadvise_names(void);
 #define PCS_DERIVED(X)                                                                       \
   X(readahead, window, "bytes", pcs_params_window_bytes,                                    \
     "per-file readahead window file->f_ra.ra_pages: readahead.read_ahead_kb, doubled when " \
-    "readahead.fadvise_hint is 1 or sequential (POSIX_FADV_SEQUENTIAL)")
+    "readahead.fadvise_hint is sequential, or 1 on workload.rw = read (POSIX_FADV_SEQUENTIAL)")
 
 /* The per-file readahead window in bytes, from read_ahead_kb and fadvise_hint. */
 uint64_t pcs_params_window_bytes(const PcsParams *p);
+/* TRUE when the file is POSIX_FADV_RANDOM (FMODE_RANDOM): fadvise_hint
+ * random, or 1 (fio's default) on a randread job (fio's fadvise_hint=1). */
+gboolean pcs_params_fmode_random(const PcsParams *p);
+/* workload.rw = randread. */
+gboolean pcs_params_randread(const PcsParams *p);
+/* workload.random_seed as fio's: *MODE 0 fio's randrepeat=1 (reseeded each
+ * loop), 1 a randseed (*SEED), 2 scenario.seed as the randseed, 3
+ * fio-noreseed; FALSE for another value. */
+gboolean pcs_params_random_seed(const PcsParams *p, int *mode, uint64_t *seed);
 
 /* Orders of the buddy allocator: 0 .. MAX_PAGE_ORDER (10 on x86-64). */
 #define PCS_BUDDY_ORDERS 11

@@ -280,7 +280,7 @@ static const FioRule rules[] = {
   {"lockfile", FIO_T_ANY, "none", "file locks serialise the clones", 0},
   {"bsrange", FIO_T_ANY, ANY, NULL, 0}, {"bssplit", FIO_T_ANY, ANY, NULL, 0},
   {"random_distribution", FIO_T_ANY, "random", "random I/O", 1},
-  {"percentage_random", FIO_T_ANY, "0", "random I/O", 1},
+  {"percentage_random", FIO_T_ANY, ANY, NULL, 1}, /* random_job(): 0 on rw=read, 100 on randread */
   /* cannot change a buffered sequential read (provenance lists them) */
   {"iodepth", FIO_T_INT, ANY, NULL, 0}, /* a sync engine does one read at a time: fio caps it at 1 */
   {"iodepth_batch", FIO_T_ANY, ANY, NULL, 0}, {"iodepth_batch_complete", FIO_T_ANY, ANY, NULL, 0},
@@ -288,6 +288,7 @@ static const FioRule rules[] = {
   {"name", FIO_T_ANY, ANY, NULL, 0}, {"description", FIO_T_ANY, ANY, NULL, 0},
   {"group_reporting", FIO_T_SET, ANY, NULL, 0}, {"new_group", FIO_T_SET, ANY, NULL, 0},
   {"thread", FIO_T_SET, ANY, NULL, 0}, {"gtod_reduce", FIO_T_BOOL, ANY, NULL, 0},
+  /* randread's (eval_option(): modelled for rw=randread, without effect on rw=read) */
   {"norandommap", FIO_T_SET, ANY, NULL, 0}, {"randrepeat", FIO_T_BOOL, ANY, NULL, 0},
   {"allrandrepeat", FIO_T_BOOL, ANY, NULL, 0}, {"random_generator", FIO_T_ANY, ANY, NULL, 0},
   {"randseed", FIO_T_ANY, ANY, NULL, 0}, {"fsync", FIO_T_INT, ANY, NULL, 0}, /* no writes to sync */
@@ -318,6 +319,8 @@ static const FioRule rules[] = {
   {"zero_buffers", FIO_T_SET, ANY, NULL, 0}, {"cpus_allowed_policy", FIO_T_ANY, ANY, NULL, 0},
 };
 #undef ANY
+
+const char *pcs_fio_rule_name(size_t i) { return i < G_N_ELEMENTS(rules) ? rules[i].name : NULL; }
 
 /* parse.c string_distance(): Levenshtein, as fio counts it. */
 static guint distance(const char *a, const char *b) {
@@ -364,6 +367,12 @@ typedef struct {
   const FioOpt *time_based_opt;
   PcsFadvise fadvise;
   guint numjobs_line, bs_line, size_line, fadvise_line, loops_line, runtime_line, time_based_line, offset_line;
+  /* rw=randread and its options (fio's defaults: randrepeat=1, tausworthe) */
+  gboolean randread, norandommap, randrepeat, has_randseed, tausworthe64;
+  uint64_t randseed;
+  guint rw_line;
+  const FioOpt *bs_opt, *allrandrepeat_opt, *perc_rand_opt;
+  GPtrArray *rand_opts; /* norandommap, randrepeat, randseed, random_generator: accepted without effect on rw=read */
   gboolean has_size, has_filesize, has_io_size;
   gboolean named; /* the job names its file (filename=) */
   char *file;
@@ -490,8 +499,8 @@ static gboolean size_value(const FioOpt *o, unsigned kb_base, uint64_t *out, gbo
                          "ignores a suffix it does not know)", o->key, v);
 }
 
-/* fadvise_hint as fio's parser takes it; "random" turns readahead off
- * (FMODE_RANDOM), which pcsim does not model. */
+/* fadvise_hint as fio's parser takes it; "random" is FMODE_RANDOM
+ * (readahead.c: a miss reads exactly the request). */
 static gboolean fadvise_value(const FioOpt *o, Eval *e, PcsFioJob *job, GArray *refused, GError **error) {
   e->fadvise_line = own_line(o, job->path);
   if (!o->value || !pcs_params_fadvise_parse(o->value, &e->fadvise)) {
@@ -500,21 +509,26 @@ static gboolean fadvise_value(const FioOpt *o, Eval *e, PcsFioJob *job, GArray *
                            "fio option fadvise_hint = '%s': expected %s (fio: failed parsing fadvise_hint%s%s)",
                            o->value ? o->value : "", names, o->value ? "=" : "", o->value ? o->value : "");
   }
-  if (e->fadvise == PCS_FADVISE_RANDOM)
-    refuse(refused, o, 0, "POSIX_FADV_RANDOM turns readahead off; it models readahead of a sequential read");
   return TRUE;
 }
 
-/* rw=read (fio's default) is the one pattern modelled; "read:-8k" skips. */
-static void rw_value(const FioOpt *o, GArray *refused) {
+/* rw=read (fio's default) and rw=randread are modelled; "read:-8k" skips,
+ * "randread:8" reads 8 blocks in sequence after each random one. */
+static void rw_value(const FioOpt *o, Eval *e, GArray *refused) {
   const char *v = o->value ? o->value : "";
+  e->randread = FALSE;
   if (!strcmp(v, "read") || !strcmp(v, "read:0")) return;
+  if (!strcmp(v, "randread") || !strcmp(v, "randread:0") || !strcmp(v, "randread:1")) {
+    e->randread = TRUE;
+    return;
+  }
+  if (g_str_has_prefix(v, "randread:"))
+    return refuse(refused, o, 1, "runs of sequential reads between random ones: it models rw=randread");
   if (g_str_has_prefix(v, "read:"))
     return refuse(refused, o, 1, "reads that skip are not sequential: it models rw=read");
   if (strstr(v, "write") || strstr(v, "trim") || !strcmp(v, "rw") || !strcmp(v, "randrw") || g_str_has_prefix(v, "rw:"))
-    return refuse(refused, o, 1, "a write: it models reads, rw=read");
-  if (strstr(v, "rand")) return refuse(refused, o, 1, "random I/O: it models sequential reads, rw=read");
-  refuse(refused, o, 1, "it models sequential reads, rw=read");
+    return refuse(refused, o, 1, "a write: it models reads, rw=read and rw=randread");
+  refuse(refused, o, 1, "it models rw=read and rw=randread");
 }
 
 static void engine_value(const FioOpt *o, GArray *refused) {
@@ -585,6 +599,39 @@ static gboolean bad_option(const FioOpt *o, GError **error) {
   return pcs_input_error(error, o->file, o->line, "%s: not a fio option (fio: Bad option <%s>)", o->key, given);
 }
 
+/* norandommap, randrepeat, randseed, random_generator as fio parses them
+ * (options.c); modelled for rw=randread (fiorand.c), accepted without
+ * effect on rw=read (eval_job()).  random_generator=lfsr is refused by
+ * name, and so is allrandrepeat=1 (it reseeds the block stream as neither
+ * randrepeat nor randseed does). */
+static void accept(PcsFioJob *job, const FioOpt *o);
+
+static gboolean random_value(const FioOpt *o, const char *k, uint64_t n, unsigned kb_base, Eval *e, PcsFioJob *job,
+                             GArray *refused, GError **error) {
+  const char *v = o->value ? o->value : "";
+  if (!strcmp(k, "norandommap")) e->norandommap = n != 0;
+  else if (!strcmp(k, "randrepeat")) e->randrepeat = n != 0;
+  else if (!strcmp(k, "allrandrepeat")) {
+    e->allrandrepeat_opt = n ? o : NULL;
+  } else if (!strcmp(k, "randseed")) {
+    if (!o->value || !pcs_fio_size(v, kb_base, &e->randseed))
+      return pcs_input_error(error, o->file, o->line, "fio option randseed = '%s': expected an integer (fio: failed "
+                             "parsing randseed=%s)", v, v);
+    e->has_randseed = TRUE;
+  } else if (!strcmp(v, "tausworthe") || !strcmp(v, "tausworthe64")) {
+    e->tausworthe64 = !strcmp(v, "tausworthe64");
+  } else if (!strcmp(v, "lfsr")) {
+    refuse(refused, o, 0, "fio's LFSR generator is not modelled: tausworthe (fio's default) and tausworthe64 are");
+    return TRUE;
+  } else {
+    return pcs_input_error(error, o->file, o->line, "fio option random_generator = '%s': expected tausworthe, lfsr "
+                           "or tausworthe64 (fio: failed parsing random_generator=%s)", v, v);
+  }
+  g_ptr_array_add(e->rand_opts, (gpointer)o);
+  accept(job, o); /* in file order; random_job() takes it back on rw=randread */
+  return TRUE;
+}
+
 static void accept(PcsFioJob *job, const FioOpt *o) {
   g_autofree char *s = o->value ? g_strdup_printf("%s=%s", o->key, o->value) : g_strdup(o->key);
   for (guint i = 0; i < job->accepted->len; i++)
@@ -616,6 +663,7 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   }
   if (!strcmp(k, "bs")) {
     e->bs_line = own_line(o, job->path);
+    e->bs_opt = o;
     gboolean got;
     return size_value(o, kb_base, &e->bs, &got, refused, error);
   }
@@ -632,7 +680,11 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   }
   if (!strcmp(k, "fadvise_hint")) return fadvise_value(o, e, job, refused, error);
   if (!strcmp(k, "kb_base")) return accept(job, o), TRUE;
-  if (!strcmp(k, "rw")) return rw_value(o, refused), TRUE;
+  if (!strcmp(k, "rw")) return e->rw_line = own_line(o, job->path), rw_value(o, e, refused), TRUE;
+  if (!strcmp(k, "percentage_random")) return e->perc_rand_opt = o, TRUE;
+  if (!strcmp(k, "norandommap") || !strcmp(k, "randrepeat") || !strcmp(k, "randseed") ||
+      !strcmp(k, "random_generator") || !strcmp(k, "allrandrepeat"))
+    return random_value(o, k, n, kb_base, e, job, refused, error);
   if (!strcmp(k, "ioengine")) return engine_value(o, refused), TRUE;
   if (!strcmp(k, "bsrange") || !strcmp(k, "bssplit")) return refuse(refused, o, 0, "reads of mixed sizes"), TRUE;
   if (!strcmp(k, "offset")) { /* filesetup.c: each clone reads size bytes from it, of a file of offset + size */
@@ -687,6 +739,32 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   return TRUE;
 }
 
+/* After a job's options: randread's options modelled, or, on rw=read,
+ * accepted without effect; a randread block must be whole pages. */
+static gboolean random_job(Eval *e, PcsFioJob *job, GArray *refused) {
+  if (e->perc_rand_opt) { /* fio: the share of random I/Os of a random job (100); a sequential job never asks */
+    const FioOpt *o = e->perc_rand_opt;
+    g_autofree char *first = g_strndup(o->value ? o->value : "", strcspn(o->value ? o->value : "", ","));
+    uint64_t v = g_ascii_strtoull(first, NULL, 10);
+    if (!*first || !g_ascii_isdigit(*first) || v != (e->randread ? 100 : 0))
+      refuse(refused, o, 1, e->randread ? "a mix of random and sequential reads: it models percentage_random=100"
+                                        : "random I/O in a sequential job: give rw=randread");
+    else accept(job, o);
+  }
+  if (!e->randread) return TRUE;
+  for (guint i = 0; i < e->rand_opts->len; i++) { /* modelled: not "accepted without effect" */
+    const FioOpt *o = g_ptr_array_index(e->rand_opts, i);
+    g_autofree char *text = o->value ? g_strdup_printf("%s=%s", o->key, o->value) : g_strdup(o->key);
+    for (guint k = 0; k < job->accepted->len; k++)
+      if (!strcmp(g_ptr_array_index(job->accepted, k), text)) g_ptr_array_remove_index(job->accepted, k--);
+  }
+  if (e->allrandrepeat_opt)
+    refuse(refused, e->allrandrepeat_opt, 0, "it reseeds fio's block stream: randrepeat and randseed are modelled");
+  if (e->bs % PCS_PAGE_SIZE)
+    refuse(refused, e->bs_opt, 0, "a random block inside pages: rw=randread takes bs a multiple of 4k");
+  return TRUE;
+}
+
 /* One job: the globals before it, then its own options; later ones win. */
 static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e, PcsFioJob *job, GArray *refused,
                          GError **error) {
@@ -694,7 +772,8 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   for (guint i = 0; i < globals->len; i++) g_ptr_array_add(all, g_ptr_array_index(globals, i));
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
-  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE, .loops = 1};
+  *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE, .loops = 1, .randrepeat = TRUE,
+              .rand_opts = g_ptr_array_new()};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
@@ -721,6 +800,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
     e->time_based = FALSE;
     accept(job, o);
   }
+  if (!random_job(e, job, refused)) return FALSE;
   if (!e->named) { /* fio names a clone's own file jobname.N.0 */
     g_free(e->file);
     e->file = NULL;
@@ -758,15 +838,19 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     }
     Eval e = {0};
     ok = eval_job(globals, s, jobs, &e, job, refused, error);
+    g_clear_pointer(&e.rand_opts, g_ptr_array_unref);
     /* without filename= each clone reads its own file; with it, all share it */
     gboolean differs = jobs && (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise ||
                                 e.loops != first.loops || e.runtime_ns != first.runtime_ns ||
                                 e.time_based != first.time_based || e.offset != first.offset ||
+                                e.randread != first.randread || e.norandommap != first.norandommap ||
+                                e.randrepeat != first.randrepeat || e.has_randseed != first.has_randseed ||
+                                e.randseed != first.randseed || e.tausworthe64 != first.tausworthe64 ||
                                 (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
     if (ok && differs && !refused->len)
       ok = pcs_input_error(error, s->file, s->line,
                            "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, offset, loops, "
-                           "runtime, time_based or file: pcsim models "
+                           "runtime, time_based, rw, its random options or file: pcsim models "
                            "threads reading one file, or each its own, the same way)", s->name, job->name);
     if (ok) { /* fio's jobname: the section's own name= (fio's "name" option), else [section] */
       const FioOpt *named = NULL;
@@ -787,6 +871,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       job->fadvise_line = e.fadvise_line;
       job->loops_line = e.loops_line, job->runtime_line = e.runtime_line, job->time_based_line = e.time_based_line;
       job->offset_line = e.offset_line;
+      job->rw_line = e.rw_line;
     }
     g_free(e.file);
     if (ok) job->numjobs += e.numjobs, jobs++;
@@ -803,6 +888,17 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   job->runtime_ns = first.runtime_ns;
   job->time_based = first.time_based;
   job->per_thread_files = !shared;
+  job->randread = first.randread;
+  job->norandommap = first.norandommap;
+  job->tausworthe64 = first.tausworthe64;
+  /* fio 3.33's seeds (init.c): setup_random_seeds() runs before
+   * fixup_options() lets randseed clear randrepeat, so randseed alone seeds
+   * the blocks as randrepeat=1 does, without reseeding at a loop; only with
+   * randrepeat=0 does randseed seed them (fio's write_iolog shows it) */
+  if (first.has_randseed)
+    job->random_seed = first.randrepeat ? g_strdup("fio-noreseed") : g_strdup_printf("%" G_GUINT64_FORMAT, first.randseed);
+  else
+    job->random_seed = g_strdup(first.randrepeat ? "fio" : "scenario");
   return TRUE;
 }
 
@@ -837,6 +933,7 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->global_options, g_strfreev);
   g_clear_pointer(&job->job_options, g_strfreev);
   g_clear_pointer(&job->sections, g_array_unref);
+  g_clear_pointer(&job->random_seed, g_free);
 }
 
 /* Sets KEY ("section.key") to V (with UNIT) from PATH:LINE, and marks the line. */
@@ -846,6 +943,21 @@ static gboolean set_at(PcsParams *p, const char *key, uint64_t v, const char *un
   g_autofree char *at = line ? g_strdup_printf("%s:%u", path, line) : g_strdup(path);
   if (!pcs_params_set(p, pcs_params_find_dotted(key), value, at, error)) return FALSE;
   pcs_params_mark(p, key, line);
+  return TRUE;
+}
+
+/* rw=randread: workload.rw and fio's random options; a rw=read job sets
+ * none of them (they keep their defaults, and outputs stay as they were). */
+static gboolean apply_random(const PcsFioJob *job, PcsParams *p, GError **error) {
+  if (!job->randread) return TRUE;
+  g_autofree char *at = job->rw_line ? g_strdup_printf("%s:%u", job->path, job->rw_line) : g_strdup(job->path);
+  if (!pcs_params_set(p, pcs_params_find("workload", "rw"), "randread", at, error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "norandommap"), job->norandommap ? "1" : "0", job->path, error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "random_seed"), job->random_seed, job->path, error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "random_generator"), job->tausworthe64 ? "tausworthe64" : "tausworthe",
+                      job->path, error))
+    return FALSE;
+  pcs_params_mark(p, "workload.rw", job->rw_line);
   return TRUE;
 }
 
@@ -869,7 +981,8 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
       !set_at(p, "workload.offset", job->offset, "", job->path, job->offset_line, error) ||
       !set_at(p, "workload.loops", job->loops, "", job->path, job->loops_line, error) ||
       !set_at(p, "workload.runtime", job->runtime_ns, "ns", job->path, job->runtime_line, error) ||
-      !set_at(p, "workload.time_based", (uint64_t)job->time_based, "", job->path, job->time_based_line, error))
+      !set_at(p, "workload.time_based", (uint64_t)job->time_based, "", job->path, job->time_based_line, error) ||
+      !apply_random(job, p, error))
     return FALSE;
   g_free(p->source);
   p->source = g_strdup(job->path);

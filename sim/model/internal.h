@@ -47,6 +47,9 @@ struct PcsSim {
   uint64_t npages, file_pages, block_pages, window_pages;
   uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
   gboolean per_thread_files; /* workload.files = per-thread */
+  gboolean randread;         /* workload.rw = randread: each call reads the block fio picks (reader.c) */
+  gboolean rand_reseed;      /* fio's randrepeat: each loop reads the same order (fiorand.c) */
+  gboolean fmode_random;     /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
   gboolean copy_cold;        /* cost.copy_cold > 0: a copy may be cold (endio.c) */
   gboolean fold;             /* copies may be folded into one event: pcs_fold_allowed() (fold.h) */

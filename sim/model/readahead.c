@@ -63,6 +63,25 @@
  *     walk that finds no hole within max pages costs nothing.
  * A per-thread file (workload.files = per-thread) ends each reader's
  * window at its own file's end; pages of other files are never looked at.
+ *
+ * POSIX_FADV_RANDOM (fio's fadvise_hint=1 on rw=randread, or
+ * fadvise_hint=random) sets FMODE_RANDOM, and sync readahead is "dumb"
+ * (ra_forced()), one rule per kernel:
+ *   - v6.18 page_cache_sync_ra(): the tracepoint fires, then
+ *     force_page_cache_ra() of the request: at most max(bdi io_pages,
+ *     ra_pages) pages (btrfs's own bdi has bdi_alloc()'s io_pages of
+ *     VM_READAHEAD_PAGES, 32), in 2 MiB chunks, each do_page_cache_ra()
+ *     with no lookahead: exactly the request's pages, no marker, the
+ *     file_ra_state untouched;
+ *   - v3.5 page_cache_sync_readahead(): force_page_cache_readahead() of
+ *     the request, __do_page_cache_readahead() per 2 MiB chunk with no
+ *     lookahead: the request's absent pages, no marker.
+ * No marker is ever set, so async readahead never runs.  Differs from the
+ * kernel: a request over 2 MiB is one list, where the kernel calls
+ * read_pages() at each chunk's end (a read() that large is rare here).  Without it
+ * (fadvise_hint=0 on randread) the kernel's own random-read detection
+ * runs as above: 6.18's prev_pos / page_cache_prev_miss() tests, 3.5's
+ * ondemand_readahead() small standalone read.
  */
 #include "internal.h"
 
@@ -335,7 +354,21 @@ static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList 
   return listed;
 }
 
+/* VM_READAHEAD_PAGES (128 KiB): bdi_alloc()'s io_pages, btrfs's own bdi's */
+#define RA_BDI_IO_PAGES 32
+/* FMODE_RANDOM: force_page_cache_ra() of REQ pages at OFFSET (see the top). */
+static gboolean ra_forced(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t offset, uint64_t req) {
+  const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
+  if (s->kernel == PCS_KERNEL_V6_18) {
+    ra6_count(s, kind);
+    uint64_t n = MIN(req, MAX((uint64_t)RA_BDI_IO_PAGES, s->window_pages));
+    return ra6_list(s, thread, out, offset, n, 0, kind);
+  }
+  return ra_build_list(s, thread, out, offset, req, 0, kind);
+}
+
 gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
+  if (s->fmode_random) return ra_forced(s, thread, out, offset, req);
   if (s->kernel == PCS_KERNEL_V6_18) return ra6_sync(s, thread, ra, out, offset, req);
   const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
   uint64_t max = s->window_pages;

@@ -136,8 +136,12 @@ static uint32_t pool_cap(const PcsParams *p, const PcsPolicy *policy) {
   return policy->pool ? MIN(policy->pool, list_cap(p)) : list_cap(p);
 }
 
+/* Blocks of a randread loop: fio's last_block(), io_size / bs. */
+static uint64_t rand_blocks(const PcsParams *p) { return p->workload_file_size / p->workload_block_size; }
+
 uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
-  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t);
+  uint64_t map = pcs_params_randread(p) && !p->workload_norandommap ? (rand_blocks(p) + 63) / 64 * 8 : 0;
+  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t) + map;
 }
 
 /* Where a read() call starts: do_generic_file_read()'s first lookup, or
@@ -167,9 +171,19 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   r->rp.pool_cap = pool_cap(s->p, &s->policy);
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
+  if (s->randread) { /* fio's thread_number: 1 for the first clone, on over every job's clones */
+    int mode;
+    uint64_t randseed;
+    pcs_params_random_seed(s->p, &mode, &randseed);
+    gboolean repeat = mode == 0 || mode == 3; /* fio, fio-noreseed: FIO_RANDSEED * thread_number */
+    uint64_t seed = pcs_fiorand_block_seed(repeat ? PCS_FIORAND_REPEAT : PCS_FIORAND_RANDSEED, randseed, id + 1);
+    gboolean use64 = !strcmp(s->p->workload_random_generator, "tausworthe64");
+    pcs_fiorand_init(&r->rand, rand_blocks(s->p), s->p->workload_norandommap != 0, use64, seed);
+  }
 }
 
 void pcs_reader_clear(PcsReader *r) {
+  pcs_fiorand_clear(&r->rand);
   g_clear_pointer(&r->list.pages, g_free);
   g_clear_pointer(&r->rp.pool, g_free);
 }
@@ -250,9 +264,28 @@ static gboolean finish(PcsSim *s, PcsReader *r) {
 static gboolean end_of_file(PcsSim *s, PcsReader *r) {
   if (!s->time_based && ++r->loop >= s->loops) return finish(s, r);
   if (!s->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
+  if (s->randread) { /* fio_file_reset(): the map emptied; a new loop reseeds under randrepeat (clear_io_state()) */
+    pcs_fiorand_reset(&r->rand, !s->time_based && s->rand_reseed);
+    r->rand_calls = 0;
+  }
   invalidate_file(s, r);
   r->pos = r->call_end = r->read_first;
   return TRUE;
+}
+
+/* The next read() call of a randread job: fio's get_next_rand_offset()
+ * picks its block (fiorand.c); the loop ends when it has made a call per
+ * block (fio stops at io_size bytes: with the random map, every block once). */
+static gboolean next_rand_call(PcsSim *s, PcsReader *r) {
+  if (r->rand_calls == r->rand.nblocks && !end_of_file(s, r)) return FALSE;
+  uint64_t b = pcs_fiorand_next(&r->rand);
+  g_assert(b < r->rand.nblocks); /* a map is full only after nblocks calls */
+  r->rand_calls++;
+  r->pos = r->read_first + b * s->block_pages;
+  r->call_end = r->pos + s->block_pages;
+  r->call_start = s->evq.now;
+  pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, r->pos, s->block_pages);
+  return run_cpu(s, r, s->p->cost_syscall, call_state(s));
 }
 
 /* The read() call ended at pos: enter the next one, or end the pass. */
@@ -271,6 +304,7 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     r->ra.prev_valid = TRUE;
   }
   if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
+  if (s->randread) return next_rand_call(s, r);
   if (page == r->file_end) {
     if (!end_of_file(s, r)) return FALSE;
     page = r->pos;

@@ -6,6 +6,7 @@
 #include "pcsim/params.h"
 #include "pcsim/policy.h"
 #include "pcsim/units.h"
+#include "fiorand.h"
 #include "readahead.h"
 
 #include <glib.h>
@@ -94,6 +95,10 @@ typedef struct {
   uint64_t loop;  /* passes over the file completed (workload.loops) */
   PcsTime done_at;
   PcsTime call_start; /* when the current read() call started (its latency: to the end of its last copy) */
+  /* workload.rw = randread: fio's block stream and random map (fiorand.c),
+   * and the calls made in this loop (a loop is rand.nblocks calls) */
+  PcsFioRand rand;
+  uint64_t rand_calls;
 } PcsReader;
 
 /* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */

@@ -133,6 +133,12 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->file_pages = s->offset_pages + ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   s->npages = s->file_pages * (s->per_thread_files ? p->workload_threads : 1);
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
+  s->randread = pcs_params_randread(p);
+  s->fmode_random = pcs_params_fmode_random(p);
+  int seed_mode;
+  uint64_t seed;
+  pcs_params_random_seed(p, &seed_mode, &seed);
+  s->rand_reseed = seed_mode == 0; /* randseed sets fio's rand_repeatable to 0 (init.c fixup_options()) */
   s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
   s->nreaders = (uint32_t)p->workload_threads;
   s->loops = p->workload_loops;

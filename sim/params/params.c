@@ -52,6 +52,10 @@ static const char *const fadvise_names[] = {
 #undef X
 };
 
+/* workload.rw and workload.random_generator: fio's words (options.c posval) */
+static const char *const rw_names[] = {"read", "randread"};
+static const char *const generator_names[] = {"tausworthe", "tausworthe64"};
+
 static const gboolean fadvise_doubles[] = {
 #define X(id, name, doubles) doubles,
   PCS_FADVISE_HINTS(X)
@@ -300,12 +304,33 @@ const char *pcs_params_fadvise_name(PcsFadvise f) {
 
 char *pcs_params_fadvise_names(void) { return names_text(fadvise_names, G_N_ELEMENTS(fadvise_names)); }
 
+gboolean pcs_params_randread(const PcsParams *p) { return strcmp(p->workload_rw, "randread") == 0; }
+
+/* fio's fadvise_hint=1 (fio_fadvise() in ioengines.c): POSIX_FADV_RANDOM
+ * for a random job, POSIX_FADV_SEQUENTIAL for a sequential one. */
+gboolean pcs_params_fmode_random(const PcsParams *p) {
+  PcsFadvise f = pcs_params_fadvise(p);
+  return f == PCS_FADVISE_RANDOM || (f == PCS_FADVISE_PATTERN && pcs_params_randread(p));
+}
+
 /* models mm/fadvise.c: POSIX_FADV_SEQUENTIAL sets file->f_ra.ra_pages to
- * twice bdi->ra_pages; fio's "1" advises sequential for a sequential read,
- * the only kind pcsim models.  The bdi keeps whole pages. */
+ * twice bdi->ra_pages (fio's "1" advises it for a sequential read);
+ * POSIX_FADV_RANDOM leaves ra_pages alone and sets FMODE_RANDOM.  The bdi
+ * keeps whole pages. */
 uint64_t pcs_params_window_bytes(const PcsParams *p) {
   uint64_t bdi = p->readahead_read_ahead_kb / (PCS_PAGE_SIZE / PCS_KIB) * PCS_PAGE_SIZE;
-  return fadvise_doubles[pcs_params_fadvise(p)] ? 2 * bdi : bdi;
+  gboolean doubles = fadvise_doubles[pcs_params_fadvise(p)] && !pcs_params_fmode_random(p);
+  return doubles ? 2 * bdi : bdi;
+}
+
+gboolean pcs_params_random_seed(const PcsParams *p, int *mode, uint64_t *seed) {
+  const char *v = p->workload_random_seed;
+  *seed = 0;
+  if (!strcmp(v, "fio")) return *mode = 0, TRUE;
+  if (!strcmp(v, "fio-noreseed")) return *mode = 3, TRUE;
+  if (!strcmp(v, "scenario")) return *mode = 2, *seed = p->scenario_seed, TRUE;
+  *mode = 1;
+  return pcs_parse_u64(v, seed);
 }
 
 const PcsDerivedInfo *pcs_params_derived_table(size_t *n) {
@@ -322,6 +347,14 @@ static const char *const *choices_of(const PcsParamInfo *info, size_t *n) {
   if (info->offset == offsetof(PcsParams, workload_files)) {
     *n = G_N_ELEMENTS(files_names);
     return files_names;
+  }
+  if (info->offset == offsetof(PcsParams, workload_rw)) {
+    *n = G_N_ELEMENTS(rw_names);
+    return rw_names;
+  }
+  if (info->offset == offsetof(PcsParams, workload_random_generator)) {
+    *n = G_N_ELEMENTS(generator_names);
+    return generator_names;
   }
   if (info->offset == offsetof(PcsParams, readahead_fadvise_hint)) {
     *n = G_N_ELEMENTS(fadvise_names);
@@ -644,9 +677,15 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         "(the bdi keeps whole %u KiB pages: writing %" G_GUINT64_FORMAT " shows %" G_GUINT64_FORMAT ")",
         p->readahead_read_ahead_kb, PCS_PAGE_SIZE / PCS_KIB, PCS_PAGE_SIZE / PCS_KIB, p->readahead_read_ahead_kb,
         p->readahead_read_ahead_kb / (PCS_PAGE_SIZE / PCS_KIB) * (PCS_PAGE_SIZE / PCS_KIB));
-  CHECK("readahead.fadvise_hint", pcs_params_fadvise(p) != PCS_FADVISE_RANDOM,
-        "readahead.fadvise_hint = random is not modelled: POSIX_FADV_RANDOM turns readahead off for the file "
-        "(FMODE_RANDOM) and pcsim models readahead of a sequential read; use 0, 1, sequential or noreuse");
+  int seed_mode;
+  uint64_t seed;
+  CHECK("workload.random_seed", pcs_params_random_seed(p, &seed_mode, &seed),
+        "workload.random_seed = '%s': expected fio (fio's randrepeat=1), fio-noreseed (randseed without "
+        "randrepeat=0), a number (randseed with randrepeat=0) or scenario (randrepeat=0)", p->workload_random_seed);
+  CHECK(blame(p, "workload.rw", "workload.block_size"),
+        !pcs_params_randread(p) || p->workload_block_size % PCS_PAGE_SIZE == 0,
+        "workload.rw = randread needs workload.block_size a multiple of the %u-byte page (got %" G_GUINT64_FORMAT
+        " bytes): pcsim reads whole pages per random block", PCS_PAGE_SIZE, p->workload_block_size);
   CHECK(blame(p, "workload.block_size", "workload.file_size"), p->workload_block_size <= p->workload_file_size,
         "workload.block_size (%" G_GUINT64_FORMAT " bytes) is larger than workload.file_size (%" G_GUINT64_FORMAT ")",
         p->workload_block_size, p->workload_file_size);
@@ -749,7 +788,7 @@ gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_
 
 /* The keys listed only when they differ from their default, each added
  * after outputs that did not list it were pinned.  Their defaults are
- * plain numbers ("0", "1"). */
+ * plain numbers ("0", "1"), or a TEXT key's word ("read"). */
 static const char *const LISTED_WHEN_SET[] = {
     "workload.loops", "workload.runtime", "workload.time_based", "workload.offset", /* fio's loops, runtime, ... */
     "cost.copy_cold", "cpu.cache_size",                                            /* the cache-cold copy */
@@ -766,6 +805,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.idle_wake_short", "cpu.idle_wake_long", "cpu.idle_wake_poll",           /* idle-exit latency by idle time */
     "cpu.wake_select",                                                             /* select_task_rq_fair() */
     "cost.fio_user",                                                               /* fio's user CPU per call */
+    "workload.rw", "workload.norandommap", "workload.random_seed", "workload.random_generator", /* randread */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
@@ -774,6 +814,7 @@ gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
   for (gsize i = 0; i < G_N_ELEMENTS(LISTED_WHEN_SET) && !when_set; i++) when_set = !strcmp(name, LISTED_WHEN_SET[i]);
   if (!when_set) return TRUE;
   const void *field = (const char *)p + info->offset;
+  if (info->kind == PCS_KIND_TEXT) return strcmp(*(char *const *)field, info->def) != 0;
   if (info->kind == PCS_KIND_FRAC) return *(const double *)field != g_ascii_strtod(info->def, NULL);
   return *(const uint64_t *)field != g_ascii_strtoull(info->def, NULL, 10);
 }
