@@ -512,6 +512,49 @@ static void the_job_and_json_beside_are_read(void **state) {
   assert_non_null(strstr(out2, "# NOT MEASURED: copy: not measurable: no trace has its fio job and JSON beside it"));
 }
 
+/* The host files of docs/hosts/ are calibrate's output (issue 36), as scripts/validate-6.18
+ * --calibrated writes them: the dec06e session's two one-thread captures
+ * laid out as the capture script writes them (NAME/NAME.ftrace.txt.gz beside
+ * NAME.fio and NAME.json, machine.txt one folder up), `pcsim calibrate A B
+ * --out dec06e.ini` with no --model (the shipped linux-6.18-btrfs-base), and
+ * the file is docs/hosts/dec06e.ini byte for byte. */
+static void docs_hosts_are_calibrates_output(void **state) {
+  (void)state;
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *set = test_path("tests/data/kernel-6.18-dec06e");
+  g_autofree char *machine_src = g_build_filename(set, "machine.txt", NULL);
+  g_autofree char *machine = g_build_filename(dir, "machine.txt", NULL);
+  assert_int_equal(symlink(machine_src, machine), 0);
+  const char *runs[] = {"bs32k-ra128-j1-rep1", "bs32k-ra4096-j1-rep1"};
+  char *traces[2];
+  for (int i = 0; i < 2; i++) {
+    g_autofree char *run = g_build_filename(dir, runs[i], NULL);
+    assert_int_equal(g_mkdir(run, 0755), 0);
+    const struct {
+      const char *sub, *ext;
+    } files[] = {{"mechanism", "ftrace.txt.gz"}, {"blocks", "fio"}, {"blocks", "json"}};
+    for (gsize f = 0; f < G_N_ELEMENTS(files); f++) {
+      g_autofree char *name = g_strdup_printf("%s.%s", runs[i], files[f].ext);
+      g_autofree char *src = g_build_filename(set, files[f].sub, name, NULL);
+      g_autofree char *dst = g_build_filename(run, name, NULL);
+      assert_int_equal(symlink(src, dst), 0);
+      if (f == 0) traces[i] = g_strdup(dst);
+    }
+  }
+  g_autofree char *ini = g_build_filename(dir, "dec06e.ini", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "calibrate", traces[0], traces[1], "--out", ini, NULL);
+  g_free(traces[0]), g_free(traces[1]);
+  if (rc) fail_msg("pcsim calibrate exited %d: %s", rc, err);
+  g_autofree char *made = NULL, *committed = NULL, *committed_path = test_path("docs/hosts/dec06e.ini");
+  assert_true(g_file_get_contents(ini, &made, NULL, NULL));
+  assert_true(g_file_get_contents(committed_path, &committed, NULL, NULL));
+  assert_non_null(strstr(made, "linux-6.18-btrfs-base (no --model: the shipped base"));
+  if (strcmp(made, committed))
+    fail_msg("docs/hosts/dec06e.ini is not what pcsim calibrate writes from its session: run scripts/validate-6.18 "
+             "--calibrated");
+}
+
 /* ---- refusals ---- */
 
 static void bad_traces_are_refused_with_exit_2(void **state) {
@@ -621,6 +664,7 @@ int main(void) {
     cmocka_unit_test(every_key_the_help_lists_loads),
     cmocka_unit_test(one_command_writes_a_complete_host),
     cmocka_unit_test(the_job_and_json_beside_are_read),
+    cmocka_unit_test(docs_hosts_are_calibrates_output),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@
  * And --session-costs, the diagnostic of docs/validation.md ("Each session's
  * insert path"), on the dec04 session's bs=1M four-thread row; and another
  * host's scenario, calibrated from its one-thread captures only, on that
- * host's 2, 4 and 8 thread rows (docs/hosts/dec06.ini).
+ * host's 2, 4 and 8 thread rows (docs/notebook/hosts/dec06-handmade.ini).
  */
 #include "support.h"
 
@@ -272,7 +272,7 @@ static void session_costs_predict_the_bs1m_race(void **state) {
   assert_non_null(strstr(e2, "--session-costs needs --out"));
 }
 
-/* Another host, calibrated from one thread: docs/hosts/dec06.ini is the
+/* Another host, calibrated from one thread: docs/notebook/hosts/dec06-handmade.ini is the
  * shipped scenario with only what a user measures from a new machine's
  * ONE-thread captures changed (the device from calibrate's service times and
  * the one-thread MiB/s, the insert path from calibrate), cost.ra_marker
@@ -288,7 +288,7 @@ static void session_costs_predict_the_bs1m_race(void **state) {
  * and runs 2-3x too slow. */
 static void a_host_calibrated_from_one_thread_predicts_its_threads(void **state) {
   (void)state;
-  g_autofree char *model = test_path("docs/hosts/dec06.ini");
+  g_autofree char *model = test_path("docs/notebook/hosts/dec06-handmade.ini");
   g_autofree char *text = validate_csv(NULL, "--seeds", "3", "--model", model, "--fixtures",
                                        "tests/data/kernel-6.18-dec06", "--only", "ra128-j2,ra128-j4,ra128-j8", NULL);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -329,14 +329,14 @@ static void another_hosts_set_runs_its_own_scenario(void **state) {
                                        "ra128-j1,ra128-j2", NULL);
   assert_non_null(strstr(text, ",ra128-j1,1,32k,1,128,host fitted,"));
   assert_non_null(strstr(text, ",ra128-j2,2,32k,1,128,host prediction,"));
-  assert_non_null(strstr(text, ",docs/hosts/dec06.ini\n"));
+  assert_non_null(strstr(text, ",docs/notebook/hosts/dec06-handmade.ini\n"));
 }
 
 /* --calibrated, validation as a user lives it: every capture session with
  * the two one-thread captures with page inserts and a machine.txt is
- * calibrated by `pcsim calibrate A B --out host.ini` (no --model, no
- * --machine) and its rows run on that host.ini; the others are listed as
- * lacking them.  One configuration, one seed: the sessions the rule finds
+ * calibrated by `pcsim calibrate A B --out SESSION.ini` (no --model, no
+ * --machine) and its rows run on that host file, which goes to DIR/hosts/
+ * (docs/hosts/ without --out); the others are listed as lacking them.  One configuration, one seed: the sessions the rule finds
  * today (kernel-6.18-btrfs-threads, -dec04, -dec06) each get their row and
  * their line in the summary; the idle session, without machine.txt, is
  * listed. */
@@ -367,7 +367,11 @@ static void calibrated_sessions_each_from_their_own_captures(void **state) {
   assert_non_null(strstr(md, "- kernel-6.18-ext4: fstype=ext4: pcsim models btrfs only (calibrate refuses it, issue 37)\n"));
   assert_non_null(strstr(md, "- kernel-6.18-xfs: fstype=xfs: pcsim models btrfs only"));
   assert_non_null(strstr(md, "- check: ra128-j1-rep1.ftrace.txt.gz, 1 thread(s)")); /* the one-thread check, printed */
-  assert_non_null(strstr(csv, "/host.ini\n")); /* each row on its session's calibrated host */
+  /* each row on its session's calibrated host, named after the session, and its file in DIR/hosts/ */
+  assert_non_null(strstr(csv, "/dec06.ini\n"));
+  g_autofree char *host = g_build_filename(dir, "hosts", "dec06.ini", NULL), *host_text = NULL;
+  assert_true(g_file_get_contents(host, &host_text, NULL, NULL));
+  assert_non_null(strstr(host_text, "[scenario]\nname = dec06\n"));
   assert_non_null(strstr(err, "calibrate: check (not fitted)"));
   /* --calibrated predicts from calibrate's output alone: --model is refused */
   char *refused[] = {"bash", script, "--pcsim", PCSIM_BINARY, "--calibrated", "--model", "x.ini", "--out", dir, NULL};

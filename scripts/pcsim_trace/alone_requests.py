@@ -6,7 +6,7 @@ KiB (--kib, default 256) that were alone on the device from issue to completion
 (no other request in flight when issued, none issued before it completed), their
 count and p25 / median / p75 service time, and ln(p75 / p25) / 1.349: the
 lognormal sigma that device.jitter takes (workloads/linux-6.18-btrfs.ini,
-docs/hosts/dec06.ini).  Requests that overlap another are left out: their
+docs/notebook/hosts/dec06-handmade.ini).  Requests that overlap another are left out: their
 slow-down is the channels', not the spread.
 """
 import argparse

@@ -7,7 +7,8 @@
  * NAME.fio and NAME.json, OUT/machine.txt): the machine file is --machine,
  * else machine.txt beside the first trace or one folder up; each trace's
  * job and fio JSON are read from beside it when there; the base is the
- * shipped scenario of the traces' kernel.  Every value goes to stderr with
+ * shipped base of the traces' kernel (workloads/linux-6.18-btrfs-base.ini:
+ * the kernel's and the platform's facts).  Every value goes to stderr with
  * its source, and the weak ones as warnings; then each one-thread run with
  * its job and JSON is run on the new scenario (seed 1) and printed beside
  * fio's MiB/s and clat p50: a check, not an input.
@@ -84,12 +85,16 @@ static guint traces_kernel(const char *machine, gboolean ra_events) {
   return k ? k : ra_events ? 6 : 0;
 }
 
-/* Without --model: the shipped scenario of the traces' kernel (a 6.x
- * trace: Linux 6.18 on btrfs; else the defaults), named after OUTFILE or
- * the first trace (NAME.ini, NAME.ftrace.txt.gz -> NAME). */
+/* calibrate's base for a 6.x trace without --model: the kernel's and the
+ * platform's facts (workloads/linux-6.18-btrfs-base.ini). */
+#define CALIBRATE_BASE_6X "linux-6.18-btrfs-base"
+
+/* Without --model: the shipped base of the traces' kernel (a 6.x trace:
+ * Linux 6.18 on btrfs; else the defaults), named after OUTFILE or the
+ * first trace (NAME.ini, NAME.ftrace.txt.gz -> NAME). */
 static gboolean default_base(PcsParams *base, guint kernel, const char *outfile, const char *trace, char **base_name,
                              GError **error) {
-  g_autofree char *model = kernel >= 6 ? pcs_cli_default_model() : NULL;
+  g_autofree char *model = kernel >= 6 ? g_strdup(CALIBRATE_BASE_6X) : NULL;
   if (model) { /* the shipped one, never a file of that name in the working directory (as `run` takes it) */
     g_autofree char *shipped = NULL, *text = NULL;
     if (!pcs_scenario_read(model, PCS_SCENARIO_INI | PCS_SCENARIO_SHIPPED_ONLY, &shipped, &text, NULL, error) ||
@@ -98,7 +103,7 @@ static gboolean default_base(PcsParams *base, guint kernel, const char *outfile,
   }
   if (model) {
     g_autofree char *file = g_path_get_basename(model);
-    *base_name = g_strdup_printf("%s (no --model: the shipped scenario of the traces' kernel, %u.x)", file, kernel);
+    *base_name = g_strdup_printf("%s (no --model: the shipped base of the traces' kernel, %u.x)", file, kernel);
   }
   g_autofree char *name = g_path_get_basename(outfile && strcmp(outfile, "-") ? outfile : trace);
   name[strcspn(name, ".")] = 0;
@@ -254,8 +259,8 @@ int pcs_cmd_calibrate(int argc, char **argv) {
   gboolean no_check = FALSE;
   GOptionEntry entries[] = {
     {"model", 'm', 0, G_OPTION_ARG_FILENAME, &model,
-     "base scenario: its other keys are carried over (default: the shipped scenario of the traces' kernel, "
-     "linux-6.18-btrfs for a 6.x trace)", "BASE.ini"},
+     "base scenario: its other keys are carried over (default: the shipped base of the traces' kernel, "
+     "linux-6.18-btrfs-base for a 6.x trace: the kernel's and the platform's facts)", "BASE.ini"},
     {"machine", 0, 0, G_OPTION_ARG_FILENAME, &machine, "the capture's machine file (queue limits, CPUs, kernel; default: machine.txt beside the first trace or one "
      "folder up)",
      "machine.txt"},
