@@ -92,6 +92,18 @@
  * step calls forward along that walk; only the wake comes back here, as
  * unlock_page() does in the kernel.
  *
+ * Several files (workload.nrfiles, fio nrfiles): each reader has a set of
+ * files, each with its own position (fio's last_pos) and file_ra_state
+ * (its own struct file), kept in its slot (PcsReaderFiles) while the
+ * reader reads another; file_first .. ra are the current file's, so the
+ * read loop and readahead.c see one file as before.  At each call
+ * boundary files_next() chooses the file as fio 3.33's __get_next_file()
+ * (io_u.c) does: stay for file_service_type sequential or :N calls, else
+ * get_next_file_rr() or get_next_file_rand(); a file not yet open is
+ * opened when picked (a shared one's cache dropped: invalidate=1), or the
+ * pick is fio's -EBUSY past openfiles and fio asks again at once; a file
+ * at its end is closed and done.  One file (nrfiles 1) never enters it.
+ *
  * Invalidation (invalidate_file()) keeps each reader's pos and, under
  * v6.18, every folio of the batch it holds (a reference each).
  *
