@@ -17,6 +17,9 @@
  * Several job sections are one scenario when they read the same way: their
  * numjobs add up.  A job without filename= gives each clone its own file
  * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
+ * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
+ * them (files_sizes()), with file_service_type and openfiles.
  *
  * Meaning (eval_option()): every option is looked up in fio's own names
  * (fio_names.h); one fio does not know is fio's "Bad option" with its
@@ -860,7 +863,7 @@ static void files_job(Eval *e, PcsFioJob *job, GArray *refused) {
   const FioOpt *nr = e->nrfiles_opt;
   if (e->names && nr && g_ascii_strtoull(nr->value ? nr->value : "1", NULL, 10) > e->names)
     g_ptr_array_add(job->notes, g_strdup_printf("%s:%u: nrfiles=%s with filename= naming %" G_GUINT64_FORMAT
-                                                " file(s): fio reads those (init.c fixup_options() caps nr_files)",
+                                                " file(s): fio reads those, silently (init.c fixup_options() caps nr_files)",
                                                 nr->file, nr->line, nr->value ? nr->value : "", e->names));
   if (e->nrfiles == 1) {
     if (e->fst_opt && e->fst) accept(job, e->fst_opt);
