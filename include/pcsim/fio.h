@@ -52,6 +52,13 @@ typedef struct {
   GPtrArray *notes;        /* "FILE:LINE: ..." what fio would say on stderr and run anyway */
   gboolean group_reporting;
   gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */
+  /* several files (workload.nrfiles): nrfiles per clone (its own, fio's
+   * jobname.N.F, or filename=a:b's shared ones), each of size bytes read;
+   * file_service_type as fio writes it ("roundrobin", "random:4"),
+   * openfiles (0: nrfiles) */
+  uint64_t nrfiles, openfiles;
+  char *file_service_type;
+  guint nrfiles_line;
   GPtrArray *accepted;     /* "option=value" accepted without effect, for provenance */
   /* Options with a value as the job file wrote them ("bs", "32k"), key and
    * value alternating, NULL-terminated: of the [global] sections before the

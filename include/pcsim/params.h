@@ -48,6 +48,12 @@ typedef enum {
     "size of the file every thread reads from offset 0 to the end; need not be a multiple of the page (the last page is then partial)") \
   X(workload, files, TEXT, "shared", 0, 0,                                            \
     "shared: every thread reads the same file (one page cache, threads race on inserts); per-thread: each thread reads a file of its own of workload.file_size (fio numjobs without filename=), laid out one after the other on the device") \
+  X(workload, nrfiles, COUNT, "1", 1, 65536,                                          \
+    "files each thread reads (fio nrfiles), each of workload.file_size, with workload.files = per-thread a set of its own per thread (fio's jobname.N.F), with shared one set all threads read (fio filename=a:b:c); laid out one after the other on the device, each thread's set after the one before. Each file a thread reads has its own readahead state (its own open struct file: file_ra_state), and the thread switches between them after each read() call as workload.file_service_type says") \
+  X(workload, file_service_type, TEXT, "roundrobin", 0, 0,                            \
+    "with workload.nrfiles > 1, which file a thread reads next, as fio 3.33's io_u.c __get_next_file(): roundrobin (fio's default: the next open file after each read() call), sequential (one file to its end, then the next) or random (a file drawn by fio's next_file_state generator, seeded as setup_random_seeds() seeds it from workload.random_seed); each may take fio's :N, N read() calls on a file before the next choice (file_service_nr, 1 by default)") \
+  X(workload, openfiles, COUNT, "0", 0, 65536,                                        \
+    "with workload.nrfiles > 1, the most files a thread has open at once (fio openfiles; 0 or more than nrfiles: nrfiles). A file is opened when fio first picks it (invalidate=1 then drops its cached pages, fadvise_hint advises it, and its readahead state starts fresh) and closed at its end; a pick of an unopened file while openfiles are open is skipped, as fio's -EBUSY retry skips it") \
   X(workload, block_size, SIZE, "32k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),           \
     "size of one read() call (fio bs), at least a page; a call ends in the page that holds its last byte (a page two calls share is looked up once)") \
   X(workload, offset, SIZE, "0", 0, (UINT64_C(1) << 50),                             \
@@ -63,9 +69,9 @@ typedef enum {
   X(workload, norandommap, COUNT, "0", 0, 1,                                          \
     "with workload.rw = randread: 1 picks each block without fio's random map (fio norandommap): a block may be read twice and another never") \
   X(workload, random_seed, TEXT, "fio", 0, 0,                                         \
-    "with workload.rw = randread, the seed of each thread's block generator, as fio 3.33 seeds it: fio (randrepeat=1, fio's default: 0xb1899bed times the thread's number, 1 for the first, and again at each loop, so every loop reads the same order), fio-noreseed (randseed=N without randrepeat=0: fio seeds the blocks as randrepeat=1 does, since setup_random_seeds() runs before fixup_options() lets randseed clear randrepeat, but not again at a loop), a number N (randseed=N with randrepeat=0: N through setup_random_seeds()), or scenario (randrepeat=0 without randseed, where fio reads /dev/urandom: pcsim takes scenario.seed as N, so each seed of --seeds reads another order)") \
+    "with workload.rw = randread, the seed of each thread's block generator, as fio 3.33 seeds it: fio (randrepeat=1, fio's default: 0xb1899bed times the thread's number, 1 for the first, and again at each loop, so every loop reads the same order), fio-noreseed (randseed=N without randrepeat=0: fio seeds the blocks as randrepeat=1 does, since setup_random_seeds() runs before fixup_options() lets randseed clear randrepeat, but not again at a loop), a number N (randseed=N with randrepeat=0: N through setup_random_seeds()), or scenario (randrepeat=0 without randseed, where fio reads /dev/urandom: pcsim takes scenario.seed as N, so each seed of --seeds reads another order). With workload.file_service_type = random it seeds fio's file stream too (td->rand_seeds[FIO_RAND_FILE_OFF], from fio's default randseed 0x89 under fio)") \
   X(workload, random_generator, TEXT, "tausworthe", 0, 0,                             \
-    "with workload.rw = randread: fio's random_generator, tausworthe (its default, L'Ecuyer's 32-bit taus88) or tausworthe64 (taus258); fio's lfsr is not modelled") \
+    "with workload.rw = randread or workload.file_service_type = random: fio's random_generator, tausworthe (its default, L'Ecuyer's 32-bit taus88) or tausworthe64 (taus258); fio's lfsr is not modelled") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
@@ -340,6 +346,23 @@ gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 
 /* workload.files as its mode. */
 PcsFilesMode pcs_params_files(const PcsParams *p);
+/* Files the run reads: workload.nrfiles, times workload.threads with
+ * per-thread files (each thread its own set). */
+uint64_t pcs_params_nfiles(const PcsParams *p);
+
+/* workload.file_service_type's types, as fio names them (options.c). */
+typedef enum {
+  PCS_FSERVICE_ROUNDROBIN, /* FIO_FSERVICE_RR, fio's default */
+  PCS_FSERVICE_SEQUENTIAL, /* FIO_FSERVICE_SEQ */
+  PCS_FSERVICE_RANDOM,     /* FIO_FSERVICE_RANDOM */
+} PcsFileService;
+
+/* TEXT as fio's file_service_type: "roundrobin", "sequential" or "random",
+ * each with an optional ":N" (file_service_nr, N from 1; 1 without it).
+ * FALSE for another value. */
+gboolean pcs_params_file_service_parse(const char *text, PcsFileService *type, uint32_t *nr);
+/* workload.file_service_type (pcs_params_validate() accepted it). */
+void pcs_params_file_service(const PcsParams *p, PcsFileService *type, uint32_t *nr);
 
 /* The selected kernel ([scenario] kernel) and its name. */
 PcsKernel pcs_params_kernel(const PcsParams *p);

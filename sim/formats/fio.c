@@ -17,6 +17,9 @@
  * Several job sections are one scenario when they read the same way: their
  * numjobs add up.  A job without filename= gives each clone its own file
  * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
+ * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
+ * them (files_sizes()), with file_service_type and openfiles.
  *
  * Meaning (eval_option()): every option is looked up in fio's own names
  * (fio_names.h); one fio does not know is fio's "Bad option" with its
@@ -272,7 +275,7 @@ static const FioRule rules[] = {
   {"rate", FIO_T_ANY, "0", "a rate limit", 0}, {"ratemin", FIO_T_ANY, "0", "a rate limit", 0},
   {"rate_iops", FIO_T_ANY, "0", "a rate limit", 0}, {"rate_iops_min", FIO_T_ANY, "0", "a rate limit", 0},
   {"number_ios", FIO_T_ANY, "0", "fio stops after number_ios reads", 0},
-  {"nrfiles", FIO_T_INT, "1", "each clone reads one file", 0},
+  {"nrfiles", FIO_T_INT, ANY, NULL, 0}, /* eval_option(): several files */
   {"verify", FIO_T_ANY, "0|none", "verifying costs CPU per block", 0},
   {"zonemode", FIO_T_ANY, "none", "zones skip parts of the file", 0},
   {"zonesize", FIO_T_ANY, "0", "zones skip parts of the file", 0},
@@ -297,8 +300,8 @@ static const FioRule rules[] = {
   {"create_on_open", FIO_T_BOOL, ANY, NULL, 0}, {"create_serialize", FIO_T_BOOL, ANY, NULL, 0},
   {"allow_file_create", FIO_T_BOOL, ANY, NULL, 0}, {"unlink", FIO_T_BOOL, ANY, NULL, 0},
   {"unlink_each_loop", FIO_T_BOOL, ANY, NULL, 0}, {"overwrite", FIO_T_BOOL, ANY, NULL, 0},
-  {"fallocate", FIO_T_ANY, ANY, NULL, 0}, {"file_service_type", FIO_T_ANY, ANY, NULL, 0},
-  {"openfiles", FIO_T_ANY, ANY, NULL, 0}, {"blockalign", FIO_T_ANY, ANY, NULL, 0},
+  {"fallocate", FIO_T_ANY, ANY, NULL, 0}, {"file_service_type", FIO_T_ANY, ANY, NULL, 0}, /* eval_option() */
+  {"openfiles", FIO_T_INT, ANY, NULL, 0}, {"blockalign", FIO_T_ANY, ANY, NULL, 0},
   {"exitall", FIO_T_SET, ANY, NULL, 0}, {"exit_what", FIO_T_ANY, ANY, NULL, 0},
   {"continue_on_error", FIO_T_ANY, ANY, NULL, 0}, {"ignore_error", FIO_T_ANY, ANY, NULL, 0},
   {"error_dump", FIO_T_BOOL, ANY, NULL, 0}, {"per_job_logs", FIO_T_BOOL, ANY, NULL, 0},
@@ -376,6 +379,13 @@ typedef struct {
   gboolean has_size, has_filesize, has_io_size;
   gboolean named; /* the job names its file (filename=) */
   char *file;
+  /* several files: nrfiles (fio's nr_files as add_file() and
+   * fixup_options() leave it), file_service_type, openfiles */
+  uint64_t nrfiles, openfiles, names; /* names: files filename= lists (0: none) */
+  gboolean nrfiles_after_names;       /* nrfiles= came after filename= (it then caps the list) */
+  const FioOpt *nrfiles_opt, *fst_opt, *filesize_opt, *size_opt, *io_size_opt, *filename_opt, *openfiles_opt;
+  char *fst;
+  guint nrfiles_line;
 } Eval;
 
 /* The line of O when it is in the job file itself (not an include). */
@@ -583,6 +593,46 @@ static gboolean runtime_value(const FioOpt *o, uint64_t *ns, GArray *refused, gb
   return TRUE;
 }
 
+/* filename=a:b:c (str_filename_cb(), get_next_str()): the files every
+ * clone reads, shared; fio's nr_files becomes their count (a nrfiles=
+ * before it is dropped, one after it caps the list: add_file(),
+ * fixup_options()).  FALSE: refused (a name twice). */
+static gboolean filename_list(const FioOpt *o, Eval *e, GArray *refused) {
+  g_auto(GStrv) names = g_strsplit(o->value ? o->value : "", ":", -1);
+  guint n = 0;
+  for (guint i = 0; names[i] && *names[i]; i++, n++)
+    for (guint j = 0; j < i; j++)
+      if (!strcmp(names[i], names[j]))
+        return refuse(refused, o, 0, "a file named twice: fio opens it twice, as two files of one job"), FALSE;
+  e->names = n; /* "a:" ends the list at the empty name, as fio's loop does */
+  e->filename_opt = o;
+  if (!e->nrfiles_opt || !e->nrfiles_after_names) e->nrfiles = MAX(n, 1);
+  return TRUE;
+}
+
+/* file_service_type (options.c str_fst_cb()): roundrobin (fio's default),
+ * sequential and random, each with fio's ":N" (file_service_nr), are
+ * modelled; fio's non-uniform choices are refused by name. */
+static gboolean fst_value(const FioOpt *o, Eval *e, GArray *refused, GError **error) {
+  const char *v = o->value ? o->value : "";
+  PcsFileService type;
+  uint32_t nr;
+  e->fst_opt = o;
+  if (pcs_params_file_service_parse(v, &type, &nr)) {
+    g_free(e->fst);
+    e->fst = g_strdup(v);
+    return TRUE;
+  }
+  static const char *const nonuniform[] = {"zipf", "pareto", "normal", "gauss"};
+  for (size_t i = 0; i < G_N_ELEMENTS(nonuniform); i++)
+    if (g_str_has_prefix(v, nonuniform[i]))
+      return refuse(refused, o, 0, "a non-uniform choice of file: it models roundrobin, sequential and random"), TRUE;
+  if (g_str_has_prefix(v, "roundrobin:") || g_str_has_prefix(v, "sequential:") || g_str_has_prefix(v, "random:"))
+    return refuse(refused, o, 0, "its :N must be a number of read() calls from 1 (fio's file_service_nr)"), TRUE;
+  return pcs_input_error(error, o->file, o->line, "fio option file_service_type = '%s': expected roundrobin, sequential, "
+                         "random, zipf, pareto, normal or gauss (fio: failed parsing file_service_type=%s)", v, v);
+}
+
 /* fio's "Bad option": not one of its options; its nearest, by its own
  * rule (options.c show_closest_option(), parse.c string_distance_ok()). */
 static gboolean bad_option(const FioOpt *o, GError **error) {
@@ -669,13 +719,32 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   }
   if (!strcmp(k, "size")) {
     e->size_line = own_line(o, job->path);
+    e->size_opt = o;
     return size_value(o, kb_base, &e->size, &e->has_size, refused, error);
   }
   if (!strcmp(k, "filesize")) {
-    if (strchr(v, '-')) return refuse(refused, o, 0, "files of random sizes"), TRUE;
+    e->filesize_opt = o;
+    if (strchr(v, '-') || strchr(v, ':'))
+      return refuse(refused, o, 0, "a filesize range: fio draws each file's size in it (get_rand_file_size()); give one size"), TRUE;
     return size_value(o, kb_base, &e->filesize, &e->has_filesize, refused, error);
   }
+  if (!strcmp(k, "nrfiles")) {
+    const PcsParamInfo *nr = pcs_params_find("workload", "nrfiles");
+    if (n < nr->lo || n > nr->hi)
+      return pcs_input_error(error, o->file, o->line, "fio option nrfiles = '%s': expected an integer from %" G_GUINT64_FORMAT
+                             " to %" G_GUINT64_FORMAT, v, nr->lo, nr->hi);
+    e->nrfiles = n, e->nrfiles_opt = o, e->nrfiles_after_names = e->names > 0;
+    e->nrfiles_line = own_line(o, job->path);
+    return TRUE;
+  }
+  if (!strcmp(k, "openfiles")) {
+    e->openfiles_opt = o;
+    e->openfiles = MIN(n, pcs_params_find("workload", "openfiles")->hi);
+    return TRUE;
+  }
+  if (!strcmp(k, "file_service_type")) return fst_value(o, e, refused, error);
   if (!strcmp(k, "io_size")) {
+    e->io_size_opt = o;
     return size_value(o, kb_base, &e->io_size, &e->has_io_size, refused, error);
   }
   if (!strcmp(k, "fadvise_hint")) return fadvise_value(o, e, job, refused, error);
@@ -728,8 +797,7 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   }
   if (!strcmp(k, "group_reporting")) job->group_reporting = TRUE;
   if (!strcmp(k, "filename") || !strcmp(k, "directory")) {
-    if (!strcmp(k, "filename") && strchr(v, ':'))
-      return refuse(refused, o, 0, "each clone reads one file"), TRUE;
+    if (!strcmp(k, "filename") && !filename_list(o, e, refused)) return TRUE;
     g_autofree char *old = e->file;
     e->file = !strcmp(k, "directory") && old ? g_build_filename(v, old, NULL) : g_strdup(v);
     if (!strcmp(k, "filename")) e->named = TRUE;
@@ -765,6 +833,56 @@ static gboolean random_job(Eval *e, PcsFioJob *job, GArray *refused) {
   return TRUE;
 }
 
+/* Several files (nrfiles > 1), as fio 3.33's setup_files() sizes them:
+ * with filesize= each file is that size, and size= (the clone's I/O over
+ * all its files) above nrfiles x filesize is cut to it; without it each
+ * file is size / nrfiles.  E->size becomes one file's size.  Refused by
+ * name: a size= below nrfiles x filesize (fio stops part way through its
+ * files: do_io()'s bytes_issued), a remainder of a block or more (fio
+ * makes the first files a block larger), io_size other than the total. */
+static void files_sizes(Eval *e, GArray *refused) {
+  uint64_t n = e->nrfiles;
+  if (!e->has_size && !e->has_filesize && e->has_io_size) e->size = e->io_size, e->has_size = TRUE;
+  if (e->has_filesize) {
+    if (e->has_size && e->size < e->filesize * n)
+      refuse(refused, e->size_opt, 0, "size below nrfiles x filesize: fio stops part way through the files");
+    e->size = e->filesize, e->has_size = TRUE;
+  } else if (e->has_size) {
+    uint64_t fs = e->size / n;
+    if (e->size - fs * n >= e->bs)
+      refuse(refused, e->size_opt, 0, "size not a multiple of nrfiles blocks: fio makes the first files a block larger");
+    e->size = fs;
+  }
+  if (e->has_io_size && e->has_size && e->io_size != e->size * n)
+    refuse(refused, e->io_size_opt, 0, "io_size other than nrfiles x the file's size");
+}
+
+/* What several files cannot be combined with (refused by name), and the
+ * file options that do nothing with one file (accepted). */
+static void files_job(Eval *e, PcsFioJob *job, GArray *refused) {
+  const FioOpt *nr = e->nrfiles_opt;
+  if (e->names && nr && g_ascii_strtoull(nr->value ? nr->value : "1", NULL, 10) > e->names)
+    g_ptr_array_add(job->notes, g_strdup_printf("%s:%u: nrfiles=%s with filename= naming %" G_GUINT64_FORMAT
+                                                " file(s): fio reads those, silently (init.c fixup_options() caps nr_files)",
+                                                nr->file, nr->line, nr->value ? nr->value : "", e->names));
+  if (e->nrfiles == 1) {
+    if (e->fst_opt && e->fst) accept(job, e->fst_opt);
+    if (e->openfiles_opt) accept(job, e->openfiles_opt);
+    if (e->nrfiles_opt) accept(job, e->nrfiles_opt); /* nrfiles=1, or capped to filename='s one file */
+    return;
+  }
+  const FioOpt *o = e->nrfiles_opt && (!e->names || e->nrfiles_after_names) ? e->nrfiles_opt : e->filename_opt;
+  if (e->randread) refuse(refused, o, 1, "random reads over several files (fio's random map per file) are not modelled");
+  if (e->loops > 1) refuse(refused, o, 0, "loops over several files are not modelled (clear_io_state() reopens them all)");
+  if (e->time_based) refuse(refused, o, 0, "time_based over several files is not modelled (fio wraps one file only)");
+  PcsFileService type;
+  uint32_t service_nr;
+  if (e->fst && pcs_params_file_service_parse(e->fst, &type, &service_nr) && type == PCS_FSERVICE_RANDOM && e->has_randseed &&
+      e->randrepeat)
+    refuse(refused, e->fst_opt, 0, "with randseed and randrepeat=1 the file stream's seed is not modelled: "
+                                   "give randrepeat=0, or no randseed");
+}
+
 /* One job: the globals before it, then its own options; later ones win. */
 static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e, PcsFioJob *job, GArray *refused,
                          GError **error) {
@@ -773,7 +891,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
   *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE, .loops = 1, .randrepeat = TRUE,
-              .rand_opts = g_ptr_array_new()};
+              .rand_opts = g_ptr_array_new(), .nrfiles = 1};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
@@ -784,12 +902,16 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   for (guint i = 0; i < all->len; i++)
     if (!eval_option(g_ptr_array_index(all, i), kb_base, njob, e, job, refused, error)) return FALSE;
   /* fio: size is the I/O per clone, filesize the file's; io_size caps it */
-  if (!e->has_size && e->has_filesize) e->size = e->filesize, e->has_size = TRUE;
-  if (e->has_io_size && e->has_size && e->io_size != e->size)
-    refuse(refused, last_opt(all, "io_size"), 0, "io_size other than the file's size");
-  if (!e->has_size && e->has_io_size) e->size = e->io_size, e->has_size = TRUE;
-  if (e->has_filesize && e->filesize != e->size)
-    refuse(refused, last_opt(all, "filesize"), 0, "a file larger than the I/O");
+  if (e->names && e->nrfiles > e->names) e->nrfiles = e->names; /* init.c fixup_options() */
+  if (e->nrfiles > 1) files_sizes(e, refused);
+  else {
+    if (!e->has_size && e->has_filesize) e->size = e->filesize, e->has_size = TRUE;
+    if (e->has_io_size && e->has_size && e->io_size != e->size)
+      refuse(refused, last_opt(all, "io_size"), 0, "io_size other than the file's size");
+    if (!e->has_size && e->has_io_size) e->size = e->io_size, e->has_size = TRUE;
+    if (e->has_filesize && e->filesize != e->size)
+      refuse(refused, last_opt(all, "filesize"), 0, "a file larger than the I/O");
+  }
   if (!e->has_size && !refused->len) /* else the refusals say more */
     return pcs_input_error(error, s->file, s->line,
                            "job '%s' has no size= (fio takes an existing file's size; pcsim needs size=)", s->name);
@@ -801,6 +923,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
     accept(job, o);
   }
   if (!random_job(e, job, refused)) return FALSE;
+  files_job(e, job, refused);
   if (!e->named) { /* fio names a clone's own file jobname.N.0 */
     g_free(e->file);
     e->file = NULL;
@@ -846,11 +969,13 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
                                 e.randread != first.randread || e.norandommap != first.norandommap ||
                                 e.randrepeat != first.randrepeat || e.has_randseed != first.has_randseed ||
                                 e.randseed != first.randseed || e.tausworthe64 != first.tausworthe64 ||
+                                e.nrfiles != first.nrfiles || e.openfiles != first.openfiles ||
+                                g_strcmp0(e.fst, first.fst) ||
                                 (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
     if (ok && differs && !refused->len)
       ok = pcs_input_error(error, s->file, s->line,
                            "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, offset, loops, "
-                           "runtime, time_based, rw, its random options or file: pcsim models "
+                           "runtime, time_based, rw, its random options, file or files: pcsim models "
                            "threads reading one file, or each its own, the same way)", s->name, job->name);
     if (ok) { /* fio's jobname: the section's own name= (fio's "name" option), else [section] */
       const FioOpt *named = NULL;
@@ -864,6 +989,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     if (ok && !jobs) {
       first = e;
       e.file = NULL;
+      e.fst = NULL;
       job->name = g_strdup(g_array_index(job->sections, PcsFioSection, 0).name);
       job->global_options = options_text(globals);
       job->job_options = options_text(s->opts);
@@ -874,10 +1000,12 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       job->rw_line = e.rw_line;
     }
     g_free(e.file);
+    g_free(e.fst);
     if (ok) job->numjobs += e.numjobs, jobs++;
   }
   gboolean shared = first.file != NULL;
   g_free(first.file);
+  job->file_service_type = first.fst ? first.fst : g_strdup("roundrobin");
   if (!ok || !report_refusals(refused, error)) return FALSE;
   if (!jobs) return pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
   job->bs = first.bs;
@@ -888,6 +1016,9 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   job->runtime_ns = first.runtime_ns;
   job->time_based = first.time_based;
   job->per_thread_files = !shared;
+  job->nrfiles = first.nrfiles;
+  job->openfiles = first.openfiles;
+  job->nrfiles_line = first.nrfiles_line;
   job->randread = first.randread;
   job->norandommap = first.norandommap;
   job->tausworthe64 = first.tausworthe64;
@@ -934,6 +1065,7 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->job_options, g_strfreev);
   g_clear_pointer(&job->sections, g_array_unref);
   g_clear_pointer(&job->random_seed, g_free);
+  g_clear_pointer(&job->file_service_type, g_free);
 }
 
 /* Sets KEY ("section.key") to V (with UNIT) from PATH:LINE, and marks the line. */
@@ -961,6 +1093,25 @@ static gboolean apply_random(const PcsFioJob *job, PcsParams *p, GError **error)
   return TRUE;
 }
 
+/* nrfiles > 1: workload.nrfiles, file_service_type, openfiles, and for
+ * file_service_type=random the seed and generator of fio's file stream
+ * (a randread job has set them; one job never has both: files_job()). */
+static gboolean apply_files(const PcsFioJob *job, PcsParams *p, GError **error) {
+  if (job->nrfiles <= 1) return TRUE;
+  g_autofree char *nr = g_strdup_printf("%" G_GUINT64_FORMAT, job->nrfiles);
+  g_autofree char *open = g_strdup_printf("%" G_GUINT64_FORMAT, job->openfiles);
+  g_autofree char *at = job->nrfiles_line ? g_strdup_printf("%s:%u", job->path, job->nrfiles_line) : g_strdup(job->path);
+  if (!pcs_params_set(p, pcs_params_find("workload", "nrfiles"), nr, at, error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "file_service_type"), job->file_service_type, job->path, error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "openfiles"), open, job->path, error))
+    return FALSE;
+  pcs_params_mark(p, "workload.nrfiles", job->nrfiles_line);
+  if (!g_str_has_prefix(job->file_service_type, "random") || job->randread) return TRUE;
+  return pcs_params_set(p, pcs_params_find("workload", "random_seed"), job->random_seed, job->path, error) &&
+         pcs_params_set(p, pcs_params_find("workload", "random_generator"),
+                        job->tausworthe64 ? "tausworthe64" : "tausworthe", job->path, error);
+}
+
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   g_autofree char *threads = g_strdup_printf("%" G_GUINT64_FORMAT, job->numjobs);
   g_autofree char *bs = g_strdup_printf("%" G_GUINT64_FORMAT, job->bs);
@@ -982,7 +1133,7 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
       !set_at(p, "workload.loops", job->loops, "", job->path, job->loops_line, error) ||
       !set_at(p, "workload.runtime", job->runtime_ns, "ns", job->path, job->runtime_line, error) ||
       !set_at(p, "workload.time_based", (uint64_t)job->time_based, "", job->path, job->time_based_line, error) ||
-      !apply_random(job, p, error))
+      !apply_random(job, p, error) || !apply_files(job, p, error))
     return FALSE;
   g_free(p->source);
   p->source = g_strdup(job->path);

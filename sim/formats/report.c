@@ -132,12 +132,13 @@ char *pcs_report_bytes(uint64_t bytes) {
 
 /* "scenario NAME: 4 thread(s), 128 MiB file, bs 32 KiB, readahead 128 KiB, ";
  * with a file per thread what is read: "8 thread(s), 8 files of 256 MiB
- * (2048 MiB), ...". */
+ * (2048 MiB), ...", with several files a thread "files of 250 MiB each,
+ * 4 a thread" after it. */
 static void table_title(GString *out, const PcsParams *p) {
   g_autofree char *file = pcs_report_bytes(p->workload_file_size);
   g_autofree char *bs = pcs_report_bytes(p->workload_block_size);
   g_autofree char *ra = pcs_report_bytes(pcs_params_window_bytes(p));
-  uint64_t n = pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1;
+  uint64_t n = pcs_params_nfiles(p);
   const char *unit = strchr(file, ' '); /* the sum in the file's unit: 8 x 256 MiB = 2048 MiB */
   g_autofree char *all = strchr(file, '.') ? pcs_report_bytes(p->workload_file_size * n)
                                            : g_strdup_printf("%" G_GUINT64_FORMAT "%s", g_ascii_strtoull(file, NULL, 10) * n, unit);
@@ -145,6 +146,12 @@ static void table_title(GString *out, const PcsParams *p) {
                                  : g_strdup_printf("%s file", file);
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s, bs %s, readahead %s, ",
                          p->scenario_name, p->workload_threads, files, bs, ra);
+  if (p->workload_nrfiles > 1) { /* the file service too: "4 files a thread, roundrobin" */
+    g_string_append_printf(out, "%" G_GUINT64_FORMAT " files a thread%s, %s, ", p->workload_nrfiles,
+                           pcs_params_files(p) == PCS_FILES_SHARED ? " (shared)" : "", p->workload_file_service_type);
+    if (p->workload_openfiles && p->workload_openfiles < p->workload_nrfiles)
+      g_string_append_printf(out, "openfiles %" G_GUINT64_FORMAT ", ", p->workload_openfiles);
+  }
   if (p->workload_loops > 1) g_string_append_printf(out, "loops %" G_GUINT64_FORMAT ", ", p->workload_loops);
   if (p->workload_runtime) { /* in its largest whole unit */
     static const char *const units[] = {"ns", "us", "ms", "s"};

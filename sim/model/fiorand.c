@@ -15,6 +15,12 @@
  *     by 0x9e370001 four times, then td->rand_seeds[i] = seed *
  *     thread_number + i, seed multiplied again after each i, and the block
  *     stream takes i = FIO_RAND_BLOCK_OFF (6);
+ *   - file_service_type=random (io_u.c __get_next_fileno_rand()): the file
+ *     stream td->next_file_state, seeded with td->rand_seeds[FIO_RAND_FILE_OFF]
+ *     (5) as above, from fio's default randseed 0x89 when the job sets
+ *     none (randrepeat=1 overrides only the block stream's seed), draws
+ *     fileno = nrfiles * (r / (rand_max + 1.0)): pcs_fiorand_next() of a
+ *     generator over nrfiles "blocks" without a map;
  *   - the block (io_u.c __get_next_rand_offset()): b = lastb * (r /
  *     (rand_max + 1.0)) in double, truncated; if b is already in the random
  *     map, axmap_next_free(b): the first free block after b, wrapping to
@@ -38,12 +44,16 @@
 #define FIO_SEED_MULT UINT64_C(0x9e370001) /* init.c setup_random_seeds() */
 #define FIO_RAND_BLOCK_OFF 6               /* fio.h: the block stream's index in td->rand_seeds[] */
 
-uint64_t pcs_fiorand_block_seed(PcsFioSeedMode mode, uint64_t randseed, uint32_t thread_number) {
-  if (mode == PCS_FIORAND_REPEAT) return FIO_RANDSEED * thread_number; /* td_fill_rand_seeds_internal() */
+uint64_t pcs_fiorand_stream_seed(uint64_t randseed, uint32_t thread_number, unsigned off) {
   uint64_t seed = randseed;
   for (int i = 0; i < 4; i++) seed *= FIO_SEED_MULT;
-  for (int i = 0; i < FIO_RAND_BLOCK_OFF; i++) seed *= FIO_SEED_MULT;
-  return seed * thread_number + FIO_RAND_BLOCK_OFF;
+  for (unsigned i = 0; i < off; i++) seed *= FIO_SEED_MULT;
+  return seed * thread_number + off;
+}
+
+uint64_t pcs_fiorand_block_seed(PcsFioSeedMode mode, uint64_t randseed, uint32_t thread_number) {
+  if (mode == PCS_FIORAND_REPEAT) return FIO_RANDSEED * thread_number; /* td_fill_rand_seeds_internal() */
+  return pcs_fiorand_stream_seed(randseed, thread_number, FIO_RAND_BLOCK_OFF);
 }
 
 /* ---- lib/rand.h, lib/rand.c ---- */

@@ -25,6 +25,13 @@ typedef struct {
 /* fio's td->rand_seeds[FIO_RAND_BLOCK_OFF] for thread THREAD_NUMBER (1 for
  * the first clone): init.c setup_random_seeds(), td_fill_rand_seeds_internal(). */
 uint64_t pcs_fiorand_block_seed(PcsFioSeedMode mode, uint64_t randseed, uint32_t thread_number);
+/* fio's td->rand_seeds[OFF] from setup_random_seeds() for RANDSEED (fio's
+ * randseed; 0x89, PCS_FIORAND_DEFAULT_RANDSEED, when the job sets none)
+ * and THREAD_NUMBER: RANDSEED times 0x9e370001 four times, then OFF times
+ * more, times THREAD_NUMBER, plus OFF. */
+uint64_t pcs_fiorand_stream_seed(uint64_t randseed, uint32_t thread_number, unsigned off);
+#define PCS_FIORAND_DEFAULT_RANDSEED UINT64_C(0x89) /* options.c randseed .def */
+#define PCS_FIORAND_FILE_OFF 5                      /* fio.h FIO_RAND_FILE_OFF: file_service_type=random's stream */
 /* Allocates the map (setup: nothing is allocated after) and seeds. */
 void pcs_fiorand_init(PcsFioRand *fr, uint64_t nblocks, gboolean norandommap, gboolean use64, uint64_t seed);
 void pcs_fiorand_clear(PcsFioRand *fr);

@@ -42,11 +42,16 @@ struct PcsSim {
   PcsEvq evq;
   PcsResult *res;
 
-  /* the page cache, in pages: one file of file_pages, or with per-thread
-   * files one per reader, each following the one before on disk */
+  /* the page cache, in pages: files of file_pages each, one after the
+   * other on disk: nrfiles shared by every reader, or with per-thread
+   * files nrfiles per reader, each reader's after the one before */
   uint64_t npages, file_pages, block_pages, window_pages;
   uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
   gboolean per_thread_files; /* workload.files = per-thread */
+  uint32_t nrfiles;          /* workload.nrfiles: files per reader (a set per reader, or one set shared) */
+  PcsFileService fservice;   /* workload.file_service_type and its :N */
+  uint32_t fservice_nr;
+  uint32_t openfiles;        /* workload.openfiles, 0 taken as nrfiles */
   gboolean randread;         /* workload.rw = randread: each call reads the block fio picks (reader.c) */
   gboolean rand_reseed;      /* fio's randrepeat: each loop reads the same order (fiorand.c) */
   gboolean fmode_random;     /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */

@@ -92,6 +92,18 @@
  * step calls forward along that walk; only the wake comes back here, as
  * unlock_page() does in the kernel.
  *
+ * Several files (workload.nrfiles, fio nrfiles): each reader has a set of
+ * files, each with its own position (fio's last_pos) and file_ra_state
+ * (its own struct file), kept in its slot (PcsReaderFiles) while the
+ * reader reads another; file_first .. ra are the current file's, so the
+ * read loop and readahead.c see one file as before.  At each call
+ * boundary files_next() chooses the file as fio 3.33's __get_next_file()
+ * (io_u.c) does: stay for file_service_type sequential or :N calls, else
+ * get_next_file_rr() or get_next_file_rand(); a file not yet open is
+ * opened when picked (a shared one's cache dropped: invalidate=1), or the
+ * pick is fio's -EBUSY past openfiles and fio asks again at once; a file
+ * at its end is closed and done.  One file (nrfiles 1) never enters it.
+ *
  * Invalidation (invalidate_file()) keeps each reader's pos and, under
  * v6.18, every folio of the batch it holds (a reference each).
  *
@@ -141,7 +153,46 @@ static uint64_t rand_blocks(const PcsParams *p) { return p->workload_file_size /
 
 uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
   uint64_t map = pcs_params_randread(p) && !p->workload_norandommap ? (rand_blocks(p) + 63) / 64 * 8 : 0;
-  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t) + map;
+  uint64_t files = p->workload_nrfiles > 1 ? p->workload_nrfiles * sizeof(PcsReaderFile) : 0;
+  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t) + map + files;
+}
+
+/* R's file J of its set (workload.nrfiles > 1) becomes the one it reads:
+ * file_first .. read_first are J's pages; the file it leaves keeps its
+ * pos and readahead state in its slot. */
+static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
+  PcsReaderFiles *fs = &r->files;
+  if (fs->cur != PCS_NONE) {
+    fs->f[fs->cur].pos = r->pos;
+    fs->f[fs->cur].ra = r->ra;
+  }
+  fs->cur = j;
+  r->file_first = (uint64_t)(fs->first + j) * s->file_pages;
+  r->file_end = r->file_first + s->file_pages;
+  r->read_first = r->file_first + s->offset_pages;
+  r->pos = r->call_end = fs->f[j].pos;
+  r->ra = fs->f[j].ra;
+  r->batch_n = 0; /* v6.18: the batch of the call that ended is long copied */
+}
+
+static void files_init(PcsSim *s, PcsReader *r) {
+  PcsReaderFiles *fs = &r->files;
+  fs->nfiles = s->nrfiles;
+  fs->first = s->per_thread_files ? r->id * s->nrfiles : 0; /* reader ID's set follows reader ID-1's on disk */
+  fs->cur = PCS_NONE;
+  fs->f = g_new0(PcsReaderFile, fs->nfiles);
+  for (uint32_t j = 0; j < fs->nfiles; j++) fs->f[j].pos = (uint64_t)(fs->first + j) * s->file_pages + s->offset_pages;
+  if (s->fservice == PCS_FSERVICE_RANDOM) { /* td->next_file_state: td_fill_rand_seeds_internal() */
+    int mode;
+    uint64_t randseed;
+    pcs_params_random_seed(s->p, &mode, &randseed);
+    if (mode == 0) randseed = PCS_FIORAND_DEFAULT_RANDSEED; /* randrepeat=1 without randseed: options.c's 0x89 */
+    uint64_t seed = pcs_fiorand_stream_seed(randseed, r->id + 1, PCS_FIORAND_FILE_OFF);
+    gboolean use64 = !strcmp(s->p->workload_random_generator, "tausworthe64");
+    pcs_fiorand_init(&fs->rand, fs->nfiles, TRUE, use64, seed);
+  }
+  files_load(s, r, 0); /* where the reader stands before its first call (no file chosen yet) */
+  fs->cur = PCS_NONE;
 }
 
 /* Where a read() call starts: do_generic_file_read()'s first lookup, or
@@ -171,6 +222,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   r->rp.pool_cap = pool_cap(s->p, &s->policy);
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
+  if (s->nrfiles > 1) files_init(s, r);
   if (s->randread) { /* fio's thread_number: 1 for the first clone, on over every job's clones */
     int mode;
     uint64_t randseed;
@@ -184,6 +236,8 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
 
 void pcs_reader_clear(PcsReader *r) {
   pcs_fiorand_clear(&r->rand);
+  pcs_fiorand_clear(&r->files.rand);
+  g_clear_pointer(&r->files.f, g_free);
   g_clear_pointer(&r->list.pages, g_free);
   g_clear_pointer(&r->rp.pool, g_free);
 }
@@ -288,6 +342,72 @@ static gboolean next_rand_call(PcsSim *s, PcsReader *r) {
   return run_cpu(s, r, s->p->cost_syscall, call_state(s));
 }
 
+/* ---- several files: fio's __get_next_file() ------------------------------ */
+
+#define FILES_BUSY (PCS_NONE - 1) /* fio's ERR_PTR(-EBUSY): a file to open, openfiles already open */
+
+/* td_io_open_file() of file J: counted open; its readahead state is the
+ * fresh one of its slot (files never reopen: loops are refused). */
+static uint32_t files_open(PcsReader *r, uint32_t j) {
+  r->files.f[j].open = TRUE;
+  r->files.nopen++;
+  return j;
+}
+
+/* get_next_file_rr(): from td->next_file, the first file not done; opened
+ * if it is not, or -EBUSY when openfiles are open (next_file moved on). */
+static uint32_t files_pick_rr(const PcsSim *s, PcsReader *r) {
+  PcsReaderFiles *fs = &r->files;
+  for (uint32_t tries = 0; tries < fs->nfiles; tries++) {
+    uint32_t j = fs->next;
+    fs->next = fs->next + 1 == fs->nfiles ? 0 : fs->next + 1;
+    if (fs->f[j].done) continue;
+    if (fs->f[j].open) return j;
+    return fs->nopen >= s->openfiles ? FILES_BUSY : files_open(r, j);
+  }
+  g_assert_not_reached(); /* __get_next_file() asks only while a file is not done */
+}
+
+/* get_next_file_rand(): draws until a file not done; opened as above. */
+static uint32_t files_pick_rand(const PcsSim *s, PcsReader *r) {
+  PcsReaderFiles *fs = &r->files;
+  for (;;) {
+    uint32_t j = (uint32_t)pcs_fiorand_next(&fs->rand);
+    if (fs->f[j].done) continue;
+    if (fs->f[j].open) return j;
+    return fs->nopen >= s->openfiles ? FILES_BUSY : files_open(r, j);
+  }
+}
+
+/* fio's set_io_u_file() for R's next read() call: __get_next_file() keeps
+ * the file (file_service_type sequential, or :N calls left) or picks one;
+ * a pick that would open a file past openfiles is -EBUSY, and do_io()
+ * asks again at once (free here: no syscall); a file at its end fails
+ * fill_io_u() and is closed and done.  FALSE: every file is done. */
+static gboolean files_next(PcsSim *s, PcsReader *r) {
+  PcsReaderFiles *fs = &r->files;
+  for (;;) {
+    if (fs->ndone == fs->nfiles) return FALSE;
+    uint32_t j = fs->cur;
+    gboolean keep = j != PCS_NONE && fs->f[j].open;
+    if (keep && s->fservice != PCS_FSERVICE_SEQUENTIAL) keep = fs->left > 0 && fs->left--;
+    uint32_t opened = fs->nopen;
+    if (!keep) {
+      do j = s->fservice == PCS_FSERVICE_RANDOM ? files_pick_rand(s, r) : files_pick_rr(s, r);
+      while (j == FILES_BUSY);
+      fs->left = s->fservice_nr - 1;
+    }
+    if (j != fs->cur) files_load(s, r, j);
+    /* the open's invalidate=1 (file_invalidate_cache()): another reader
+     * may have cached pages of a shared file; a file of R's own has none */
+    if (fs->nopen > opened && !s->per_thread_files) invalidate_file(s, r);
+    if (r->pos < r->file_end) return TRUE;
+    fs->f[j].open = FALSE; /* fill_io_u() failed: td_io_close_file(), fio_file_set_done() */
+    fs->f[j].done = TRUE;
+    fs->nopen--, fs->ndone++;
+  }
+}
+
 /* The read() call ended at pos: enter the next one, or end the pass. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
@@ -305,7 +425,10 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   }
   if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
   if (s->randread) return next_rand_call(s, r);
-  if (page == r->file_end) {
+  if (G_UNLIKELY(r->files.nfiles > 1)) {
+    if (!files_next(s, r)) return finish(s, r);
+    page = r->pos;
+  } else if (page == r->file_end) {
     if (!end_of_file(s, r)) return FALSE;
     page = r->pos;
   }
@@ -645,7 +768,7 @@ static gboolean rp_read(PcsSim *s, PcsReader *r) {
 static gboolean csum_ready(PcsSim *s, PcsReader *r) {
   if (!s->csum.span) return TRUE;
   const PcsBio *b = pcs_bio_at(&s->bio, r->rp.open_bio);
-  uint64_t file = s->per_thread_files ? r->id : 0;
+  uint64_t file = r->file_first / s->file_pages; /* the run's files, one after the other */
   PcsCsumLookup got = pcs_csum_lookup(s, r->id, file, b->first - r->file_first, b->first + b->npages - 1 - r->file_first);
   if (got == PCS_CSUM_SLEEP) {
     r->rp.csum_ret = r->state;

@@ -79,6 +79,29 @@ typedef struct {
  * folios filemap_get_read_batch() gathers into one folio_batch. */
 #define PCS_FOLIO_BATCH PCS_PAGEVEC_SIZE
 
+/* One file of a reader's set (workload.nrfiles > 1), fio's struct
+ * fio_file with the kernel's struct file behind it: where the reader goes
+ * on in it (fio's last_pos) and its own readahead state (file_ra_state),
+ * kept here while the reader reads another file. */
+typedef struct {
+  uint64_t pos;
+  PcsRaState ra;
+  gboolean open, done;
+} PcsReaderFile;
+
+/* A reader's set of files and fio's choice among them (io_u.c
+ * __get_next_file()); nfiles 1: none of it is used. */
+typedef struct {
+  PcsReaderFile *f;       /* nfiles entries, allocated at init */
+  uint32_t nfiles;        /* workload.nrfiles */
+  uint32_t first;         /* its first file's index among the run's files */
+  uint32_t cur;           /* the file being read (fio's file_service_file); PCS_NONE before the first */
+  uint32_t next;          /* fio's td->next_file: where round robin looks next */
+  uint32_t left;          /* fio's file_service_left: calls before the next choice */
+  uint32_t nopen, ndone;  /* fio's nr_open_files, nr_done_files */
+  PcsFioRand rand;        /* file_service_type = random: fio's next_file_state */
+} PcsReaderFiles;
+
 typedef struct {
   uint32_t id; /* 0-based; task id too */
   uint64_t file_first, file_end; /* its file's pages: all readers share one file, or each has its own */
@@ -99,6 +122,7 @@ typedef struct {
    * and the calls made in this loop (a loop is rand.nblocks calls) */
   PcsFioRand rand;
   uint64_t rand_calls;
+  PcsReaderFiles files; /* workload.nrfiles > 1: file_first .. ra above are the current file's */
 } PcsReader;
 
 /* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */

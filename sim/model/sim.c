@@ -68,17 +68,18 @@ static double est_passes(const PcsParams *p, uint64_t cached, uint64_t npages, u
 }
 
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
-  uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
-  uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size);
-  /* per-thread files: every thread's file is read from the device */
-  uint64_t cached = npages * (pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1);
+  /* what one thread reads: workload.nrfiles files */
+  uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE) * p->workload_nrfiles;
+  uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size) * p->workload_nrfiles;
+  /* per-thread files: every thread's files are read from the device */
+  uint64_t cached = ceil_div(p->workload_file_size, PCS_PAGE_SIZE) * pcs_params_nfiles(p);
   uint64_t bios = ceil_div(cached, est_bio_pages(p, policy));
   PcsEstimate e;
   /* one byte per page (three more over 16 threads: the inserting thread,
    * pagecache.h), each reader's list and policy-sized pool, a fixed part
    * for the bio and request pools and the event queue */
   uint64_t page_bytes = p->workload_threads > PCS_PG_OWNER_TASKS ? 3 : 1;
-  uint64_t files = pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1;
+  uint64_t files = pcs_params_nfiles(p);
   e.memory_bytes = (cached + p->workload_offset / PCS_PAGE_SIZE * files) * page_bytes + /* pages before the offset too */ p->workload_threads * (pcs_reader_bytes(p, policy) + 256) +
                    (uint64_t)PCS_KIB * PCS_KIB;
   /* per thread: a copy per page and a syscall per call; per page read: an
@@ -131,7 +132,11 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
   s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
   s->file_pages = s->offset_pages + ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
-  s->npages = s->file_pages * (s->per_thread_files ? p->workload_threads : 1);
+  s->nrfiles = (uint32_t)p->workload_nrfiles;
+  pcs_params_file_service(p, &s->fservice, &s->fservice_nr);
+  s->openfiles = p->workload_openfiles && p->workload_openfiles < s->nrfiles ? (uint32_t)p->workload_openfiles
+                                                                             : s->nrfiles; /* init.c fixup_options() */
+  s->npages = s->file_pages * pcs_params_nfiles(p);
   s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
   s->randread = pcs_params_randread(p);
   s->fmode_random = pcs_params_fmode_random(p);

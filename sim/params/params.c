@@ -259,6 +259,34 @@ static int name_index(const char *const *names, size_t n, const char *name) {
   return -1;
 }
 
+uint64_t pcs_params_nfiles(const PcsParams *p) {
+  return p->workload_nrfiles * (pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1);
+}
+
+/* fio's posval names (options.c file_service_type) and str_fst_cb()'s ":N"
+ * (get_opt_postfix(), atoi()); pcsim takes N as digits only, from 1. */
+gboolean pcs_params_file_service_parse(const char *text, PcsFileService *type, uint32_t *nr) {
+  static const char *const names[] = {"roundrobin", "sequential", "random"};
+  const char *colon = strchr(text, ':');
+  size_t len = colon ? (size_t)(colon - text) : strlen(text);
+  int t = -1;
+  for (int i = 0; i < (int)G_N_ELEMENTS(names); i++)
+    if (strlen(names[i]) == len && !strncmp(text, names[i], len)) t = i;
+  if (t < 0) return FALSE;
+  uint64_t n = 1;
+  if (colon && (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) || !pcs_parse_u64(colon + 1, &n) ||
+                n < 1 || n > G_MAXINT32))
+    return FALSE;
+  *type = (PcsFileService)t;
+  *nr = (uint32_t)n;
+  return TRUE;
+}
+
+void pcs_params_file_service(const PcsParams *p, PcsFileService *type, uint32_t *nr) {
+  gboolean ok = pcs_params_file_service_parse(p->workload_file_service_type, type, nr);
+  g_assert(ok);
+}
+
 PcsKernel pcs_params_kernel(const PcsParams *p) {
   int k = name_index(kernel_names, G_N_ELEMENTS(kernel_names), p->scenario_kernel);
   g_assert(k >= 0); /* pcs_params_set() accepts nothing else */
@@ -709,9 +737,23 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
                                                                (p->bio_csum_leaf_size & (p->bio_csum_leaf_size - 1)) == 0),
         "bio.csum_leaf_size: expected 0 or a btrfs nodesize, a power of two from the %u-byte page to 64k (4k, 8k, "
         "16k, 32k or 64k)", PCS_PAGE_SIZE);
+  PcsFileService fst;
+  uint32_t fst_nr;
+  CHECK("workload.file_service_type", pcs_params_file_service_parse(p->workload_file_service_type, &fst, &fst_nr),
+        "workload.file_service_type = '%s': expected roundrobin, sequential or random, each with an optional :N "
+        "(N read() calls on a file before the next choice, from 1)", p->workload_file_service_type);
+  CHECK(blame(p, "workload.nrfiles", "workload.rw"), p->workload_nrfiles == 1 || !pcs_params_randread(p),
+        "workload.nrfiles = %" G_GUINT64_FORMAT " with workload.rw = randread: random reads over several files are "
+        "not modelled (fio's random map per file)", p->workload_nrfiles);
+  CHECK(blame(p, "workload.nrfiles", "workload.loops"), p->workload_nrfiles == 1 || p->workload_loops == 1,
+        "workload.nrfiles = %" G_GUINT64_FORMAT " with workload.loops = %" G_GUINT64_FORMAT ": loops over several "
+        "files are not modelled (fio's clear_io_state() reopens every file)", p->workload_nrfiles, p->workload_loops);
+  CHECK(blame(p, "workload.nrfiles", "workload.time_based"), p->workload_nrfiles == 1 || !p->workload_time_based,
+        "workload.nrfiles = %" G_GUINT64_FORMAT " with workload.time_based = 1: fio wraps a time-based job only with "
+        "one file (get_next_seq_offset()); several are not modelled", p->workload_nrfiles);
   /* the files' pages, one file after the other on the device, end before
    * where pcsim places metadata (units.h PCS_META_FIRST_PAGE: 256 TiB) */
-  uint64_t nfiles = pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1;
+  uint64_t nfiles = pcs_params_nfiles(p);
   uint64_t file_pages = (p->workload_offset + p->workload_file_size + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE;
   CHECK(blame(p, "workload.file_size", "workload.files"), file_pages <= PCS_META_FIRST_PAGE / nfiles,
         "workload.offset + workload.file_size (%" G_GUINT64_FORMAT " bytes) times %" G_GUINT64_FORMAT
@@ -806,6 +848,7 @@ static const char *const LISTED_WHEN_SET[] = {
     "cpu.wake_select",                                                             /* select_task_rq_fair() */
     "cost.fio_user",                                                               /* fio's user CPU per call */
     "workload.rw", "workload.norandommap", "workload.random_seed", "workload.random_generator", /* randread */
+    "workload.nrfiles", "workload.file_service_type", "workload.openfiles",                 /* several files */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
