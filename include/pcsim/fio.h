@@ -49,6 +49,11 @@ typedef struct {
   gboolean randread, norandommap, tausworthe64;
   char *random_seed;
   guint rw_line;
+  /* ioengine=libaio or io_uring (workload.ioengine; NULL: a sync engine),
+   * and iodepth, iodepth_batch, iodepth_batch_complete_min,
+   * iodepth_batch_complete_max, iodepth_low as the job sets them */
+  const char *ioengine;
+  uint64_t depth[5];
   GPtrArray *notes;        /* "FILE:LINE: ..." what fio would say on stderr and run anyway */
   gboolean group_reporting;
   gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */
