@@ -36,8 +36,13 @@
  * not allocate).  reader.c runs each io_uring attempt through its v6.18
  * filemap_read() states and asks here what fio does next.
  *
+ * fio's clat of a read runs from its queueing to its reap (io_completed()
+ * stamps it then): with 16 queued and one reaped per read, about 16
+ * reads' time, however fast each read was.
+ *
  * Differs from fio and the kernel: libaio's system calls are charged
- * before the read they come with (fio's io_getevents() runs after it);
+ * before the read they come with (fio's io_getevents() runs after it,
+ * and the reads it reaps are stamped at the next read's start);
  * with iodepth_batch > 1 each libaio read still runs when fio queues it
  * (the kernel runs the batch in the io_submit() after the last); fio's
  * end-of-job reap of the reads still queued costs nothing; an io_uring
@@ -60,7 +65,9 @@ PcsEngineKind pcs_engine_kind(const PcsParams *p) {
 }
 
 uint64_t pcs_engine_bytes(const PcsParams *p) {
-  return pcs_engine_kind(p) == PCS_ENGINE_URING ? p->workload_iodepth * sizeof(PcsUringRead) : 0;
+  PcsEngineKind k = pcs_engine_kind(p);
+  return k == PCS_ENGINE_URING ? p->workload_iodepth * sizeof(PcsUringRead)
+         : k == PCS_ENGINE_LIBAIO ? p->workload_iodepth * sizeof(PcsTime) : 0;
 }
 
 void pcs_engine_init(PcsEngine *e, const PcsParams *p) {
@@ -73,9 +80,23 @@ void pcs_engine_init(PcsEngine *e, const PcsParams *p) {
   e->cmin = (uint32_t)p->workload_iodepth_batch_complete_min;
   e->cmax = (uint32_t)MAX(p->workload_iodepth_batch_complete_max, p->workload_iodepth_batch_complete_min);
   if (e->kind == PCS_ENGINE_URING) e->reads = g_new0(PcsUringRead, e->iodepth);
+  if (e->kind == PCS_ENGINE_LIBAIO) e->starts = g_new0(PcsTime, e->iodepth);
 }
 
-void pcs_engine_clear(PcsEngine *e) { g_clear_pointer(&e->reads, g_free); }
+void pcs_engine_clear(PcsEngine *e) {
+  g_clear_pointer(&e->reads, g_free);
+  g_clear_pointer(&e->starts, g_free);
+}
+
+/* libaio: fio reaps the N oldest reads (io_getevents() returns them in
+ * the order they completed, the order io_submit() ran them). */
+static void libaio_reap(PcsEngine *e, uint32_t n, PcsEngineReaped reaped, void *ctx) {
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t at = (e->head + e->iodepth - e->depth) % e->iodepth;
+    reaped(ctx, e->starts[at]);
+    e->depth--;
+  }
+}
 
 /* td_io_getevents()'s min and max for a call wanting MIN (io_u_queued_complete()). */
 static void getevents_limits(const PcsEngine *e, uint32_t min, uint32_t *lo, uint32_t *hi) {
@@ -91,8 +112,10 @@ static uint32_t full_min(const PcsEngine *e) {
   return min && e->cmin ? min : 1;
 }
 
-uint32_t pcs_engine_libaio_read(PcsEngine *e) {
+uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start, PcsEngineReaped reaped, void *ctx) {
   uint32_t calls = 0;
+  e->starts[e->head] = start;
+  e->head = (e->head + 1) % e->iodepth;
   e->queued++, e->depth++;
   if (e->queued >= e->batch) calls++, e->queued = 0; /* td_io_commit(): io_submit(), the reads run */
   if (e->depth < e->iodepth) return calls;
@@ -103,9 +126,14 @@ uint32_t pcs_engine_libaio_read(PcsEngine *e) {
     if (!hi) break;
     if (lo && e->queued) calls++, e->queued = 0; /* td_io_getevents() commits first */
     calls++; /* io_getevents(): every read has completed in io_submit(): it returns hi */
-    e->depth -= hi;
+    libaio_reap(e, hi, reaped, ctx);
   } while (e->depth > e->low);
   return calls;
+}
+
+void pcs_engine_libaio_drain(PcsEngine *e, PcsEngineReaped reaped, void *ctx) {
+  libaio_reap(e, e->depth, reaped, ctx);
+  e->queued = 0;
 }
 
 gboolean pcs_engine_uring_queue(PcsEngine *e, uint64_t pos, uint64_t end, PcsTime start) {
@@ -124,10 +152,11 @@ void pcs_engine_uring_reap_begin(PcsEngine *e, gboolean drain) {
   else getevents_limits(e, full_min(e), &e->reap_min, &e->reap_max);
 }
 
-void pcs_engine_uring_reap(PcsEngine *e) {
+void pcs_engine_uring_reap(PcsEngine *e, PcsEngineReaped reaped, void *ctx) {
   uint32_t k = MIN(e->cqes, e->reap_max - e->reaped), w = 0;
   for (uint32_t i = 0, left = k; i < e->depth; i++) {
     if (left && e->reads[i].done) {
+      reaped(ctx, e->reads[i].start);
       left--;
       continue;
     }

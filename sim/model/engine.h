@@ -26,6 +26,9 @@ typedef struct {
   uint32_t iodepth, batch, cmin, cmax, low;
   uint32_t depth;  /* queued or in flight, not reaped */
   uint32_t queued; /* queued, not committed */
+  /* libaio: when each read not yet reaped was queued, oldest first (a ring of iodepth) */
+  PcsTime *starts;
+  uint32_t head;
   /* io_uring */
   PcsUringRead *reads; /* iodepth of them; [0, depth) in submission order */
   uint32_t cqes;       /* completions posted, not reaped */
@@ -39,6 +42,10 @@ typedef struct {
   uint64_t wait_page;  /* the folio it sleeps on in URING_WAIT */
 } PcsEngine;
 
+/* A read fio reaps, queued at START: fio's clat runs to the reap (io_u.c
+ * io_completed() stamps it when the event is reaped). */
+typedef void (*PcsEngineReaped)(void *ctx, PcsTime start);
+
 PcsEngineKind pcs_engine_kind(const PcsParams *p);
 /* Bytes one thread's engine allocates under P. */
 uint64_t pcs_engine_bytes(const PcsParams *p);
@@ -47,7 +54,9 @@ void pcs_engine_clear(PcsEngine *e);
 /* libaio: fio queues one more read, which a buffered io_submit() runs to
  * its end; returns the system calls fio makes around it (io_submit(),
  * io_getevents()), counting its queue as fio does. */
-uint32_t pcs_engine_libaio_read(PcsEngine *e);
+uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start, PcsEngineReaped reaped, void *ctx);
+/* libaio: the job's reads are done; fio reaps those still queued (cleanup_pending_aio()). */
+void pcs_engine_libaio_drain(PcsEngine *e, PcsEngineReaped reaped, void *ctx);
 /* io_uring: fio queues a read of [POS, END) at START; TRUE when fio
  * commits (io_uring_enter() submits every queued read). */
 gboolean pcs_engine_uring_queue(PcsEngine *e, uint64_t pos, uint64_t end, PcsTime start);
@@ -56,7 +65,7 @@ gboolean pcs_engine_uring_queue(PcsEngine *e, uint64_t pos, uint64_t end, PcsTim
 void pcs_engine_uring_reap_begin(PcsEngine *e, gboolean drain);
 /* Reaps what the CQ ring holds, up to the call's max (user space, no
  * system call); frees the reaped reads' slots. */
-void pcs_engine_uring_reap(PcsEngine *e);
+void pcs_engine_uring_reap(PcsEngine *e, PcsEngineReaped reaped, void *ctx);
 /* The index of the read to run in io_uring_enter(): the first not yet
  * submitted, else the first parked read UPTODATE says may go on (its
  * folio unlocked: task work queued), else UINT32_MAX. */

@@ -245,8 +245,20 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   pcs_pc_invalidate(&s->pc, r->read_first, r->file_end, s->keep, n); /* [file_offset, +io_size) */
 }
 
+/* A read fio reaps (engine.c): its latency from its queueing to now. */
+typedef struct {
+  PcsSim *s;
+  uint32_t thread;
+} Reaper;
+
+static void read_reaped(void *ctx, PcsTime start) {
+  Reaper *rp = ctx;
+  pcs_result_read_done(rp->s->res, rp->thread, rp->s->evq.now - start);
+}
+
 /* R is done: its loops are read, or the runtime passed. */
 static gboolean finish(PcsSim *s, PcsReader *r) {
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) pcs_engine_libaio_drain(&r->eng, read_reaped, &(Reaper){s, r->id});
   r->state = PCS_RD_DONE;
   r->done_at = s->evq.now;
   s->readers_done++;
@@ -289,14 +301,18 @@ static gboolean next_rand_call(PcsSim *s, PcsReader *r) {
   r->call_end = r->pos + s->block_pages;
   r->call_start = s->evq.now;
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, r->pos, s->block_pages);
-  if (r->eng.kind == PCS_ENGINE_LIBAIO) return run_cpu(s, r, pcs_engine_libaio_read(&r->eng) * s->p->cost_syscall, call_state(s));
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) {
+    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start, read_reaped, &(Reaper){s, r->id});
+    return run_cpu(s, r, calls * s->p->cost_syscall, call_state(s));
+  }
   return run_cpu(s, r, s->p->cost_syscall, call_state(s));
 }
 
 /* The read() call ended at pos: enter the next one, or end the pass. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (page > r->read_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
+  if (page > r->read_first && r->eng.kind != PCS_ENGINE_LIBAIO) /* the call that ended (libaio: when reaped) */
+    pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start);
   if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
@@ -320,8 +336,10 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
-  if (r->eng.kind == PCS_ENGINE_LIBAIO) /* io_submit() and io_getevents() around the read (engine.c) */
-    return run_cpu(s, r, s->p->cost_fio_user + pcs_engine_libaio_read(&r->eng) * s->p->cost_syscall, call_state(s));
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) { /* io_submit() and io_getevents() around the read (engine.c) */
+    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start, read_reaped, &(Reaper){s, r->id});
+    return run_cpu(s, r, s->p->cost_fio_user + calls * s->p->cost_syscall, call_state(s));
+  }
   return run_cpu(s, r, s->p->cost_fio_user + s->p->cost_syscall, call_state(s));
 }
 
@@ -710,7 +728,6 @@ static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked) {
   if (!parked) {
     rd->done = TRUE;
     e->cqes++;
-    pcs_result_read_done(s->res, r->id, s->evq.now - rd->start);
   }
   r->state = PCS_RD_URING;
   return TRUE;
@@ -763,7 +780,7 @@ static gboolean uring_step(PcsSim *s, PcsReader *r) {
     e->in_enter = e->waiting = FALSE;
   }
   if (e->reaping) {
-    pcs_engine_uring_reap(e);
+    pcs_engine_uring_reap(e, read_reaped, &(Reaper){s, r->id});
     if (e->reaped < e->reap_min) { /* io_uring_enter(0, min, GETEVENTS) */
       e->in_enter = e->waiting = TRUE;
       return run_cpu(s, r, s->p->cost_syscall, PCS_RD_URING);
