@@ -380,6 +380,16 @@ static void async_engines_run_or_name_what_is_not_modelled(void **state) {
   assert_non_null(strstr(error->message, "workload.ioengine = io_uring needs kernel = v6.18"));
   g_clear_error(&error);
   pcs_params_clear(&p);
+  /* io_uring's randread is not modelled: the engine's line is named */
+  const char *rand = "[j]\nsize=8m\nioengine=io_uring\nrw=randread\n";
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", NULL);
+  assert_true(pcs_fio_load_text(&job, "job.fio", rand, strlen(rand), &error) && pcs_fio_apply(&job, &p, &error));
+  assert_false(pcs_params_validate(&p, &error));
+  assert_non_null(strstr(error->message, "job.fio:3: workload.ioengine = io_uring with workload.rw = randread is not modelled"));
+  g_clear_error(&error);
+  pcs_fio_clear(&job);
+  pcs_params_clear(&p);
   expect_refusal("[j]\nsize=8m\nioengine=libaio\ndirect=1\n", "job.fio:4: fio option 'direct=1' is not modelled");
   expect_refusal("[j]\nsize=8m\nioengine=io_uring\nsqthread_poll\n",
                  "job.fio:4: fio option 'sqthread_poll' is not modelled by pcsim (a kernel thread polls io_uring's "

@@ -53,6 +53,7 @@ typedef struct {
    * and iodepth, iodepth_batch, iodepth_batch_complete_min,
    * iodepth_batch_complete_max, iodepth_low as the job sets them */
   const char *ioengine;
+  guint ioengine_line;
   uint64_t depth[5];
   GPtrArray *notes;        /* "FILE:LINE: ..." what fio would say on stderr and run anyway */
   gboolean group_reporting;

@@ -387,6 +387,7 @@ typedef struct {
    * its batch options (fio's defaults 1, 1, 1, 0, 0), modelled for libaio
    * and io_uring, accepted without effect for a sync engine */
   const char *engine;
+  guint engine_line;
   uint64_t depth[5];
   GPtrArray *depth_opts;
   gboolean named; /* the job names its file (filename=) */
@@ -723,7 +724,7 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   if (!strcmp(k, "norandommap") || !strcmp(k, "randrepeat") || !strcmp(k, "randseed") ||
       !strcmp(k, "random_generator") || !strcmp(k, "allrandrepeat"))
     return random_value(o, k, n, kb_base, e, job, refused, error);
-  if (!strcmp(k, "ioengine")) return engine_value(o, e, refused), TRUE;
+  if (!strcmp(k, "ioengine")) return e->engine_line = own_line(o, job->path), engine_value(o, e, refused), TRUE;
   for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++)
     if (!strcmp(k, depth_keys[d])) return depth_value(o, d, n, e, error);
   if (!strcmp(k, "bsrange") || !strcmp(k, "bssplit")) return refuse(refused, o, 0, "reads of mixed sizes"), TRUE;
@@ -935,6 +936,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   job->norandommap = first.norandommap;
   job->tausworthe64 = first.tausworthe64;
   job->ioengine = first.engine;
+  job->ioengine_line = first.engine_line;
   memcpy(job->depth, first.depth, sizeof job->depth);
   /* fio 3.33's seeds (init.c): setup_random_seeds() runs before
    * fixup_options() lets randseed clear randrepeat, so randseed alone seeds
@@ -1010,7 +1012,9 @@ static gboolean apply_random(const PcsFioJob *job, PcsParams *p, GError **error)
  * a sync engine sets none of them (outputs stay as they were). */
 static gboolean apply_engine(const PcsFioJob *job, PcsParams *p, GError **error) {
   if (!job->ioengine) return TRUE;
-  if (!pcs_params_set(p, pcs_params_find("workload", "ioengine"), job->ioengine, job->path, error)) return FALSE;
+  g_autofree char *at = job->ioengine_line ? g_strdup_printf("%s:%u", job->path, job->ioengine_line) : g_strdup(job->path);
+  if (!pcs_params_set(p, pcs_params_find("workload", "ioengine"), job->ioengine, at, error)) return FALSE;
+  pcs_params_mark(p, "workload.ioengine", job->ioengine_line);
   for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++) {
     g_autofree char *key = g_strdup_printf("workload.%s", depth_keys[d]);
     if (!set_at(p, key, job->depth[d], "", job->path, 0, error)) return FALSE;
