@@ -152,6 +152,25 @@ static void clat_runs_to_the_reap(void **state) {
              p50[0], p50[1], p50[2]);
 }
 
+/* io_uring's randread: each read at fio's block, FMODE_RANDOM (fio's
+ * fadvise_hint=1) reads exactly it (one 4k bio a block), and still up to
+ * iodepth of them in flight. */
+static void io_uring_randread_reads_each_block_once(void **state) {
+  PcsParams p;
+  one_reader(&p, "workload.ioengine=io_uring");
+  test_set(&p, "workload.iodepth=8", "workload.rw=randread", "workload.block_size=4k", "workload.file_size=4M",
+           "device.latency=2ms", NULL); /* none done before the eighth is queued (42 us of CPU each) */
+  PcsResult r;
+  GArray *ev = test_run_traced(&p, "window", &r);
+  assert_int_equal(r.bios, 1024);
+  assert_int_equal(r.ra_sync, 1024);
+  assert_int_equal(r.read_lat.n, 1024);
+  assert_int_equal(most_in_flight(ev), 8);
+  g_array_unref(ev);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 /* Four io_uring threads on one file: the same events twice. */
 static void io_uring_is_deterministic(void **state) {
   PcsParams p;
@@ -202,6 +221,7 @@ int main(void) {
     cmocka_unit_test(libaio_reads_as_sync_with_fewer_system_calls),
     cmocka_unit_test(io_uring_keeps_iodepth_reads_in_flight),
     cmocka_unit_test(clat_runs_to_the_reap),
+    cmocka_unit_test(io_uring_randread_reads_each_block_once),
     cmocka_unit_test(io_uring_is_deterministic),
     cmocka_unit_test(io_uring_bios_as_the_capture),
   };

@@ -380,13 +380,13 @@ static void async_engines_run_or_name_what_is_not_modelled(void **state) {
   assert_non_null(strstr(error->message, "workload.ioengine = io_uring needs kernel = v6.18"));
   g_clear_error(&error);
   pcs_params_clear(&p);
-  /* io_uring's randread is not modelled: the engine's line is named */
-  const char *rand = "[j]\nsize=8m\nioengine=io_uring\nrw=randread\n";
+  /* io_uring over several loops is not modelled: the engine's line is named */
+  const char *rand = "[j]\nsize=8m\nioengine=io_uring\nloops=2\n";
   pcs_params_init(&p);
   test_set(&p, "scenario.kernel=v6.18", NULL);
   assert_true(pcs_fio_load_text(&job, "job.fio", rand, strlen(rand), &error) && pcs_fio_apply(&job, &p, &error));
   assert_false(pcs_params_validate(&p, &error));
-  assert_non_null(strstr(error->message, "job.fio:3: workload.ioengine = io_uring with workload.rw = randread is not modelled"));
+  assert_non_null(strstr(error->message, "job.fio:3: workload.ioengine = io_uring with workload.loops > 1 or workload.time_based is not modelled"));
   g_clear_error(&error);
   pcs_fio_clear(&job);
   pcs_params_clear(&p);

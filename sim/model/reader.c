@@ -737,10 +737,20 @@ static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked) {
  * (io_uring_enter(): cost.syscall); a full queue starts the reap, which
  * commits what is queued first (td_io_getevents()).  All queued: commit
  * the rest, reap every read (cleanup_pending_aio()), then finish. */
+static gboolean uring_more(const PcsSim *s, const PcsReader *r) {
+  if (s->stop_at && s->evq.now >= s->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
+  return s->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->file_end;
+}
+
 static gboolean uring_queue(PcsSim *s, PcsReader *r) {
   PcsEngine *e = &r->eng;
-  if (r->uring_next < r->file_end && !(s->stop_at && s->evq.now >= s->stop_at)) {
-    uint64_t pos = r->uring_next, end = MIN(pos + s->block_pages, r->file_end);
+  if (uring_more(s, r)) {
+    uint64_t pos = r->uring_next;
+    if (s->randread) { /* fio's get_next_rand_offset() (fiorand.c), one block per read */
+      r->rand_calls++;
+      pos = r->read_first + pcs_fiorand_next(&r->rand) * s->block_pages;
+    }
+    uint64_t end = MIN(pos + s->block_pages, r->file_end);
     r->uring_next = end;
     pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, pos, end - pos);
     gboolean commit = pcs_engine_uring_queue(e, pos, end, s->evq.now + s->p->cost_fio_user);

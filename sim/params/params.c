@@ -695,8 +695,6 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   gboolean uring = !strcmp(p->workload_ioengine, "io_uring");
   CHECK(blame(p, "workload.ioengine", "scenario.kernel"), !uring || pcs_params_kernel(p) == PCS_KERNEL_V6_18,
         "workload.ioengine = io_uring needs kernel = v6.18 (io_uring's buffered reads wait on folios from 5.9)");
-  CHECK(blame(p, "workload.ioengine", "workload.rw"), !uring || !pcs_params_randread(p),
-        "workload.ioengine = io_uring with workload.rw = randread is not modelled: io_uring models rw=read");
   CHECK(blame(p, "workload.ioengine", "workload.loops"), !uring || (p->workload_loops == 1 && !p->workload_time_based),
         "workload.ioengine = io_uring with workload.loops > 1 or workload.time_based is not modelled (a parked read "
         "across fio's invalidation): io_uring reads the file once");
