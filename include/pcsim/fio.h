@@ -8,7 +8,8 @@
  *
  * What pcsim models is mapped onto the scenario (numjobs, bs, size, fadvise_hint, loops,
  * runtime, time_based, rw=read or randread with norandommap, randrepeat, randseed and
- * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, invalidate=1,
+ * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, ioengine=libaio/io_uring with
+ * direct=0 and iodepth, iodepth_batch*, iodepth_low, invalidate=1,
  * offset=0, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
