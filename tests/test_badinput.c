@@ -55,6 +55,8 @@ static const BadCase cases[] = {
        "cpu.wake_select is set but cpu.migration_cost = 0"),
   SCEN("the kernel's wake-up CPU rule and the coin flip", "[cpu]\nmigration_cost = 500us\nwake_affine = 0.02\nwake_select = 1\n",
        "@:4:", "cpu.wake_select and cpu.wake_affine are both set"),
+  SCEN("io_uring over several files", "[scenario]\nkernel = v6.18\n[workload]\nioengine = io_uring\nnrfiles = 2\n",
+       "@:4:", "workload.ioengine = io_uring with workload.nrfiles > 1 is not modelled"),
   SCEN("wake affinity of 1", "[cpu]\nmigration_cost = 500us\nwake_affine = 1\n", "@:3:", "cpu.wake_affine"),
   SCEN("wake latency with the v3.x hand-off", "[cpu]\nwake_exclusive = 1\nwake_latency = 30us\n", "@:3:",
        "cpu.wake_latency is not modelled with cpu.wake_exclusive = 1"),

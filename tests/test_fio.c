@@ -131,7 +131,7 @@ static void what_would_change_the_result_is_refused(void **state) {
   expect_refusal("[j]\nsize=8m\nramp_time=2\n", "job.fio:3: fio option 'ramp_time=2' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ndirect=1\n", "job.fio:3: fio option 'direct=1' is not modelled by pcsim");
   expect_refusal("[j]\nsize=8m\ninvalidate=0\n", "job.fio:3: fio option 'invalidate=0'");
-  expect_refusal("[j]\nsize=8m\nioengine=libaio\n", "job.fio:3: fio option 'ioengine=libaio'");
+  expect_refusal("[j]\nsize=8m\nioengine=posixaio\n", "job.fio:3: fio option 'ioengine=posixaio'");
   expect_refusal("[global]\nthinktime=10\n[j]\nsize=8m\n", "job.fio:2: fio option 'thinktime=10' is not modelled by pcsim");
   expect_refusal("[j]\nsize=${PCSIM_FIO_UNSET}\n", "job.fio:2: ${PCSIM_FIO_UNSET} is not set");
   expect_refusal("[j]\nrw=read\n", "job 'j' has no size=");
@@ -350,6 +350,61 @@ static void randread_options_map_onto_the_scenario(void **state) {
  * block is one 4k bio (256 bios/MiB, the kernel's count in
  * tests/data/kernel-6.18-randread/), 32k blocks 32 bios/MiB; the same seed
  * prints the same bytes, and randrepeat=0 reads another order per seed. */
+/* ioengine=libaio and io_uring with direct=0 (fio's default) run: the
+ * engine and fio's iodepth options (iodepth_batch_submit and
+ * iodepth_batch_complete are fio's aliases) reach workload.*; what is not
+ * modelled is refused by name with its line, and an io_uring job pcsim
+ * cannot run (kernel v3.5, loops) names the key. */
+static void async_engines_run_or_name_what_is_not_modelled(void **state) {
+  const char *text = "[global]\nioengine=io_uring\niodepth=32\niodepth_batch_submit=8\niodepth_batch_complete=4\n"
+                     "iodepth_low=16\ndirect=0\n[j]\nsize=8m\nfilename=f\n";
+  PcsFioJob job;
+  PcsParams p;
+  GError *error = NULL;
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", NULL);
+  if (!pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error) || !pcs_fio_apply(&job, &p, &error) ||
+      !pcs_params_validate(&p, &error))
+    fail_msg("%s", error->message);
+  assert_string_equal(p.workload_ioengine, "io_uring");
+  assert_int_equal(p.workload_iodepth, 32);
+  assert_int_equal(p.workload_iodepth_batch, 8);
+  assert_int_equal(p.workload_iodepth_batch_complete_min, 4);
+  assert_int_equal(p.workload_iodepth_low, 16);
+  for (guint i = 0; i < job.accepted->len; i++) /* modelled, not "accepted without effect" */
+    assert_null(strstr(g_ptr_array_index(job.accepted, i), "iodepth"));
+  pcs_fio_clear(&job);
+  /* the same job on v3.5 (no io_uring) names the key */
+  test_set(&p, "scenario.kernel=v3.5", NULL);
+  assert_false(pcs_params_validate(&p, &error));
+  assert_non_null(strstr(error->message, "workload.ioengine = io_uring needs kernel = v6.18"));
+  g_clear_error(&error);
+  pcs_params_clear(&p);
+  /* io_uring over several loops is not modelled: the engine's line is named */
+  const char *rand = "[j]\nsize=8m\nioengine=io_uring\nloops=2\n";
+  pcs_params_init(&p);
+  test_set(&p, "scenario.kernel=v6.18", NULL);
+  assert_true(pcs_fio_load_text(&job, "job.fio", rand, strlen(rand), &error) && pcs_fio_apply(&job, &p, &error));
+  assert_false(pcs_params_validate(&p, &error));
+  assert_non_null(strstr(error->message, "job.fio:3: workload.ioengine = io_uring with workload.loops > 1 or workload.time_based is not modelled"));
+  g_clear_error(&error);
+  pcs_fio_clear(&job);
+  pcs_params_clear(&p);
+  expect_refusal("[j]\nsize=8m\nioengine=libaio\ndirect=1\n", "job.fio:4: fio option 'direct=1' is not modelled");
+  expect_refusal("[j]\nsize=8m\nioengine=io_uring\nsqthread_poll\n",
+                 "job.fio:4: fio option 'sqthread_poll' is not modelled by pcsim (a kernel thread polls io_uring's "
+                 "submission queue (SQPOLL))");
+  expect_refusal("[j]\nsize=8m\nioengine=io_uring\nfixedbufs\n", "'fixedbufs' is not modelled by pcsim (io_uring's registered buffers)");
+  expect_refusal("[j]\nsize=8m\nioengine=io_uring\nregisterfiles=1\n", "(io_uring's registered files (fixed files))");
+  expect_refusal("[j]\nsize=8m\nioengine=io_uring\nhipri\n", "(polled completions (IOPOLL) are for direct I/O)");
+  expect_refusal("[j]\nsize=8m\nioengine=libaio\nuserspace_reap\n", "without io_getevents()");
+  expect_refusal("[j]\nsize=8m\nioengine=libaio\nio_submit_mode=offload\n",
+                 "job.fio:4: fio option 'io_submit_mode=offload' is not modelled by pcsim (offload: fio's own worker threads");
+  expect_refusal("[j]\nsize=8m\nioengine=libaio\niodepth=0\n", "job.fio:4: fio option iodepth = '0': expected an integer "
+                 "from 1 to 65536 (fio: min value out of range)");
+  expect_refusal("[j]\nsize=8m\nioengine=posixaio\n", "'ioengine=posixaio' is not modelled by pcsim (an async engine");
+}
+
 static void randread_runs_and_repeats(void **state) {
   g_autofree char *job = test_tempfile("rr.fio", "[r]\nthread\nrw=randread\nbs=4k\nsize=8m\nnumjobs=2\nfilename=f\n");
   g_autofree char *a = NULL, *b = NULL, *e1 = NULL, *e2 = NULL;
@@ -390,42 +445,42 @@ typedef struct {
 
 static const Example examples[] = {
   {"1mbs_clients.fio", {"rate=1250"}},
-  {"aio-read.fio", {"ioengine=libaio", "buffered=0"}},
-  {"atomic-verify.fio", {"rw=randwrite", "direct=1", "ioengine=libaio", "atomic=1"}},
+  {"aio-read.fio", {"buffered=0"}},
+  {"atomic-verify.fio", {"rw=randwrite", "direct=1", "atomic=1"}},
   {"backwards-read.fio", {"rw=read:-8k"}},
-  {"basic-verify.fio", {"rw=randwrite", "direct=1", "ioengine=libaio"}},
+  {"basic-verify.fio", {"rw=randwrite", "direct=1"}},
   {"butterfly.fio", {"direct=1", "rw=read:-8k"}},
-  {"cmdprio-bssplit.fio", {"direct=1", "rw=randrw", "ioengine=libaio"}},
-  {"cmdprio-percentage.fio", {"direct=1", "ioengine=libaio"}},
+  {"cmdprio-bssplit.fio", {"direct=1", "rw=randrw"}},
+  {"cmdprio-percentage.fio", {"direct=1"}},
   {"cpp_null.fio", {"ioengine=cpp_null"}},
   {"cpuio.fio", {"ioengine=cpuio"}},
   {"cross-stripe-verify.fio", {"direct=1", "rw=write:112k"}},
-  {"dedupe-global.fio", {"ioengine=libaio", "rw=write"}},
+  {"dedupe-global.fio", {"rw=write"}},
   {"dev-dax.fio", {"ioengine=dev-dax", "rw=randwrite"}},
   {"dfs.fio", {"ioengine=dfs", "rw=write"}},
   {"dircreate-ioengine.fio", {"ioengine=dircreate"}},
   {"dirdelete-ioengine.fio", {"ioengine=dirdelete"}},
   {"dirstat-ioengine.fio", {"ioengine=dirstat"}},
-  {"disk-zone-profile.fio", {"direct=1", "ioengine=libaio"}},
+  {"disk-zone-profile.fio", {"direct=1"}},
   {"e4defrag.fio", {"ioengine=e4defrag", "buffered=0", "rw=write", "direct=1"}},
   {"e4defrag2.fio", {"ioengine=e4defrag", "buffered=0", "rw=write", "direct=1"}},
-  {"enospc-pressure.fio", {"ioengine=libaio", "direct=1", "buffered=0", "rw=randwrite"}},
-  {"example_latency_steadystate.fio", {"ioengine=libaio", "direct=1"}},
+  {"enospc-pressure.fio", {"direct=1", "buffered=0", "rw=randwrite"}},
+  {"example_latency_steadystate.fio", {"direct=1"}},
   {"exec.fio", {"ioengine=exec"}},
-  {"exitwhat.fio", {"rw=randrw", "ioengine=libaio"}},
+  {"exitwhat.fio", {"rw=randrw"}},
   {"falloc.fio", {"ioengine=falloc", "buffered=0", "rw=randwrite", "direct=1"}},
   {"filecreate-ioengine.fio", {"ioengine=filecreate"}},
   {"filedelete-ioengine.fio", {"ioengine=filedelete"}},
   {"filestat-ioengine.fio", {"ioengine=filestat"}},
-  {"fio-rand-RW.fio", {"rw=randrw", "ioengine=libaio"}},
-  {"fio-rand-read.fio", {"ioengine=libaio"}},
-  {"fio-rand-write.fio", {"rw=randwrite", "ioengine=libaio"}},
-  {"fio-seq-RW.fio", {"rw=rw", "ioengine=libaio"}},
-  {"fio-seq-read.fio", {"direct=1", "ioengine=libaio"}},
-  {"fio-seq-write.fio", {"rw=write", "ioengine=libaio"}},
-  {"fixed-rate-submission.fio", {"ioengine=libaio", "direct=1"}},
-  {"flow.fio", {"direct=1", "ioengine=libaio", "rw=write"}},
-  {"fsx.fio", {"ioengine=libaio", "rw=randrw", "direct=1"}},
+  {"fio-rand-RW.fio", {"rw=randrw"}},
+  {"fio-rand-read.fio", {}},
+  {"fio-rand-write.fio", {"rw=randwrite"}},
+  {"fio-seq-RW.fio", {"rw=rw"}},
+  {"fio-seq-read.fio", {"direct=1"}},
+  {"fio-seq-write.fio", {"rw=write"}},
+  {"fixed-rate-submission.fio", {"direct=1"}},
+  {"flow.fio", {"direct=1", "rw=write"}},
+  {"fsx.fio", {"rw=randrw", "direct=1"}},
   {"ftruncate.fio", {"ioengine=ftruncate", "direct=1", "rw=write"}},
   {"gfapi.fio", {"ioengine=gfapi", "rw=write"}},
   {"gpudirect-rdmaio-client.fio", {"ioengine=rdma", "rw=write"}},
@@ -436,9 +491,9 @@ static const Example examples[] = {
   {"http-swift.fio", {"ioengine=http", "rw=randwrite", "direct=1"}},
   {"http-webdav.fio", {"ioengine=http", "rw=randwrite", "direct=1"}},
   {"ime.fio", {"rw=write", "ioengine=ime_psync"}},
-  {"iometer-file-access-server.fio", {"rw=randrw", "direct=1", "ioengine=libaio"}},
-  {"jesd219.fio", {"ioengine=libaio", "direct=1", "rw=randrw", "random_distribution=zoned:50/5:30/15:20/80"}},
-  {"latency-profile.fio", {"direct=1", "ioengine=libaio"}},
+  {"iometer-file-access-server.fio", {"rw=randrw", "direct=1"}},
+  {"jesd219.fio", {"direct=1", "rw=randrw", "random_distribution=zoned:50/5:30/15:20/80"}},
+  {"latency-profile.fio", {"direct=1"}},
   {"libblkio-io_uring.fio", {"ioengine=libblkio", "direct=1"}},
   {"libblkio-virtio-blk-vfio-pci.fio", {"ioengine=libblkio"}},
   {"libcufile-cufile.fio", {"ioengine=libcufile", "direct=1", "rw=write"}},
@@ -459,9 +514,9 @@ static const Example examples[] = {
   {"netio_vsock_sender.fio", {"ioengine=net", "rw=write"}},
   {"nfs.fio", {"ioengine=nfs", "rw=write"}},
   {"null.fio", {"ioengine=null"}},
-  {"numa.fio", {"ioengine=libaio", "buffered=0"}},
+  {"numa.fio", {"buffered=0"}},
   {"page_fault.fio", {"ioengine=page_fault", "rw=write"}},
-  {"poisson-rate-submission.fio", {"ioengine=libaio", "direct=1"}},
+  {"poisson-rate-submission.fio", {"direct=1"}},
   {"rados.fio", {"ioengine=rados", "rw=randwrite"}},
   {"rand-zones.fio", {"direct=1", "random_distribution=zoned:50/5:30/15:20/"}},
   {"rbd.fio", {"ioengine=rbd", "rw=randwrite"}},
@@ -471,9 +526,9 @@ static const Example examples[] = {
   {"sg_verify-fail.fio", {"ioengine=sg", "rw=write"}},
   {"sg_verify.fio", {"ioengine=sg", "rw=write"}},
   {"sg_write_same_ndob.fio", {"ioengine=sg", "rw=write"}},
-  {"sprandom.fio", {"ioengine=libaio", "rw=randwrite", "direct=1"}},
-  {"ssd-steadystate.fio", {"ioengine=libaio", "direct=1", "rw=write"}},
-  {"ssd-test.fio", {"ioengine=libaio", "direct=1"}},
+  {"sprandom.fio", {"rw=randwrite", "direct=1"}},
+  {"ssd-steadystate.fio", {"direct=1", "rw=write"}},
+  {"ssd-test.fio", {"direct=1"}},
   {"steadystate.fio", {"rw=write"}},
   {"surface-scan.fio", {"direct=1", "rw=write"}},
   {"tiobench-example.fio", {"direct=1", "rw=write"}},
@@ -491,10 +546,10 @@ static const Example examples[] = {
   {"xnvme-fdp.fio", {"rw=randwrite"}},
   {"xnvme-pi.fio", {"rw=write"}},
   {"xnvme-zoned.fio", {"rw=write", "direct=1"}},
-  {"zbd-rand-write-trim-gc.fio", {"direct=1", "rw=randwrite", "ioengine=libaio"}},
+  {"zbd-rand-write-trim-gc.fio", {"direct=1", "rw=randwrite"}},
   {"zbd-rand-write-zone-reset-gc.fio", {"rw=randwrite", "direct=1"}},
   {"zbd-rand-write.fio", {"rw=randwrite", "direct=1"}},
-  {"zbd-seq-read.fio", {"direct=1", "ioengine=libaio"}},
+  {"zbd-seq-read.fio", {"direct=1"}},
   {"zipf.fio", {"ioengine=null", "random_distribution=zipf:0.5"}},
 };
 
@@ -551,9 +606,9 @@ static void fio_words_for_what_fio_refuses(void **state) {
                  "job.fio:3: numjob: not a fio option (fio: Bad option <numjob=4>; did you mean numjobs?)");
   expect_refusal("[j]\nsize=8m\nzzqqxx=1\n", "fio: Bad option <zzqqxx=1>)");
   /* all refused options at once, the kind of I/O first */
-  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randwrite\nioengine=libaio\ndirect=1\n",
+  expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randwrite\nioengine=posixaio\ndirect=1\n",
                  "job.fio:4: fio options not modelled by pcsim: 'rw=randwrite' (a write: it models reads, rw=read "
-                 "and rw=randread), 'ioengine=libaio' (line 5: an async engine");
+                 "and rw=randread), 'ioengine=posixaio' (line 5: an async engine");
   expect_refusal("[j]\nsize=8m\nramp_time=10\nrw=randwrite\nioengine=libaio\ndirect=1\n",
                  "'direct=1' (line 6: direct I/O bypasses the page cache it models) and 'ramp_time=10' (line 3");
 }
@@ -569,8 +624,9 @@ static void what_cannot_change_a_buffered_read_is_accepted(void **state) {
   g_ptr_array_add(job.accepted, NULL);
   g_autofree char *list = g_strjoinv(" ", (char **)job.accepted->pdata);
   g_ptr_array_remove_index(job.accepted, job.accepted->len - 1);
-  assert_string_equal(list, "iodepth=1 loops=1 time_based=0 verify=0 fsync=0 norandommap randrepeat=0 offset=0% "
-                            "buffered=1 gtod_reduce=1 direct=0 invalidate=1 iodepth=16");
+  /* iodepth last: accepted once the engine is known to be a sync one */
+  assert_string_equal(list, "loops=1 time_based=0 verify=0 fsync=0 norandommap randrepeat=0 offset=0% "
+                            "buffered=1 gtod_reduce=1 direct=0 invalidate=1 iodepth=1 iodepth=16");
   pcs_fio_clear(&job);
 }
 
@@ -689,6 +745,7 @@ int main(void) {
     cmocka_unit_test(fio_json_reads_like_fio),
     cmocka_unit_test(randread_options_map_onto_the_scenario),
     cmocka_unit_test(randread_runs_and_repeats),
+    cmocka_unit_test(async_engines_run_or_name_what_is_not_modelled),
     cmocka_unit_test(fio_examples_run_or_name_what_is_not_modelled),
     cmocka_unit_test(fio_words_for_what_fio_refuses),
     cmocka_unit_test(what_cannot_change_a_buffered_read_is_accepted),

@@ -8,7 +8,8 @@
  *
  * What pcsim models is mapped onto the scenario (numjobs, bs, size, fadvise_hint, loops,
  * runtime, time_based, rw=read or randread with norandommap, randrepeat, randseed and
- * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, invalidate=1,
+ * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, ioengine=libaio/io_uring with
+ * direct=0 and iodepth, iodepth_batch*, iodepth_low, invalidate=1,
  * offset=0, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
@@ -49,6 +50,12 @@ typedef struct {
   gboolean randread, norandommap, tausworthe64;
   char *random_seed;
   guint rw_line;
+  /* ioengine=libaio or io_uring (workload.ioengine; NULL: a sync engine),
+   * and iodepth, iodepth_batch, iodepth_batch_complete_min,
+   * iodepth_batch_complete_max, iodepth_low as the job sets them */
+  const char *ioengine;
+  guint ioengine_line;
+  uint64_t depth[5];
   GPtrArray *notes;        /* "FILE:LINE: ..." what fio would say on stderr and run anyway */
   gboolean group_reporting;
   gboolean per_thread_files; /* no job names its file: each clone reads its own (fio's jobname.N.0) */

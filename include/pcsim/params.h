@@ -72,6 +72,18 @@ typedef enum {
     "with workload.rw = randread, the seed of each thread's block generator, as fio 3.33 seeds it: fio (randrepeat=1, fio's default: 0xb1899bed times the thread's number, 1 for the first, and again at each loop, so every loop reads the same order), fio-noreseed (randseed=N without randrepeat=0: fio seeds the blocks as randrepeat=1 does, since setup_random_seeds() runs before fixup_options() lets randseed clear randrepeat, but not again at a loop), a number N (randseed=N with randrepeat=0: N through setup_random_seeds()), or scenario (randrepeat=0 without randseed, where fio reads /dev/urandom: pcsim takes scenario.seed as N, so each seed of --seeds reads another order). With workload.file_service_type = random it seeds fio's file stream too (td->rand_seeds[FIO_RAND_FILE_OFF], from fio's default randseed 0x89 under fio)") \
   X(workload, random_generator, TEXT, "tausworthe", 0, 0,                             \
     "with workload.rw = randread or workload.file_service_type = random: fio's random_generator, tausworthe (its default, L'Ecuyer's 32-bit taus88) or tausworthe64 (taus258); fio's lfsr is not modelled") \
+  X(workload, ioengine, TEXT, "sync", 0, 0,                                           \
+    "how fio issues the reads (fio ioengine, buffered: direct=0): sync (read(); fio's sync, psync, vsync, pvsync, pvsync2), libaio (io_submit() and io_getevents(): a buffered io_submit() runs each read in the thread, in order, to its end, so the reads and bios are sync's and only the system calls differ: sim/model/engine.c) or io_uring (each read first tried without blocking; a miss starts the readahead the kernel would and the read completes when its folio unlocks, in the thread's task work: up to workload.iodepth reads in flight per thread; kernel = v6.18, workload.loops = 1, no time_based)") \
+  X(workload, iodepth, COUNT, "1", 1, 65536,                                          \
+    "with workload.ioengine = libaio or io_uring: reads a thread keeps queued (fio iodepth)") \
+  X(workload, iodepth_batch, COUNT, "1", 0, 65536,                                    \
+    "with libaio or io_uring: reads queued before fio submits them in one system call (fio iodepth_batch_submit; 0 or more than workload.iodepth: workload.iodepth, as fio's fixup_options())") \
+  X(workload, iodepth_batch_complete_min, COUNT, "1", 0, 65536,                       \
+    "with libaio or io_uring: completions fio waits for when the queue is full (fio iodepth_batch_complete_min; 0: it polls, at least 1 when full)") \
+  X(workload, iodepth_batch_complete_max, COUNT, "0", 0, 65536,                       \
+    "with libaio or io_uring: completions fio reaps at most per call (fio iodepth_batch_complete_max; fio raises it to iodepth_batch_complete_min, so by default one)") \
+  X(workload, iodepth_low, COUNT, "0", 0, 65536,                                      \
+    "with libaio or io_uring: once full, fio reaps until no more than this many are queued (fio iodepth_low; 0 or more than workload.iodepth: workload.iodepth)") \
   X(readahead, read_ahead_kb, COUNT, "128", 4, (UINT64_C(1) << 20),                  \
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \

@@ -218,6 +218,7 @@ static const char *const aliases[][2] = {
   {"readwrite", "rw"}, {"blocksize", "bs"}, {"timeout", "runtime"}, {"fileoffset", "offset"},
   {"io_limit", "io_size"}, {"wait_for_previous", "stonewall"}, {"nr_files", "nrfiles"},
   {"disable_bw", "disable_bw_measurement"}, {"ioscheduler", "ioscheduler"},
+  {"iodepth_batch_submit", "iodepth_batch"}, {"iodepth_batch_complete", "iodepth_batch_complete_min"},
 };
 
 static const char *canonical(const char *key) {
@@ -285,9 +286,17 @@ static const FioRule rules[] = {
   {"random_distribution", FIO_T_ANY, "random", "random I/O", 1},
   {"percentage_random", FIO_T_ANY, ANY, NULL, 1}, /* random_job(): 0 on rw=read, 100 on randread */
   /* cannot change a buffered sequential read (provenance lists them) */
-  {"iodepth", FIO_T_INT, ANY, NULL, 0}, /* a sync engine does one read at a time: fio caps it at 1 */
-  {"iodepth_batch", FIO_T_ANY, ANY, NULL, 0}, {"iodepth_batch_complete", FIO_T_ANY, ANY, NULL, 0},
-  {"iodepth_low", FIO_T_ANY, ANY, NULL, 0},
+  /* modelled for libaio and io_uring (engine_job()); a sync engine does one read at a time */
+  {"iodepth", FIO_T_INT, ANY, NULL, 0}, {"iodepth_batch", FIO_T_INT, ANY, NULL, 0},
+  {"iodepth_batch_complete_min", FIO_T_INT, ANY, NULL, 0}, {"iodepth_batch_complete_max", FIO_T_INT, ANY, NULL, 0},
+  {"iodepth_low", FIO_T_INT, ANY, NULL, 0},
+  /* how fio and the engines submit: what is not modelled, by name */
+  {"io_submit_mode", FIO_T_ANY, "inline", "offload: fio's own worker threads submit the reads", 1},
+  {"sqthread_poll", FIO_T_SET, "0", "a kernel thread polls io_uring's submission queue (SQPOLL)", 1},
+  {"hipri", FIO_T_SET, "0", "polled completions (IOPOLL) are for direct I/O", 1},
+  {"registerfiles", FIO_T_SET, "0", "io_uring's registered files (fixed files)", 0},
+  {"fixedbufs", FIO_T_SET, "0", "io_uring's registered buffers", 0},
+  {"userspace_reap", FIO_T_SET, "0", "libaio completions reaped in user space, without io_getevents()", 0},
   {"name", FIO_T_ANY, ANY, NULL, 0}, {"description", FIO_T_ANY, ANY, NULL, 0},
   {"group_reporting", FIO_T_SET, ANY, NULL, 0}, {"new_group", FIO_T_SET, ANY, NULL, 0},
   {"thread", FIO_T_SET, ANY, NULL, 0}, {"gtod_reduce", FIO_T_BOOL, ANY, NULL, 0},
@@ -377,6 +386,13 @@ typedef struct {
   const FioOpt *bs_opt, *allrandrepeat_opt, *perc_rand_opt;
   GPtrArray *rand_opts; /* norandommap, randrepeat, randseed, random_generator: accepted without effect on rw=read */
   gboolean has_size, has_filesize, has_io_size;
+  /* ioengine: workload.ioengine's name (NULL: a sync engine); iodepth and
+   * its batch options (fio's defaults 1, 1, 1, 0, 0), modelled for libaio
+   * and io_uring, accepted without effect for a sync engine */
+  const char *engine;
+  guint engine_line;
+  uint64_t depth[5];
+  GPtrArray *depth_opts;
   gboolean named; /* the job names its file (filename=) */
   char *file;
   /* several files: nrfiles (fio's nr_files as add_file() and
@@ -541,12 +557,19 @@ static void rw_value(const FioOpt *o, Eval *e, GArray *refused) {
   refuse(refused, o, 1, "it models rw=read and rw=randread");
 }
 
-static void engine_value(const FioOpt *o, GArray *refused) {
+static void engine_value(const FioOpt *o, Eval *e, GArray *refused) {
   const char *v = o->value ? o->value : "";
+  e->engine = NULL;
   if (in_list(sync_engines, v)) return;
+  if (!strcmp(v, "libaio") || !strcmp(v, "io_uring")) { /* buffered (direct=0): engine.c */
+    e->engine = !strcmp(v, "libaio") ? "libaio" : "io_uring";
+    return;
+  }
   if (in_list(async_engines, v))
-    return refuse(refused, o, 1, "an async engine: it models read(), ioengine=sync, psync, vsync, pvsync or pvsync2");
-  refuse(refused, o, 1, "an engine other than read(): it models ioengine=sync, psync, vsync, pvsync or pvsync2");
+    return refuse(refused, o, 1, "an async engine: it models read() (ioengine=sync, psync, vsync, pvsync, pvsync2), "
+                                 "libaio and io_uring");
+  refuse(refused, o, 1, "an engine other than read(): it models ioengine=sync, psync, vsync, pvsync, pvsync2, libaio "
+                        "and io_uring");
 }
 
 /* runtime as fio's parse.c reads a FIO_OPT_STR_VAL_TIME with is_seconds
@@ -689,6 +712,22 @@ static void accept(PcsFioJob *job, const FioOpt *o) {
   g_ptr_array_add(job->accepted, g_steal_pointer(&s));
 }
 
+/* iodepth and its batch options, in workload's order (PcsFioJob.depth). */
+static const char *const depth_keys[] = {"iodepth", "iodepth_batch", "iodepth_batch_complete_min",
+                                         "iodepth_batch_complete_max", "iodepth_low"};
+
+/* fio's iodepth has minval 1; the others take 0 (fixup_options() reads it). */
+static gboolean depth_value(const FioOpt *o, guint d, uint64_t n, Eval *e, GError **error) {
+  const PcsParamInfo *info = pcs_params_find("workload", depth_keys[d]);
+  if (n < info->lo || n > info->hi)
+    return pcs_input_error(error, o->file, o->line, "fio option %s = '%s': expected an integer from %" G_GUINT64_FORMAT
+                           " to %" G_GUINT64_FORMAT "%s", o->key, o->value, info->lo, info->hi,
+                           d == 0 && !n ? " (fio: min value out of range)" : "");
+  e->depth[d] = n;
+  g_ptr_array_add(e->depth_opts, (gpointer)o);
+  return TRUE;
+}
+
 static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval *e, PcsFioJob *job, GArray *refused,
                             GError **error) {
   const char *k = canonical(o->key), *v = o->value ? o->value : "";
@@ -754,7 +793,9 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
   if (!strcmp(k, "norandommap") || !strcmp(k, "randrepeat") || !strcmp(k, "randseed") ||
       !strcmp(k, "random_generator") || !strcmp(k, "allrandrepeat"))
     return random_value(o, k, n, kb_base, e, job, refused, error);
-  if (!strcmp(k, "ioengine")) return engine_value(o, refused), TRUE;
+  if (!strcmp(k, "ioengine")) return e->engine_line = own_line(o, job->path), engine_value(o, e, refused), TRUE;
+  for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++)
+    if (!strcmp(k, depth_keys[d])) return depth_value(o, d, n, e, error);
   if (!strcmp(k, "bsrange") || !strcmp(k, "bssplit")) return refuse(refused, o, 0, "reads of mixed sizes"), TRUE;
   if (!strcmp(k, "offset")) { /* filesetup.c: each clone reads size bytes from it, of a file of offset + size */
     e->offset_line = own_line(o, job->path);
@@ -891,7 +932,8 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   for (guint i = 0; i < s->opts->len; i++) g_ptr_array_add(all, g_ptr_array_index(s->opts, i));
   unsigned kb_base = 1024;
   *e = (Eval){.numjobs = 1, .bs = FIO_DEFAULT_BS, .fadvise = FIO_DEFAULT_FADVISE, .loops = 1, .randrepeat = TRUE,
-              .rand_opts = g_ptr_array_new(), .nrfiles = 1};
+              .rand_opts = g_ptr_array_new(), .nrfiles = 1, .depth = {1, 1, 1, 0, 0},
+              .depth_opts = g_ptr_array_new()};
   const FioOpt *kb = last_opt(all, "kb_base");
   if (kb) {
     if (!kb->value || (strcmp(kb->value, "1024") && strcmp(kb->value, "1000")))
@@ -924,6 +966,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   }
   if (!random_job(e, job, refused)) return FALSE;
   files_job(e, job, refused);
+  for (guint i = 0; !e->engine && i < e->depth_opts->len; i++) accept(job, g_ptr_array_index(e->depth_opts, i));
   if (!e->named) { /* fio names a clone's own file jobname.N.0 */
     g_free(e->file);
     e->file = NULL;
@@ -962,6 +1005,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     Eval e = {0};
     ok = eval_job(globals, s, jobs, &e, job, refused, error);
     g_clear_pointer(&e.rand_opts, g_ptr_array_unref);
+    g_clear_pointer(&e.depth_opts, g_ptr_array_unref);
     /* without filename= each clone reads its own file; with it, all share it */
     gboolean differs = jobs && (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise ||
                                 e.loops != first.loops || e.runtime_ns != first.runtime_ns ||
@@ -971,6 +1015,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
                                 e.randseed != first.randseed || e.tausworthe64 != first.tausworthe64 ||
                                 e.nrfiles != first.nrfiles || e.openfiles != first.openfiles ||
                                 g_strcmp0(e.fst, first.fst) ||
+                                g_strcmp0(e.engine, first.engine) || memcmp(e.depth, first.depth, sizeof e.depth) ||
                                 (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
     if (ok && differs && !refused->len)
       ok = pcs_input_error(error, s->file, s->line,
@@ -1022,6 +1067,9 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   job->randread = first.randread;
   job->norandommap = first.norandommap;
   job->tausworthe64 = first.tausworthe64;
+  job->ioengine = first.engine;
+  job->ioengine_line = first.engine_line;
+  memcpy(job->depth, first.depth, sizeof job->depth);
   /* fio 3.33's seeds (init.c): setup_random_seeds() runs before
    * fixup_options() lets randseed clear randrepeat, so randseed alone seeds
    * the blocks as randrepeat=1 does, without reseeding at a loop; only with
@@ -1112,6 +1160,20 @@ static gboolean apply_files(const PcsFioJob *job, PcsParams *p, GError **error) 
                         job->tausworthe64 ? "tausworthe64" : "tausworthe", job->path, error);
 }
 
+/* ioengine=libaio or io_uring: workload.ioengine and the iodepth options;
+ * a sync engine sets none of them (outputs stay as they were). */
+static gboolean apply_engine(const PcsFioJob *job, PcsParams *p, GError **error) {
+  if (!job->ioengine) return TRUE;
+  g_autofree char *at = job->ioengine_line ? g_strdup_printf("%s:%u", job->path, job->ioengine_line) : g_strdup(job->path);
+  if (!pcs_params_set(p, pcs_params_find("workload", "ioengine"), job->ioengine, at, error)) return FALSE;
+  pcs_params_mark(p, "workload.ioengine", job->ioengine_line);
+  for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++) {
+    g_autofree char *key = g_strdup_printf("workload.%s", depth_keys[d]);
+    if (!set_at(p, key, job->depth[d], "", job->path, 0, error)) return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   g_autofree char *threads = g_strdup_printf("%" G_GUINT64_FORMAT, job->numjobs);
   g_autofree char *bs = g_strdup_printf("%" G_GUINT64_FORMAT, job->bs);
@@ -1133,7 +1195,7 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
       !set_at(p, "workload.loops", job->loops, "", job->path, job->loops_line, error) ||
       !set_at(p, "workload.runtime", job->runtime_ns, "ns", job->path, job->runtime_line, error) ||
       !set_at(p, "workload.time_based", (uint64_t)job->time_based, "", job->path, job->time_based_line, error) ||
-      !apply_random(job, p, error) || !apply_files(job, p, error))
+      !apply_random(job, p, error) || !apply_files(job, p, error) || !apply_engine(job, p, error))
     return FALSE;
   g_free(p->source);
   p->source = g_strdup(job->path);

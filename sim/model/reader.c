@@ -154,7 +154,8 @@ static uint64_t rand_blocks(const PcsParams *p) { return p->workload_file_size /
 uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
   uint64_t map = pcs_params_randread(p) && !p->workload_norandommap ? (rand_blocks(p) + 63) / 64 * 8 : 0;
   uint64_t files = p->workload_nrfiles > 1 ? p->workload_nrfiles * sizeof(PcsReaderFile) : 0;
-  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t) + map + files;
+  return sizeof(PcsReader) + ((uint64_t)list_cap(p) + pool_cap(p, policy)) * sizeof(uint64_t) + map + files +
+         pcs_engine_bytes(p);
 }
 
 /* R's file J of its set (workload.nrfiles > 1) becomes the one it reads:
@@ -223,6 +224,9 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
   if (s->nrfiles > 1) files_init(s, r);
+  pcs_engine_init(&r->eng, s->p);
+  r->uring_next = r->read_first;
+  if (r->eng.kind == PCS_ENGINE_URING) r->state = PCS_RD_URING;
   if (s->randread) { /* fio's thread_number: 1 for the first clone, on over every job's clones */
     int mode;
     uint64_t randseed;
@@ -235,6 +239,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
 }
 
 void pcs_reader_clear(PcsReader *r) {
+  pcs_engine_clear(&r->eng);
   pcs_fiorand_clear(&r->rand);
   pcs_fiorand_clear(&r->files.rand);
   g_clear_pointer(&r->files.f, g_free);
@@ -295,8 +300,20 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   pcs_pc_invalidate(&s->pc, r->read_first, r->file_end, s->keep, n); /* [file_offset, +io_size) */
 }
 
+/* A read fio reaps (engine.c): its latency from its queueing to now. */
+typedef struct {
+  PcsSim *s;
+  uint32_t thread;
+} Reaper;
+
+static void read_reaped(void *ctx, PcsTime start) {
+  Reaper *rp = ctx;
+  pcs_result_read_done(rp->s->res, rp->thread, rp->s->evq.now - start);
+}
+
 /* R is done: its loops are read, or the runtime passed. */
 static gboolean finish(PcsSim *s, PcsReader *r) {
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) pcs_engine_libaio_drain(&r->eng, read_reaped, &(Reaper){s, r->id});
   r->state = PCS_RD_DONE;
   r->done_at = s->evq.now;
   s->readers_done++;
@@ -339,6 +356,10 @@ static gboolean next_rand_call(PcsSim *s, PcsReader *r) {
   r->call_end = r->pos + s->block_pages;
   r->call_start = s->evq.now;
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, r->pos, s->block_pages);
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) {
+    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start, read_reaped, &(Reaper){s, r->id});
+    return run_cpu(s, r, calls * s->p->cost_syscall, call_state(s));
+  }
   return run_cpu(s, r, s->p->cost_syscall, call_state(s));
 }
 
@@ -411,7 +432,8 @@ static gboolean files_next(PcsSim *s, PcsReader *r) {
 /* The read() call ended at pos: enter the next one, or end the pass. */
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
-  if (page > r->read_first) pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start); /* the call that ended */
+  if (page > r->read_first && r->eng.kind != PCS_ENGINE_LIBAIO) /* the call that ended (libaio: when reaped) */
+    pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start);
   if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
@@ -438,6 +460,10 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) { /* io_submit() and io_getevents() around the read (engine.c) */
+    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start, read_reaped, &(Reaper){s, r->id});
+    return run_cpu(s, r, s->p->cost_fio_user + calls * s->p->cost_syscall, call_state(s));
+  }
   return run_cpu(s, r, s->p->cost_fio_user + s->p->cost_syscall, call_state(s));
 }
 
@@ -611,10 +637,13 @@ static inline gboolean batch_copy(PcsSim *s, PcsReader *r) {
  * available folios", 6.18-rc1); the next gather finds it first, alone,
  * and filemap_update_page() runs: folio_trylock() fails and
  * folio_put_wait_locked() sleeps until end-io unlocks it. */
+static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked);
+
 static gboolean batch_ready(PcsSim *s, PcsReader *r) {
   uint64_t last = r->pos + r->batch_n - 1;
   if (pcs_pc_uptodate(&s->pc, last)) return batch_copy(s, r);
   if (--r->batch_n) return batch_copy(s, r);
+  if (r->eng.kind == PCS_ENGINE_URING) return uring_attempt_end(s, r, TRUE); /* IOCB_WAITQ: -EIOCBQUEUED */
   return sleep_on(s, r, last, PCS_RD_BATCH_WAIT);
 }
 
@@ -622,7 +651,8 @@ static gboolean batch_ready(PcsSim *s, PcsReader *r) {
  * ->read_folio, an empty batch takes the single-folio path; else a call
  * boundary comes first, and an empty batch reads ahead. */
 static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
-  if (!again && r->pos == r->call_end) return next_call(s, r);
+  if (!again && r->pos == r->call_end)
+    return r->eng.kind == PCS_ENGINE_URING ? uring_attempt_end(s, r, FALSE) : next_call(s, r);
   r->batch_n = read_batch(s, r);
   pcs_trace(s, r->id + 1, PCS_TRACE_GATHER, r->pos, r->batch_n);
   if (!r->batch_n) {
@@ -786,6 +816,116 @@ static gboolean batch_unplug(PcsSim *s, PcsReader *r) {
   return run_cpu(s, r, s->p->cost_plug_flush, PCS_RD_RP_NEXT);
 }
 
+/* ---- io_uring: fio's loop around the reads it keeps in flight (engine.c) --- */
+
+/* A parked read may go on: its folio is up to date (end-io unlocked it,
+ * io_async_buf_func() queued the retry as task work). */
+static gboolean uring_uptodate(const void *ctx, uint64_t page) {
+  const PcsSim *s = ctx;
+  return pcs_pc_present(&s->pc, page) && pcs_pc_uptodate(&s->pc, page);
+}
+
+/* io_read() of the read at I, in io_uring_enter(): first submitted, or a
+ * retry in task work; filemap_read() from its pos (GATHER). */
+static gboolean uring_attempt(PcsSim *s, PcsReader *r, uint32_t i) {
+  PcsEngine *e = &r->eng;
+  PcsUringRead *rd = &e->reads[i];
+  rd->issued = TRUE;
+  e->cur = i;
+  e->attempt_pos = r->pos = rd->pos;
+  r->call_end = rd->end;
+  r->state = PCS_RD_GATHER;
+  return TRUE;
+}
+
+/* The attempt ends: the read copied to its end (its CQE posted) or PARKED
+ * on the locked folio at pos.  filemap_read() sets ra->prev_pos at its
+ * end, moved only by a copy. */
+static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked) {
+  PcsEngine *e = &r->eng;
+  PcsUringRead *rd = &e->reads[e->cur];
+  if (r->pos > e->attempt_pos) {
+    r->ra.prev_end = r->pos;
+    r->ra.prev_end_valid = TRUE;
+  }
+  rd->pos = r->pos;
+  if (!parked) {
+    rd->done = TRUE;
+    e->cqes++;
+  }
+  r->state = PCS_RD_URING;
+  return TRUE;
+}
+
+/* fio queues its next read (cost.fio_user), committed at iodepth_batch
+ * (io_uring_enter(): cost.syscall); a full queue starts the reap, which
+ * commits what is queued first (td_io_getevents()).  All queued: commit
+ * the rest, reap every read (cleanup_pending_aio()), then finish. */
+static gboolean uring_more(const PcsSim *s, const PcsReader *r) {
+  if (s->stop_at && s->evq.now >= s->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
+  return s->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->file_end;
+}
+
+static gboolean uring_queue(PcsSim *s, PcsReader *r) {
+  PcsEngine *e = &r->eng;
+  if (uring_more(s, r)) {
+    uint64_t pos = r->uring_next;
+    if (s->randread) { /* fio's get_next_rand_offset() (fiorand.c), one block per read */
+      r->rand_calls++;
+      pos = r->read_first + pcs_fiorand_next(&r->rand) * s->block_pages;
+    }
+    uint64_t end = MIN(pos + s->block_pages, r->file_end);
+    r->uring_next = end;
+    pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, pos, end - pos);
+    gboolean commit = pcs_engine_uring_queue(e, pos, end, s->evq.now + s->p->cost_fio_user);
+    if (e->depth >= e->iodepth) {
+      pcs_engine_uring_reap_begin(e, FALSE);
+      if (e->queued) commit = TRUE, e->queued = 0;
+    }
+    e->in_enter = commit;
+    return run_cpu(s, r, s->p->cost_fio_user + (commit ? s->p->cost_syscall : 0), PCS_RD_URING);
+  }
+  if (e->queued) {
+    e->queued = 0;
+    e->in_enter = TRUE;
+    return run_cpu(s, r, s->p->cost_syscall, PCS_RD_URING);
+  }
+  if (e->depth) {
+    pcs_engine_uring_reap_begin(e, TRUE);
+    return TRUE;
+  }
+  return finish(s, r);
+}
+
+/* One decision of fio's loop (URING): in io_uring_enter(), submissions
+ * and retries first, then, waiting for a completion, sleep on the oldest
+ * parked read's folio; reaping, take the CQ ring's completions, entering
+ * the kernel to wait while too few; else queue. */
+static gboolean uring_step(PcsSim *s, PcsReader *r) {
+  PcsEngine *e = &r->eng;
+  if (e->in_enter) {
+    uint32_t i = pcs_engine_uring_next(e, uring_uptodate, s);
+    if (i != UINT32_MAX) return uring_attempt(s, r, i);
+    if (e->waiting && !e->cqes) {
+      g_assert(e->depth && !e->reads[0].done); /* no CQE: every read is parked, the first the oldest */
+      e->wait_page = e->reads[0].pos;
+      return sleep_on(s, r, e->wait_page, PCS_RD_URING_WAIT);
+    }
+    e->in_enter = e->waiting = FALSE;
+  }
+  if (e->reaping) {
+    pcs_engine_uring_reap(e, read_reaped, &(Reaper){s, r->id});
+    if (e->reaped < e->reap_min) { /* io_uring_enter(0, min, GETEVENTS) */
+      e->in_enter = e->waiting = TRUE;
+      return run_cpu(s, r, s->p->cost_syscall, PCS_RD_URING);
+    }
+    e->reaping = FALSE;
+    if (e->full && e->depth > e->low) pcs_engine_uring_reap_begin(e, FALSE); /* wait_for_completions()'s loop */
+    return TRUE;
+  }
+  return uring_queue(s, r);
+}
+
 /* ---- the state machine ---------------------------------------------------- */
 
 /* Runs R's state once.  TRUE: R goes on at this instant; FALSE: R waits
@@ -876,6 +1016,14 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     pcs_blk_finish_plug(s, r->id);
     r->state = r->rp.ret;
     return TRUE;
+  case PCS_RD_URING:
+    return uring_step(s, r);
+  case PCS_RD_URING_WAIT: /* woken: by pcs_reader_wake(), or at its cpu.wake_latency event */
+    if (!on_cpu(s, r)) return run_cpu(s, r, 0, PCS_RD_URING_WAIT); /* scheduled first, then it looks */
+    if (s->p->cpu_wake_exclusive && pcs_pc_wake_next(&s->pc, r->eng.wait_page)) /* hand the folio on */
+      pcs_reader_wake(s, &s->readers[s->pc.woken[0]], r->id);
+    r->state = PCS_RD_URING;
+    return TRUE;
   case PCS_RD_DONE: /* no event reaches a finished reader */
   default:
     g_assert_not_reached();
@@ -890,7 +1038,7 @@ G_ALWAYS_INLINE static inline void reader_run_inline(PcsSim *s, PcsReader *r) {
   uint64_t event = s->evq.popped;
   for (uint32_t n = 0; reader_step(s, r); n++) {
     if (s->evq.popped != event) event = s->evq.popped, n = 0;
-    g_assert(n < READER_MAX_INSTANT);
+    g_assert(n < READER_MAX_INSTANT + 4 * r->eng.iodepth); /* io_uring: an attempt that parks at once is free */
   }
 }
 
@@ -899,7 +1047,7 @@ G_ALWAYS_INLINE static inline void reader_run_inline(PcsSim *s, PcsReader *r) {
 static void reader_run(PcsSim *s, PcsReader *r) { reader_run_inline(s, r); }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
-  g_assert(r->state == call_state(s) && r->pos == r->read_first);
+  g_assert((r->state == call_state(s) || r->state == PCS_RD_URING) && r->pos == r->read_first);
   reader_run(s, r);
 }
 
@@ -924,7 +1072,8 @@ gboolean pcs_reader_steps(PcsSim *s, PcsEvent *ev) {
  * wake-up delay (an event of its own while off CPU, as a step
  * would be: pcs_reader_steps() runs its SLEEPING state then). */
 void pcs_reader_wake(PcsSim *s, PcsReader *r, uint32_t waker) {
-  g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT || r->state == PCS_RD_RP_CSUM_WAIT);
+  g_assert(r->state == PCS_RD_SLEEPING || r->state == PCS_RD_BATCH_WAIT || r->state == PCS_RD_RP_CSUM_WAIT ||
+           r->state == PCS_RD_URING_WAIT);
   if (G_UNLIKELY(s->opt.trace)) pcs_trace(s, waker + 1, PCS_TRACE_WAKE, r->id + 1, pcs_cpu_wake_cpu(&s->cpu, r->id));
   if (s->cpu.wake_latency && !pcs_cpu_wakes_onto_idle(&s->cpu, r->id)) { /* onto an idle CPU: cpu.idle_wake_* instead (cpu.c) */
     s->cpu.tasks[r->id].woke_busy = s->cpu.idle_since != NULL;

@@ -6,6 +6,7 @@
 #include "pcsim/params.h"
 #include "pcsim/policy.h"
 #include "pcsim/units.h"
+#include "engine.h"
 #include "fiorand.h"
 #include "readahead.h"
 
@@ -55,6 +56,10 @@ typedef struct PcsSim PcsSim;
                   "on a CPU, back to the submit it came from (rp.csum_ret), which looks again")     \
   X(RP_END, "blk_finish_plug(), then where the readahead came from (v3.5 FIND_PAGE_AGAIN; v6.18 "  \
             "GATHER_AGAIN, after async readahead BATCH_READY)")                                            \
+  X(URING, "workload.ioengine = io_uring, fio's loop (engine.c): in io_uring_enter() submit a queued read or retry a parked one whose folio " \
+           "unlocked (GATHER from its pos), or sleep (URING_WAIT); reap the CQ ring; queue the next read (charge cost.fio_user, "  \
+           "and cost.syscall for io_uring_enter()); finish when all are reaped") \
+  X(URING_WAIT, "io_uring: asleep in io_uring_enter(GETEVENTS) on the oldest parked read's folio; woken: a CPU first, then URING") \
   X(DONE, "finished: the file read workload.loops times, or workload.runtime passed")
 
 typedef enum {
@@ -123,6 +128,10 @@ typedef struct {
   PcsFioRand rand;
   uint64_t rand_calls;
   PcsReaderFiles files; /* workload.nrfiles > 1: file_first .. ra above are the current file's */
+  /* workload.ioengine: fio's queue, io_uring's reads in flight (engine.c),
+   * and the next page io_uring queues a read at */
+  PcsEngine eng;
+  uint64_t uring_next;
 } PcsReader;
 
 /* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */
