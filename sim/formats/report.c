@@ -11,9 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#ifndef PCSIM_VERSION
-#define PCSIM_VERSION "unknown"
-#endif
+#include "pcsim_version.h" /* PCSIM_VERSION: git describe at build time (cmake/version.cmake) */
 
 const char *pcs_version(void) { return PCSIM_VERSION; }
 
