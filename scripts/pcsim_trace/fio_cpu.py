@@ -6,7 +6,7 @@ threads' user and system CPU per MiB read (jobs[0].usr_cpu and sys_cpu are
 percentages of job_runtime, fio's total_run_time: with group_reporting each
 thread's run time summed; times job_runtime they are the group's CPU time),
 and the user time per read() call (total_ios): fio's own work between calls,
-which pcsim does not model (README, "What misses").
+pcsim's cost.fio_user (pcsim calibrate reads it from the one-thread runs' JSON).
 Exit status 2 on a file that is not fio JSON of a read job.
 """
 import json
