@@ -4,10 +4,12 @@
 # configured at.  The file is rewritten only when the version changes, so an
 # unchanged tree rebuilds nothing.  Outside a git checkout: FALLBACK.
 #   cmake -DSRC=<source dir> -DOUT=<header> -DFALLBACK=<version> -P version.cmake
-execute_process(COMMAND git describe --always --dirty --tags
-                WORKING_DIRECTORY ${SRC}
-                OUTPUT_VARIABLE version OUTPUT_STRIP_TRAILING_WHITESPACE
-                ERROR_QUIET)
+if(EXISTS "${SRC}/.git") # pcsim's own checkout (a file in a worktree), not a repository around a tarball
+  execute_process(COMMAND git describe --always --dirty --tags
+                  WORKING_DIRECTORY ${SRC}
+                  OUTPUT_VARIABLE version OUTPUT_STRIP_TRAILING_WHITESPACE
+                  ERROR_QUIET)
+endif()
 if(NOT version)
   set(version "${FALLBACK}")
 endif()

@@ -19,6 +19,7 @@ phase; only the phase-locked ones are the host's.
 Used for docs/notebook/2026-12-06-host-freeze.md.
 """
 import collections
+import sys
 
 from .ftrace import block, events
 from .quantile import quantile
@@ -32,6 +33,14 @@ def add_arguments(p):
     p.add_argument('--min-ms', type=float, default=2.0, help='shortest quiet span counted (default 2 ms)')
     p.add_argument('--period-ms', type=float, default=100.0, help='the host period (default 100 ms)')
     p.add_argument('traces', nargs='+', metavar='TRACE')
+
+
+def prepare(args):
+    """Refuses a period under 1 ms or a span length not above 0 (exit 2, as argparse does)."""
+    if args.period_ms < 1 or args.min_ms <= 0:
+        sys.stderr.write(f'pcsim-trace {NAME}: --period-ms must be 1 or more and --min-ms above 0 '
+                         f'(got {args.period_ms:g} and {args.min_ms:g})\n')
+        sys.exit(2)
 
 
 def quiet_spans(path, min_ms):
@@ -81,6 +90,9 @@ def run(args):
             print(f'{path}: no events')
             continue
         span = last - first
+        if span <= 0:
+            print(f'{path}: one instant of events: no span')
+            continue
         quiet = sum(b - a for a, b in spans)
         print(f'{path}: span {span:.0f} ms, {span / args.period_ms:.1f} periods; quiet spans {len(spans)}, '
               f'{quiet:.0f} ms ({100 * quiet / span:.0f}%)')

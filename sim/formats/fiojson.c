@@ -217,7 +217,7 @@ static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, ui
   pcs_json_end(w);
   pcs_json_uint(w, "job_runtime", ms_of(run_ns)); /* fio's total_run_time: summed over a group's threads */
   /* cost.fio_user per read() call is user time, the rest of the readers' CPU system time */
-  uint64_t usr_ns = MIN(cpu_ns, lat->n * p->cost_fio_user);
+  uint64_t usr_ns = lat->n && p->cost_fio_user > cpu_ns / lat->n ? cpu_ns : lat->n * p->cost_fio_user; /* no wrap */
   pcs_json_double(w, "usr_cpu", "%f", run_ns ? 100.0 * (double)usr_ns / (double)run_ns : 0.0);
   pcs_json_double(w, "sys_cpu", "%f", run_ns ? 100.0 * (double)(cpu_ns - usr_ns) / (double)run_ns : 0.0);
   pcs_json_uint(w, "ctx", ctx);

@@ -55,6 +55,8 @@
  * (readers counted on the CPU they last ran on, as their blocked load
  * stays there; workers weigh nothing); then select_idle_sibling(): that
  * CPU if idle, else prev_cpu if idle, else the first idle CPU after it.
+ * Left out of select_idle_sibling(): recent_used_cpu, the SIS_UTIL limit
+ * on the scan, and the per-CPU kthread rule.
  *
  * cost.lru_drain (0: off): each CPU counts the folios its tasks' inserts
  * add to its LRU batch (folio_add_lru() -> cpu_fbatches.lru_add, 31
@@ -596,7 +598,9 @@ static gboolean select_idle(const PcsCpus *c, uint32_t cpu) {
 }
 
 /* cpu.wake_select: the readers whose last CPU is CPU, READER aside (a
- * sleeping task's load stays on its CPU's load average: blocked load). */
+ * sleeping task's load stays on its CPU's load average: blocked load).
+ * Differs from the kernel: that load never decays here, a finished
+ * reader's included. */
 static uint32_t select_load(const PcsCpus *c, uint32_t cpu, uint32_t reader) {
   uint32_t n = 0;
   for (uint32_t t = 0; t < c->nreaders; t++) n += t != reader && c->tasks[t].cpu == cpu;
@@ -611,7 +615,7 @@ static uint32_t select_rq(const PcsCpus *c, uint32_t reader, uint32_t this) {
   uint32_t prev = c->tasks[reader].cpu, target = prev;
   if (this != prev && !select_idle(c, prev)) {
     uint64_t this_eff = (uint64_t)(select_load(c, this, reader) + 1) * 200;
-    uint64_t prev_eff = (uint64_t)select_load(c, prev, reader) * 217; /* 100 + (117 - 100) / 2, doubled */
+    uint64_t prev_eff = (uint64_t)select_load(c, prev, reader) * 216; /* 100 + (117 - 100) / 2 = 108 (integers), doubled */
     if (this_eff < prev_eff) target = this;
   }
   if (select_idle(c, target)) return target;

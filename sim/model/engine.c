@@ -67,7 +67,7 @@ PcsEngineKind pcs_engine_kind(const PcsParams *p) {
 uint64_t pcs_engine_bytes(const PcsParams *p) {
   PcsEngineKind k = pcs_engine_kind(p);
   return k == PCS_ENGINE_URING ? p->workload_iodepth * sizeof(PcsUringRead)
-         : k == PCS_ENGINE_LIBAIO ? p->workload_iodepth * sizeof(PcsTime) : 0;
+         : k == PCS_ENGINE_LIBAIO ? 2 * p->workload_iodepth * sizeof(PcsTime) : 0;
 }
 
 void pcs_engine_init(PcsEngine *e, const PcsParams *p) {
@@ -80,22 +80,30 @@ void pcs_engine_init(PcsEngine *e, const PcsParams *p) {
   e->cmin = (uint32_t)p->workload_iodepth_batch_complete_min;
   e->cmax = (uint32_t)MAX(p->workload_iodepth_batch_complete_max, p->workload_iodepth_batch_complete_min);
   if (e->kind == PCS_ENGINE_URING) e->reads = g_new0(PcsUringRead, e->iodepth);
-  if (e->kind == PCS_ENGINE_LIBAIO) e->starts = g_new0(PcsTime, e->iodepth);
+  if (e->kind == PCS_ENGINE_LIBAIO) e->starts = g_new0(PcsTime, e->iodepth), e->done = g_new0(PcsTime, e->iodepth);
 }
 
 void pcs_engine_clear(PcsEngine *e) {
   g_clear_pointer(&e->reads, g_free);
   g_clear_pointer(&e->starts, g_free);
+  g_clear_pointer(&e->done, g_free);
 }
 
 /* libaio: fio reaps the N oldest reads (io_getevents() returns them in
- * the order they completed, the order io_submit() ran them). */
-static void libaio_reap(PcsEngine *e, uint32_t n, PcsEngineReaped reaped, void *ctx) {
+ * the order they completed, the order io_submit() ran them); their clat
+ * ends with the call (pcs_engine_libaio_flush()). */
+static void libaio_reap(PcsEngine *e, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     uint32_t at = (e->head + e->iodepth - e->depth) % e->iodepth;
-    reaped(ctx, e->starts[at]);
+    g_assert(e->ndone < e->iodepth);
+    e->done[e->ndone++] = e->starts[at];
     e->depth--;
   }
+}
+
+void pcs_engine_libaio_flush(PcsEngine *e, PcsEngineReaped reaped, void *ctx) {
+  for (uint32_t i = 0; i < e->ndone; i++) reaped(ctx, e->done[i]);
+  e->ndone = 0;
 }
 
 /* td_io_getevents()'s min and max for a call wanting MIN (io_u_queued_complete()). */
@@ -112,7 +120,7 @@ static uint32_t full_min(const PcsEngine *e) {
   return min && e->cmin ? min : 1;
 }
 
-uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start, PcsEngineReaped reaped, void *ctx) {
+uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start) {
   uint32_t calls = 0;
   e->starts[e->head] = start;
   e->head = (e->head + 1) % e->iodepth;
@@ -126,13 +134,13 @@ uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start, PcsEngineReaped rea
     if (!hi) break;
     if (lo && e->queued) calls++, e->queued = 0; /* td_io_getevents() commits first */
     calls++; /* io_getevents(): every read has completed in io_submit(): it returns hi */
-    libaio_reap(e, hi, reaped, ctx);
+    libaio_reap(e, hi);
   } while (e->depth > e->low);
   return calls;
 }
 
-void pcs_engine_libaio_drain(PcsEngine *e, PcsEngineReaped reaped, void *ctx) {
-  libaio_reap(e, e->depth, reaped, ctx);
+void pcs_engine_libaio_drain(PcsEngine *e) {
+  libaio_reap(e, e->depth);
   e->queued = 0;
 }
 

@@ -29,6 +29,11 @@ typedef struct {
   /* libaio: when each read not yet reaped was queued, oldest first (a ring of iodepth) */
   PcsTime *starts;
   uint32_t head;
+  /* libaio: the queue times of the reads reaped in the call under way; fio's
+   * io_getevents() returns them after io_submit() ran the call's own read, so
+   * their latencies end with the call (pcs_engine_libaio_flush()) */
+  PcsTime *done;
+  uint32_t ndone;
   /* io_uring */
   PcsUringRead *reads; /* iodepth of them; [0, depth) in submission order */
   uint32_t cqes;       /* completions posted, not reaped */
@@ -54,9 +59,12 @@ void pcs_engine_clear(PcsEngine *e);
 /* libaio: fio queues one more read, which a buffered io_submit() runs to
  * its end; returns the system calls fio makes around it (io_submit(),
  * io_getevents()), counting its queue as fio does. */
-uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start, PcsEngineReaped reaped, void *ctx);
+uint32_t pcs_engine_libaio_read(PcsEngine *e, PcsTime start);
 /* libaio: the job's reads are done; fio reaps those still queued (cleanup_pending_aio()). */
-void pcs_engine_libaio_drain(PcsEngine *e, PcsEngineReaped reaped, void *ctx);
+void pcs_engine_libaio_drain(PcsEngine *e);
+/* libaio: the call under way ended (its read ran in io_submit()): each
+ * read its io_getevents() reaped goes to REAPED, clat to now. */
+void pcs_engine_libaio_flush(PcsEngine *e, PcsEngineReaped reaped, void *ctx);
 /* io_uring: fio queues a read of [POS, END) at START; TRUE when fio
  * commits (io_uring_enter() submits every queued read). */
 gboolean pcs_engine_uring_queue(PcsEngine *e, uint64_t pos, uint64_t end, PcsTime start);

@@ -308,12 +308,16 @@ typedef struct {
 
 static void read_reaped(void *ctx, PcsTime start) {
   Reaper *rp = ctx;
-  pcs_result_read_done(rp->s->res, rp->thread, rp->s->evq.now - start);
+  PcsTime now = rp->s->evq.now;
+  pcs_result_read_done(rp->s->res, rp->thread, now > start ? now - start : 0);
 }
 
 /* R is done: its loops are read, or the runtime passed. */
 static gboolean finish(PcsSim *s, PcsReader *r) {
-  if (r->eng.kind == PCS_ENGINE_LIBAIO) pcs_engine_libaio_drain(&r->eng, read_reaped, &(Reaper){s, r->id});
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) {
+    pcs_engine_libaio_drain(&r->eng);
+    pcs_engine_libaio_flush(&r->eng, read_reaped, &(Reaper){s, r->id});
+  }
   r->state = PCS_RD_DONE;
   r->done_at = s->evq.now;
   s->readers_done++;
@@ -354,13 +358,13 @@ static gboolean next_rand_call(PcsSim *s, PcsReader *r) {
   r->rand_calls++;
   r->pos = r->read_first + b * s->block_pages;
   r->call_end = r->pos + s->block_pages;
-  r->call_start = s->evq.now;
+  r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, r->pos, s->block_pages);
   if (r->eng.kind == PCS_ENGINE_LIBAIO) {
-    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start, read_reaped, &(Reaper){s, r->id});
-    return run_cpu(s, r, calls * s->p->cost_syscall, call_state(s));
+    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start);
+    return run_cpu(s, r, s->p->cost_fio_user + calls * s->p->cost_syscall, call_state(s));
   }
-  return run_cpu(s, r, s->p->cost_syscall, call_state(s));
+  return run_cpu(s, r, s->p->cost_fio_user + s->p->cost_syscall, call_state(s));
 }
 
 /* ---- several files: fio's __get_next_file() ------------------------------ */
@@ -434,6 +438,8 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
   if (page > r->read_first && r->eng.kind != PCS_ENGINE_LIBAIO) /* the call that ended (libaio: when reaped) */
     pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start);
+  if (r->eng.kind == PCS_ENGINE_LIBAIO) /* the reads this call's io_getevents() reaped */
+    pcs_engine_libaio_flush(&r->eng, read_reaped, &(Reaper){s, r->id});
   if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
@@ -461,7 +467,7 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   if (r->eng.kind == PCS_ENGINE_LIBAIO) { /* io_submit() and io_getevents() around the read (engine.c) */
-    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start, read_reaped, &(Reaper){s, r->id});
+    uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start);
     return run_cpu(s, r, s->p->cost_fio_user + calls * s->p->cost_syscall, call_state(s));
   }
   return run_cpu(s, r, s->p->cost_fio_user + s->p->cost_syscall, call_state(s));
