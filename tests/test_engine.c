@@ -133,6 +133,20 @@ static void io_uring_keeps_iodepth_reads_in_flight(void **state) {
   }
 }
 
+/* One reader under ENGINE with the two settings A and B: its clat
+ * percentile PCT (ns). */
+static uint64_t clat_percentile(const char *engine, const char *a, const char *b, double pct) {
+  PcsParams p;
+  one_reader(&p, engine);
+  test_set(&p, a, b, NULL);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  uint64_t v = pcs_lathist_percentile(&r.read_lat, pct);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+  return v;
+}
+
 /* fio stamps a read's completion when it reaps it: with 16 queued and
  * one reaped per read, libaio's and io_uring's median read takes about
  * 15 reads' time, where sync's is one read (the capture: 3.7 us sync,
@@ -140,16 +154,7 @@ static void io_uring_keeps_iodepth_reads_in_flight(void **state) {
 static void clat_runs_to_the_reap(void **state) {
   const char *engines[] = {"workload.ioengine=sync", "workload.ioengine=libaio", "workload.ioengine=io_uring"};
   uint64_t p50[3];
-  for (int i = 0; i < 3; i++) {
-    PcsParams p;
-    one_reader(&p, engines[i]);
-    test_set(&p, "workload.iodepth=16", "device.latency=20us", NULL);
-    PcsResult r;
-    test_run(&p, "window", &r);
-    p50[i] = pcs_lathist_percentile(&r.read_lat, 50);
-    pcs_result_clear(&r);
-    pcs_params_clear(&p);
-  }
+  for (int i = 0; i < 3; i++) p50[i] = clat_percentile(engines[i], "workload.iodepth=16", "device.latency=20us", 50);
   if (p50[1] < 10 * p50[0] || p50[2] < 10 * p50[0])
     fail_msg("clat p50: sync %" G_GUINT64_FORMAT " ns, libaio %" G_GUINT64_FORMAT " ns, io_uring %" G_GUINT64_FORMAT " ns",
              p50[0], p50[1], p50[2]);
@@ -163,15 +168,9 @@ static void libaio_at_depth_one_takes_the_reads_own_time(void **state) {
   uint64_t p50[2];
   const char *engines[] = {"workload.ioengine=sync", "workload.ioengine=libaio"};
   for (int i = 0; i < 2; i++) {
-    PcsParams p;
-    one_reader(&p, engines[i]);
-    test_set(&p, "workload.iodepth=1", "cost.fio_user=1us", NULL);
-    PcsResult r;
-    test_run(&p, "window", &r);
-    p50[i] = pcs_lathist_percentile(&r.read_lat, 50);
-    assert_true(pcs_lathist_percentile(&r.read_lat, 100) < 1000000000); /* under a second: no wrapped latency */
-    pcs_result_clear(&r);
-    pcs_params_clear(&p);
+    p50[i] = clat_percentile(engines[i], "workload.iodepth=1", "cost.fio_user=1us", 50);
+    /* under a second: no wrapped latency */
+    assert_true(clat_percentile(engines[i], "workload.iodepth=1", "cost.fio_user=1us", 100) < 1000000000);
   }
   assert_true(p50[0] > 0);
   if (p50[1] < p50[0] || p50[1] > p50[0] + 2000) /* libaio's: sync's and its second system call */

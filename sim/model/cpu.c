@@ -119,6 +119,16 @@
 
 #include <math.h>
 
+/* Wake-up preemption, either kernel's rule: per CPU the task on it and the
+ * one preempting it (none yet), its virtual clock, the preempted task's due. */
+static void preempt_init(PcsCpus *c, uint32_t ncpus) {
+  c->curr = g_new(uint32_t, ncpus);
+  c->preempt_by = g_new(uint32_t, ncpus);
+  for (uint32_t i = 0; i < ncpus; i++) c->curr[i] = c->preempt_by[i] = PCS_NONE;
+  c->vclock = g_new0(int64_t, ncpus);
+  c->preempted_due = g_new0(PcsTime, ncpus);
+}
+
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   *c = (PcsCpus){.ntasks = ntasks, .cpus_free = (uint32_t)p->cpu_count, .jitter = p->cost_jitter, .inline_task = PCS_NONE};
   c->tasks = g_new0(PcsTask, ntasks);
@@ -150,11 +160,7 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
   c->cpu_count = (uint32_t)p->cpu_count;
   for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].rq = PCS_NONE;
   if (c->cfs_preempt) {
-    c->curr = g_new(uint32_t, (size_t)p->cpu_count);
-    c->preempt_by = g_new(uint32_t, (size_t)p->cpu_count);
-    for (uint64_t i = 0; i < p->cpu_count; i++) c->curr[i] = c->preempt_by[i] = PCS_NONE;
-    c->vclock = g_new0(int64_t, (size_t)p->cpu_count);
-    c->preempted_due = g_new0(PcsTime, (size_t)p->cpu_count);
+    preempt_init(c, (uint32_t)p->cpu_count);
     for (uint32_t t = 0; t < ntasks; t++) c->tasks[t].vr_cpu = c->tasks[t].cpu;
     /* get_update_sysctl_factor(): 1 + ilog2(min(ncpus, 8)) */
     int64_t factor = 1 + (int64_t)g_bit_storage((guint)MIN(p->cpu_count, 8)) - 1;
@@ -162,11 +168,7 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
     c->cfs_gran = factor * 1000000;
   }
   if (c->wake_preempt) {
-    c->curr = g_new(uint32_t, (size_t)p->cpu_count);
-    c->preempt_by = g_new(uint32_t, (size_t)p->cpu_count);
-    for (uint64_t i = 0; i < p->cpu_count; i++) c->curr[i] = c->preempt_by[i] = PCS_NONE;
-    c->vclock = g_new0(int64_t, (size_t)p->cpu_count);
-    c->preempted_due = g_new0(PcsTime, (size_t)p->cpu_count);
+    preempt_init(c, (uint32_t)p->cpu_count);
     c->slice = (int64_t)p->cpu_slice;
     /* entity_lag(): lag limited to max(2 x slice, TICK_NSEC) */
     c->lag_limit = MAX(2 * c->slice, (int64_t)(p->cpu_tick ? p->cpu_tick : p->cpu_slice));
