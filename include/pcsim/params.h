@@ -42,6 +42,8 @@ typedef enum {
     "default policy list when no --policy is given, comma separated")                 \
   X(scenario, kernel, TEXT, "v3.5", 0, 0,                                             \
     "kernel whose behaviour is modelled: v3.5 or v6.18.  Sets that kernel's defaults before the scenario's own values (a value the scenario gives wins): v3.5: block.plug_max = 16, block.plug_flush_size = 0, bio.queue_limited = 1, bio.max_size = 512k, memory.contiguous = 0; v6.18: block.plug_max = 32 (blk-mq, scheduler none: no elevator merging), block.plug_flush_size = 128k, bio.queue_limited = 0 (the block layer splits bios), bio.max_size = 16M, memory.contiguous = 1") \
+  X(scenario, filesystem, TEXT, "btrfs", 0, 0,                                        \
+    "file system the file is read through: btrfs, ext4 or xfs.  Sets its defaults before the scenario's own values (a value the scenario gives wins): btrfs: readahead.max_folio_order = 0 (btrfs data has 4 KiB folios in 6.18), bio.chained = 0; ext4 and xfs: readahead.max_folio_order = 9 (large folios: page_cache_ra_order()), bio.chained = 1.  ext4 (ext4_mpage_readpages()) and xfs (iomap_readahead()) need kernel = v6.18: a bio gets one bio_vec per folio, is submitted at a block discontinuity, when full or at the end of the readahead, and completes in the bio's own end-io (no end-io workers: cpu.endio_workers idles; no checksums: bio.csum_leaf_size = 0); their readahead.read_ahead_kb is the block device's bdi (/sys/class/bdi/MAJ:MIN/read_ahead_kb)") \
   X(workload, threads, COUNT, "4", 1, 4096,                                           \
     "reader threads (fio numjobs); each reads the whole file with its own readahead state") \
   X(workload, file_size, SIZE, "2000M", PCS_PAGE_SIZE, (UINT64_C(1) << 50),          \
@@ -88,6 +90,8 @@ typedef enum {
     "the bdi's read_ahead_kb as /sys/class/bdi/*/read_ahead_kb shows it while the job runs (a multiple of 4); taken as is. 128 is the block layer's default; btrfs raises its bdi to at least 4096 at mount (open_ctree())") \
   X(readahead, fadvise_hint, TEXT, "0", 0, 0,                                         \
     "fio's fadvise_hint: 0 (no advice), 1 (advice from the I/O pattern: POSIX_FADV_SEQUENTIAL for workload.rw = read, POSIX_FADV_RANDOM for randread), sequential, random or noreuse (no effect on readahead). A sequential hint doubles the per-file window (mm/fadvise.c: ra_pages = 2 * bdi ra_pages); a random one sets FMODE_RANDOM: a read() that misses reads exactly its own pages, no window, no marker (page_cache_sync_ra(), v3.5 page_cache_sync_readahead(): force_page_cache_ra()). A fio job sets it; fio's default is 1") \
+  X(readahead, max_folio_order, COUNT, "0", 0, 9,                                    \
+    "largest folio order the file's mapping takes (mapping_max_folio_order()): 0, every folio one page (btrfs data in 6.18; v3.5); 9 (2 MiB, MAX_PAGECACHE_ORDER with 4 KiB pages on x86-64) for ext4 and xfs.  Above 0, kernel = v6.18 reads ahead as page_cache_ra_order() does: the order kept in the reader's file_ra_state, grown by 2 per asynchronous readahead up to this and ilog2(window); the window carved into folios by alignment and end of file; an insert is all or nothing for the folio's pages, and the first that fails ends the large folios, the rest of the window read page by page (do_page_cache_ra())") \
   X(bio, max_size, SIZE, "512k", PCS_PAGE_SIZE, (UINT64_C(1) << 30),                 \
     "largest bio bio_add_page() accepts (128 pages with default queue limits)")       \
   X(bio, max_vecs, COUNT, "256", 1, 65536,                                            \
@@ -196,6 +200,8 @@ typedef enum {
     "with cost.loop_worker: the worker's CPU time per request (loop_handle_cmd() -> lo_rw_aio(): the direct read submitted to the host file); the request's service starts when it ends") \
   X(cost, insert_won, TIME, "400ns", 0, (UINT64_C(1) << 40),                         \
     "add_to_page_cache_lru() that inserts the page, outside tree_lock")               \
+  X(cost, insert_page, TIME, "0", 0, (UINT64_C(1) << 40),                           \
+    "with readahead.max_folio_order > 0: the CPU time a folio insert costs per page beyond its first (the larger allocation, the memcg charge and LRU accounting of 1 << order pages), charged with cost.insert_won and cost.insert_alloc, which are per folio; 0: a folio costs what a page does") \
   X(cost, lru_drain, TIME, "0", 0, (UINT64_C(1) << 40),                             \
     "v6.18: an insert that fills its CPU's per-CPU folio batch (31 folios, PAGEVEC_SIZE) moves the batch to the LRU under the lruvec lock (folio_add_lru() -> folio_batch_move_lru()); that insert costs this much more; 0: off.  The batch is 31 under either kernel profile (v3.5's lru_add_pvec held 14: leave it 0 there).  Differs from the kernel: fio's invalidate=1 fadvise (lru_add_drain()) and other LRU users do not empty or fill the batch") \
   X(cost, insert_lost, TIME, "200ns", 0, (UINT64_C(1) << 40),                        \
@@ -264,6 +270,19 @@ typedef enum {
 #undef X
   PCS_KERNEL_COUNT
 } PcsKernel;
+
+/* File systems a scenario can select with [scenario] filesystem: X(id, name). */
+#define PCS_FILESYSTEMS(X) \
+  X(BTRFS, "btrfs")        \
+  X(EXT4, "ext4")          \
+  X(XFS, "xfs")
+
+typedef enum {
+#define X(id, name) PCS_FS_##id,
+  PCS_FILESYSTEMS(X)
+#undef X
+  PCS_FS_COUNT
+} PcsFilesystem;
 
 /* fio's fadvise_hint values (options.c posval), as readahead.fadvise_hint
  * takes them: X(id, name, doubles the window for a sequential read). */
@@ -379,6 +398,9 @@ void pcs_params_file_service(const PcsParams *p, PcsFileService *type, uint32_t 
 /* The selected kernel ([scenario] kernel) and its name. */
 PcsKernel pcs_params_kernel(const PcsParams *p);
 const char *pcs_params_kernel_name(PcsKernel k);
+/* The selected file system ([scenario] filesystem) and its name. */
+PcsFilesystem pcs_params_filesystem(const PcsParams *p);
+const char *pcs_params_filesystem_name(PcsFilesystem f);
 /* readahead.fadvise_hint as fio's value; NAME's value or FALSE when it is
  * none of fio's names (exact, case-sensitive, as fio compares them). */
 PcsFadvise pcs_params_fadvise(const PcsParams *p);

@@ -76,8 +76,9 @@ static inline double pcs_result_read_lat_us(const PcsResult *r, double p) {
   X(waits, U, "times a thread slept on a locked page", "sleeps on locked pages", r->waits)             \
   X(reader_switches, U, "times a reader left its CPU: asleep, slice used up or done (fio's ctx)",    \
     "reader context switches", r->reader_switches)                                                   \
-  X(inserts, U, "pages inserted into the page cache (mm_filemap_add_to_page_cache)", "pages inserted", \
-    r->inserts)                                                                                      \
+  X(inserts, U, "folios inserted into the page cache (mm_filemap_add_to_page_cache lines; pages with 4 KiB folios)", \
+    "folios inserted", r->inserts)                                                                   \
+  X(inserted_pages, U, "pages those folios hold (2^order summed)", "pages inserted", r->inserted_pages) \
   X(owner_changes_per_mib, F, "file pages i, i+1 inserted by different threads, per MiB of file",    \
     "owner changes per MiB", pcs_per((double)r->owner_changes, pcs_result_file_page_mib(r)))         \
   X(contiguous_frames, F, "share of consecutive file pages in consecutive physical frames",          \

@@ -41,7 +41,7 @@ typedef uint64_t PcsTime; /* simulated nanoseconds */
   X(SYSCALL, "syscall", "read() call starts: a=first page, b=pages")            \
   X(RA_SYNC, "ra_sync", "synchronous readahead: a=window start, b=pages")       \
   X(RA_ASYNC, "ra_async", "asynchronous readahead at a marker: a=start, b=pages") \
-  X(INSERT, "add", "add_to_page_cache_lru() won: a=page, b=its physical frame (pfn; 0 in the step model)") \
+  X(INSERT, "add", "add_to_page_cache_lru() / filemap_add_folio() won: a=page (a folio's first), b=its physical frame (pfn; 0 in the step model), the folio's order in the top byte (PCS_TRACE_ORDER_SHIFT)") \
   X(EEXIST, "eexist", "add_to_page_cache_lru() lost (-EEXIST): a=page")         \
   X(READ, "read", "page read set up and added to a bio: a=page")                \
   X(SUBMIT, "submit", "bio submitted: a=first page, b=pages")                   \
@@ -98,6 +98,10 @@ typedef enum {
 
 /* The sched_switch prev_state of STATE ("D", "I", "R+", "X"). */
 const char *pcs_task_state_letter(PcsTaskState state);
+/* PCS_TRACE_INSERT's b: the pfn below this bit, the folio's order above. */
+#define PCS_TRACE_ORDER_SHIFT 56
+#define PCS_TRACE_PFN_MASK ((UINT64_C(1) << PCS_TRACE_ORDER_SHIFT) - 1)
+
 typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
                            uint64_t a, uint64_t b);
 
@@ -118,7 +122,8 @@ typedef void (*PcsTraceFn)(void *user, PcsTime t, uint32_t thread, PcsTraceKind 
   X(bytes_returned, "bytes copied to all threads")                        \
   X(sim_time_ns, "simulated time until the last thread finished")         \
   X(events, "events handled")                                             \
-  X(inserts, "pages inserted (add_to_page_cache_lru() won)")              \
+  X(inserts, "folios inserted (add_to_page_cache_lru() / filemap_add_folio() won): pages with 4 KiB folios") \
+  X(inserted_pages, "pages those folios hold")                             \
   X(page_pairs, "file pages i, i+1 both inserted (all pairs of the file)") \
   X(owner_changes, "of page_pairs, inserted by different threads")        \
   X(contiguous_pairs, "of page_pairs, in adjacent frames (alloc.c)")      \

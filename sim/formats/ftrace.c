@@ -268,7 +268,7 @@ void pcs_ftrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
   case PCS_TRACE_INSERT:
     reader_prefix(ft, thread, t);
     fprintf(ft->f, "mm_filemap_add_to_page_cache: dev " FILE_DEV " ino %" PRIx64 " pfn=0x%" PRIx64 " ofs=%" PRIu64
-            " order=0\n", FILE_INO, b, a * PCS_PAGE_SIZE);
+            " order=%u\n", FILE_INO, b & PCS_TRACE_PFN_MASK, a * PCS_PAGE_SIZE, (unsigned)(b >> PCS_TRACE_ORDER_SHIFT));
     break;
   case PCS_TRACE_SUBMIT: /* a = first page, b = pages */
     ft->block_ctx = thread;

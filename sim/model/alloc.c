@@ -168,3 +168,14 @@ void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu) {
   }
   fa->pcp[cpu].alloc_factor >>= 1; /* free_unref_page_commit() */
 }
+
+/* Below the scattered frames, far above the per-CPU lists' blocks. */
+#define FOLIO_REGION_PFN (PCS_ALLOC_STRAY_PFN >> 1)
+
+uint64_t pcs_alloc_folio(PcsFrameAlloc *fa, uint32_t order) {
+  uint64_t n = UINT64_C(1) << order;
+  if (fa->folio_pfn < FOLIO_REGION_PFN) fa->folio_pfn = FOLIO_REGION_PFN;
+  uint64_t pfn = (fa->folio_pfn + n - 1) / n * n;
+  fa->folio_pfn = pfn + n;
+  return pfn;
+}

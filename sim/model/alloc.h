@@ -52,6 +52,7 @@ typedef struct {
   uint64_t seq_start[PCS_BUDDY_ORDERS + 1]; /* where each order's blocks start in the sequence */
   uint64_t region[PCS_BUDDY_ORDERS];        /* each order's first frame */
   uint64_t stray_pfn;      /* the next scattered frame */
+  uint64_t folio_pfn;      /* large folios: the next free frame of their region */
 } PcsFrameAlloc;
 
 /* Called once per run, for NTASKS allocating tasks (the readers) and a file
@@ -64,6 +65,13 @@ void pcs_alloc_clear(PcsFrameAlloc *fa);
 static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn);
 /* pcs_alloc_page() when memory.contiguous = 1 (out of line: it may draw or refill). */
 gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn);
+/* A large folio's frames (readahead.max_folio_order): a block of 1 << ORDER
+ * frames, aligned to its size, from a region of their own, after the last
+ * one handed out; returns its first pfn.  Its pages follow each other; the
+ * folio starts a bio_vec of its own (the block's place among the small
+ * pages' frames is not modelled: a large folio's bio_vec is cut into
+ * segments at block.max_segment_size whatever its neighbours). */
+uint64_t pcs_alloc_folio(PcsFrameAlloc *fa, uint32_t order);
 /* TASK, running on CPU, lost its insert (-EEXIST) and freed its page. */
 void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu);
 

@@ -87,6 +87,24 @@ gboolean pcs_bio_add_page(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_
   return TRUE;
 }
 
+/* The folio's pages one by one: its later pages follow their frames (the
+ * head decides the new bio_vec), so the counts are a page walk's. */
+gboolean pcs_bio_add_folio(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t head) {
+  uint64_t n = pcs_pc_folio_pages(&s->pc, head);
+  if (*bio_ret != PCS_NONE) {
+    const PcsBio *b = pcs_bio_at(&s->bio, *bio_ret);
+    gboolean contig = pcs_pc_frame_contig(&s->pc, head);
+    if (b->first + b->npages != head || b->npages + n > s->bio.max_pages) return FALSE;
+    if (!contig && b->nvecs >= s->p->bio_max_vecs) return FALSE;
+    if (s->bio.stripe_pages && b->first / s->bio.stripe_pages != (head + n - 1) / s->bio.stripe_pages) return FALSE;
+  }
+  for (uint64_t p = head; p < head + n; p++) {
+    gboolean added = pcs_bio_add_page(s, bio_ret, thread, p);
+    g_assert(added); /* checked above: sector, size, vec; queue limits are v3.x's, not with large folios */
+  }
+  return TRUE;
+}
+
 gboolean pcs_bio_submit(PcsSim *s, uint32_t *bio_ret) {
   uint32_t bio = *bio_ret;
   g_assert(bio != PCS_NONE);

@@ -46,6 +46,12 @@ static inline PcsBio *pcs_bio_at(const PcsBioSet *bs, uint32_t id) { return pcs_
  * first one; FALSE when the open bio must be submitted before PAGE can
  * start a new one.  Never schedules. */
 gboolean pcs_bio_add_page(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t page);
+/* bio_add_folio() of the folio whose first page is HEAD (ext4's
+ * mpage_readahead(), xfs's iomap_readahead(): one bio_vec per folio, its
+ * pages physically contiguous): all of it goes into the open bio, or opens
+ * the first one, TRUE; FALSE when the open bio must be submitted first (a
+ * block discontinuity, no free bio_vec, or bio.max_size). */
+gboolean pcs_bio_add_folio(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t head);
 /* Opens a one-page bio for PAGE in *BIO_RET, which must hold none. */
 void pcs_bio_open(PcsSim *s, uint32_t *bio_ret, uint32_t thread, uint64_t page);
 /* submit_bio() of the open bio *BIO_RET (which then holds none) into the

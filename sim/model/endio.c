@@ -222,8 +222,14 @@ static void worker_next(PcsSim *s, PcsWorker *w) {
 }
 
 
+static void endio_inline(PcsSim *s, uint32_t bio);
+
 void pcs_endio_queue(PcsSim *s, uint32_t bio) {
   PcsEndio *e = &s->endio;
+  if (s->endio_inline) {
+    endio_inline(s, bio);
+    return;
+  }
   gboolean meta = pcs_csum_is_leaf(pcs_bio_at(&s->bio, bio)->first);
   uint32_t *head = meta ? &e->meta_head : &e->head, *tail = meta ? &e->meta_tail : &e->tail;
   pcs_bio_at(&s->bio, bio)->next = PCS_NONE;
@@ -268,6 +274,36 @@ void pcs_endio_part_done(PcsSim *s, uint32_t bio) {
   pcs_endio_queue(s, bio);
 }
 
+/* The bio's pages are read: up to date and unlocked, their sleepers woken
+ * in the order they slept, by WAKER. */
+static void pages_done(PcsSim *s, uint64_t first, uint32_t n, uint32_t chain_off, uint32_t chain_pages, uint32_t waker) {
+  if (G_UNLIKELY(s->res->page_reads))
+    for (uint32_t i = 0; i < n; i++) s->res->page_reads[first + i]++;
+  pcs_pc_end_read(&s->pc, first, n);
+  if (G_UNLIKELY(s->copy_cold)) pcs_endio_fills_part(&s->endio.fills, first - chain_off, chain_pages, first, n);
+  uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
+  for (uint32_t i = 0; i < nwake; i++) {
+    pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], waker);
+    pcs_reader_wake(s, &s->readers[s->pc.woken[i]], waker);
+  }
+}
+
+/* ext4's mpage_read_end_io(), xfs's iomap_read_end_io(): the bio's own
+ * bi_end_io, in the completion's context (the loop device's aio completion
+ * here), ends the read of every folio at once: no worker, no checksum, no
+ * CPU time charged (interrupt and softirq time is not modelled).  The
+ * sleepers are woken from the loop worker's CPU (the CPU that completed
+ * the host's I/O is not modelled), or the first end-io worker's, idle. */
+static void endio_inline(PcsSim *s, uint32_t bio) {
+  PcsBio *b = pcs_bio_at(&s->bio, bio);
+  uint64_t first = b->first;
+  uint32_t n = b->npages, chain_off = b->chain_off, chain_pages = b->chain_pages;
+  pcs_pool_put(&s->bio.pool, bio);
+  uint32_t waker = pcs_loop_on(&s->loop) ? s->loop.task : s->endio.workers[0].task;
+  pcs_trace(s, waker + 1, PCS_TRACE_BIO_DONE, first, n);
+  pages_done(s, first, n, chain_off, chain_pages, waker);
+}
+
 /* end_bio_extent_readpage() has run for W's bio: unlock its pages, wake
  * their sleepers in the order they slept. */
 void pcs_endio_step(PcsSim *s, PcsWorker *w) {
@@ -282,15 +318,7 @@ void pcs_endio_step(PcsSim *s, PcsWorker *w) {
     worker_next(s, w);
     return;
   }
-  if (G_UNLIKELY(s->res->page_reads))
-    for (uint32_t i = 0; i < n; i++) s->res->page_reads[first + i]++;
-  pcs_pc_end_read(&s->pc, first, n);
-  if (G_UNLIKELY(s->copy_cold)) pcs_endio_fills_part(&s->endio.fills, first - chain_off, chain_pages, first, n);
-  uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
-  for (uint32_t i = 0; i < nwake; i++) {
-    pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], w->task);
-    pcs_reader_wake(s, &s->readers[s->pc.woken[i]], w->task);
-  }
+  pages_done(s, first, n, chain_off, chain_pages, w->task);
   if (s->endio.idle_thresh) pool_done(&s->endio, w);
   worker_next(s, w);
 }

@@ -56,6 +56,9 @@ struct PcsSim {
   gboolean rand_reseed;      /* fio's randrepeat: each loop reads the same order (fiorand.c) */
   gboolean fmode_random;     /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
+  uint32_t max_folio_order;  /* readahead.max_folio_order: large folios (ext4, xfs) when > 0 */
+  gboolean endio_inline;     /* ext4, xfs: a bio completes in its own end-io, no worker (endio.c) */
+  PcsRaFolios ra_folios;     /* scratch of page_cache_ra_order() (readahead.c), with large folios */
   gboolean copy_cold;        /* cost.copy_cold > 0: a copy may be cold (endio.c) */
   gboolean fold;             /* copies may be folded into one event: pcs_fold_allowed() (fold.h) */
   gboolean fold_tied;        /* a folded event's place was not known: the run is redone unfolded (fold.h) */

@@ -15,9 +15,19 @@
  * called from reader.c once the woken task has run).
  *
  * One byte per page: PRESENT, UPTODATE, READAHEAD bits, CONTIG: the
- * frame the allocator gave it follows page-1's (alloc.c), and in the high
- * four bits the task that inserted it, for the owner-change count (over 16
- * inserting tasks a uint16_t per page holds it instead).  Only the
+ * frame the allocator gave it follows page-1's (alloc.c), three bits for
+ * the task that inserted it, for the owner-change count (over 8 inserting
+ * tasks a uint16_t per page holds it instead), and TAIL.
+ *
+ * Large folios (6.x, ext4 and xfs: readahead.max_folio_order).  A folio of
+ * 1 << order pages is inserted as one (filemap_add_folio(): one xarray
+ * store under the lock, -EEXIST when any index of its range is taken), so
+ * its pages are present, locked and up to date together; its later pages
+ * carry TAIL, which finds a folio's first page (pcs_pc_folio_head()) and
+ * its size (pcs_pc_folio_pages()) with no other state: folios are
+ * naturally aligned in the page cache.  PG_readahead is on the first page.
+ * Invalidation drops whole folios.  btrfs data folios are single pages:
+ * no TAIL bit is ever set and every path is the page's.  Only the
  * accessors in pagecache.h touch them.  tree_lock is a ticket spinlock
  * (FIFO, as x86 Linux has had since 2.6.25), so it is a single "free at"
  * time: a thread arriving while it is held spins, on its CPU, until its turn.
@@ -64,21 +74,27 @@ void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner
     if (G_UNLIKELY(pc->file_pages < pc->npages) && p % pc->file_pages == 0) continue; /* next file */
     n += both;
     contig += both & (pg[p] / PCS_PG_CONTIG); /* its CONTIG bit */
-    unsigned other = owners ? owners[p] != owners[p - 1] : ((pg[p - 1] ^ pg[p]) >> PCS_PG_OWNER_SHIFT) != 0;
+    unsigned other = owners ? owners[p] != owners[p - 1] : ((pg[p - 1] ^ pg[p]) & PCS_PG_OWNER_MASK) != 0;
     changes += both & other;
   }
   *pairs = n, *owner_changes = changes, *contiguous = contig;
 }
 
+/* A folio goes as a whole (mapping_evict_folio()): kept when any of its
+ * pages is held; [FIRST, END) never cuts a folio (a file's range). */
 uint64_t pcs_pc_invalidate(PcsPageCache *pc, uint64_t first, uint64_t end, const uint64_t *keep, uint32_t nkeep) {
   uint64_t dropped = 0;
   uint32_t k = 0;
-  for (uint64_t p = first; p < end; p++) {
+  for (uint64_t p = first; p < end;) {
+    uint64_t n = pcs_pc_present(pc, p) ? pcs_pc_folio_pages(pc, p) : 1;
     while (k < nkeep && keep[k] < p) k++;
-    if (!pcs_pc_uptodate(pc, p) || (k < nkeep && keep[k] == p)) continue; /* absent, locked, or held */
-    pc->pages[p] = 0;
-    if (pc->owners) pc->owners[p] = 0;
-    dropped++;
+    gboolean held = k < nkeep && keep[k] < p + n;
+    if (pcs_pc_uptodate(pc, p) && !held) { /* else absent, locked, or held */
+      memset(pc->pages + p, 0, n);
+      if (pc->owners) memset(pc->owners + p, 0, n * sizeof *pc->owners);
+      dropped += n;
+    }
+    p += n;
   }
   return dropped;
 }
@@ -96,6 +112,16 @@ int pcs_pc_insert(PcsPageCache *pc, uint64_t page, PcsTime now, PcsTime *cpu) {
   *cpu = tree_lock(pc, now);
   if (pcs_pc_present(pc, page)) return -EEXIST;
   pc->pages[page] = PCS_PG_PRESENT; /* locked, not up to date */
+  return 0;
+}
+
+int pcs_pc_insert_folio(PcsPageCache *pc, uint64_t index, uint64_t npages, PcsTime now, PcsTime *cpu) {
+  g_assert(npages && index % npages == 0 && index + npages <= pc->npages);
+  *cpu = tree_lock(pc, now);
+  for (uint64_t p = index; p < index + npages; p++)
+    if (pcs_pc_present(pc, p)) return -EEXIST; /* xas_store() finds an entry in the range */
+  pc->pages[index] = PCS_PG_PRESENT;
+  if (npages > 1) memset(pc->pages + index + 1, PCS_PG_PRESENT | PCS_PG_CONTIG | PCS_PG_TAIL, npages - 1);
   return 0;
 }
 

@@ -15,16 +15,20 @@
 #include <glib.h>
 #include <stdint.h>
 
-/* One byte per page of the file: four flag bits, and in the high four the
- * task that inserted it when at most PCS_PG_OWNER_TASKS tasks insert (else
- * a separate array holds it). */
+/* One byte per page of the file: four flag bits, the task that inserted it
+ * in three more when at most PCS_PG_OWNER_TASKS tasks insert (else a
+ * separate array holds it), and TAIL: the page is not its folio's first.
+ * A folio's flags (present, up to date) are on every one of its pages, its
+ * PG_readahead on its first page only. */
 enum {
   PCS_PG_PRESENT = 1u << 0,   /* in the radix tree (inserted, locked until read) */
   PCS_PG_UPTODATE = 1u << 1,  /* read completed, unlocked */
-  PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker */
-  PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c) */
-  PCS_PG_OWNER_SHIFT = 4,     /* bits 4..7: the inserting task */
-  PCS_PG_OWNER_TASKS = 16,
+  PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker (on a folio's first page) */
+  PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c; always, inside a folio) */
+  PCS_PG_OWNER_SHIFT = 4,     /* bits 4..6: the inserting task */
+  PCS_PG_OWNER_MASK = 7u << 4,
+  PCS_PG_OWNER_TASKS = 8,
+  PCS_PG_TAIL = 1u << 7,      /* a large folio's page after its first */
 };
 
 typedef struct {
@@ -87,7 +91,20 @@ static inline void pcs_pc_set_owner(PcsPageCache *pc, uint64_t page, uint32_t ta
 }
 /* The task recorded by pcs_pc_set_owner() for PAGE. */
 static inline uint32_t pcs_pc_owner(const PcsPageCache *pc, uint64_t page) {
-  return pc->owners ? pc->owners[page] : (uint32_t)(pc->pages[page] >> PCS_PG_OWNER_SHIFT);
+  return pc->owners ? pc->owners[page] : (uint32_t)((pc->pages[page] & PCS_PG_OWNER_MASK) >> PCS_PG_OWNER_SHIFT);
+}
+
+/* The first page of the folio holding PAGE (present). */
+static inline uint64_t pcs_pc_folio_head(const PcsPageCache *pc, uint64_t page) {
+  while (pc->pages[page] & PCS_PG_TAIL) page--;
+  return page;
+}
+/* The pages of the folio whose first page is HEAD (present): 1 for a page
+ * of its own, 1 << order for a large folio. */
+static inline uint64_t pcs_pc_folio_pages(const PcsPageCache *pc, uint64_t head) {
+  uint64_t n = 1;
+  while (head + n < pc->npages && (pc->pages[head + n] & PCS_PG_TAIL)) n++;
+  return n;
 }
 
 /* Over the file's pages in index order, as the trace reader counts them
@@ -109,6 +126,12 @@ uint64_t pcs_pc_invalidate(PcsPageCache *pc, uint64_t first, uint64_t end, const
  * (the caller frees its private page).  *CPU gets the CPU time the caller
  * spends: spinning for tree_lock plus holding it.  Never schedules. */
 int pcs_pc_insert(PcsPageCache *pc, uint64_t page, PcsTime now, PcsTime *cpu);
+/* filemap_add_folio() of the folio [INDEX, INDEX + NPAGES) at NOW, NPAGES
+ * a power of two and INDEX a multiple of it: one tree_lock hold; all or
+ * nothing, -EEXIST when any page of the range is present.  Its pages are
+ * present, locked, the later ones TAIL and CONTIG; *CPU as for
+ * pcs_pc_insert().  NPAGES 1 is pcs_pc_insert(). */
+int pcs_pc_insert_folio(PcsPageCache *pc, uint64_t index, uint64_t npages, PcsTime now, PcsTime *cpu);
 /* SetPageUptodate() + unlock_page() of [FIRST, FIRST+NPAGES); each must be
  * present and not yet up to date.  Wakes nobody: see pcs_pc_wake_range(). */
 void pcs_pc_end_read(PcsPageCache *pc, uint64_t first, uint32_t npages);

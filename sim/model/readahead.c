@@ -203,6 +203,7 @@ static gboolean ra6_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t st
   uint64_t end = MIN(start + n, file_end(s, thread));
   out->n = out->next = 0;
   out->scanned = 0;
+  out->large = FALSE;
   out->marker = lookahead && lookahead <= n && start + n - lookahead < end ? start + n - lookahead : UINT64_MAX;
   for (uint64_t p = start; p < end; p++) {
     g_assert(out->n < out->cap);
@@ -211,9 +212,12 @@ static gboolean ra6_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t st
   return out->n > 0;
 }
 
-/* page_cache_ra_order() for btrfs (no large data folios): order back to 0,
- * do_page_cache_ra() of the window. */
+static gboolean ra6_folios(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, PcsTraceKind kind);
+
+/* page_cache_ra_order(): for btrfs (no large data folios) order back to 0,
+ * do_page_cache_ra() of the window; with large folios, the window's folios. */
 static gboolean ra6_readit(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, PcsTraceKind kind) {
+  if (s->max_folio_order) return ra6_folios(s, thread, ra, out, kind);
   ra->order = 0;
   return ra6_list(s, thread, out, ra->start, ra->size, ra->async_size, kind);
 }
@@ -331,12 +335,62 @@ void pcs_ra_order(PcsRaState *ra, uint32_t max_order, uint64_t eof, PcsRaPresent
   if (index <= limit) ra_order_rest(ra, index, eof, out);
 }
 
+/* pcs_ra_order() of RA's window in THREAD's file, whose folios are aligned
+ * to the file's own index 0: the window and EOF taken relative to it. */
+static void ra6_order(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaFolios *out) {
+  uint64_t first = file_first(s, thread);
+  PcsRaState rel = *ra;
+  rel.start -= first;
+  pcs_ra_order(&rel, s->max_folio_order, file_end(s, thread) - first, NULL, NULL, out);
+  ra->order = rel.order;
+  for (uint32_t i = 0; i < out->n; i++) out->folios[i].index += first;
+}
+
+/* page_cache_ra_order() with large folios: the window's folios in index
+ * order, each inserted as the reader gets there (reader.c); which insert
+ * fails is decided then, and pcs_ra_list_fallback() takes over. */
+static gboolean ra6_folios(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, PcsTraceKind kind) {
+  pcs_trace(s, thread + 1, kind, ra->start, ra->size);
+  PcsRaFolios *f = &s->ra_folios;
+  ra6_order(s, thread, ra, f);
+  out->n = out->next = 0;
+  out->scanned = 0;
+  out->marker = UINT64_MAX;
+  out->large = TRUE;
+  for (uint32_t i = 0; i < f->n; i++) {
+    g_assert(out->n < out->cap);
+    out->pages[out->n] = f->folios[i].index;
+    out->orders[out->n++] = (uint8_t)f->folios[i].order;
+    if (f->folios[i].marker) out->marker = f->folios[i].index;
+  }
+  return out->n > 0;
+}
+
+void pcs_ra_list_fallback(PcsSim *s, uint32_t thread, const PcsRaState *ra, PcsRaList *list, uint32_t at) {
+  uint64_t first = file_first(s, thread), from = list->pages[at];
+  PcsRaState rel = *ra;
+  rel.start -= first;
+  PcsRaFolios rest = {0};
+  ra_order_rest(&rel, from - first, file_end(s, thread) - first, &rest);
+  list->n = at;
+  list->next = at;
+  list->large = FALSE;
+  list->marker = rest.rest_marker == UINT64_MAX ? UINT64_MAX : rest.rest_marker + first;
+  for (uint64_t i = 0; i < rest.rest_n; i++) {
+    g_assert(list->n < list->cap);
+    list->pages[list->n] = from + i;
+    list->orders[list->n++] = 0;
+  }
+}
+
 static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
   uint64_t max = s->window_pages;
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t scanned = 0;
   ra6_count(s, kind);
-  if (!pcs_ra6_advance(ra, index, 1, max)) { /* order-0 folios here: the expected index needs no rounding */
+  /* the expected index rounded down to the marked folio (order-0 folios: no rounding) */
+  uint64_t folio_pages = s->max_folio_order ? pcs_pc_folio_pages(&s->pc, index) : 1;
+  if (!pcs_ra6_advance(ra, index, folio_pages, max)) {
     /* a marked folio without valid state (interleaved readers) */
     uint64_t start = index + 1, end = MIN(index + 1 + max, file_end(s, thread));
     while (start < end && pcs_pc_present(&s->pc, start)) start++;

@@ -27,6 +27,11 @@ typedef struct {
   uint32_t n, next, cap; /* NEXT: the first page ->readpages has not taken yet */
   uint64_t marker;       /* page to carry PG_readahead, UINT64_MAX for none */
   uint64_t scanned;      /* v6.18: cached pages page_cache_{next,prev}_miss() walked to decide the window */
+  /* readahead.max_folio_order > 0: PAGES are folios' first pages and
+   * ORDERS their orders; LARGE while the list is page_cache_ra_order()'s
+   * loop (a failed insert hands the rest to pcs_ra_list_fallback()) */
+  uint8_t *orders;
+  gboolean large;
 } PcsRaList;
 
 /* One folio page_cache_ra_order() allocates: its first page, its order,
@@ -69,6 +74,13 @@ void pcs_ra_order(PcsRaState *ra, uint32_t max_order, uint64_t eof, PcsRaPresent
  * most MAX's own alignment), async_size = size.  FALSE, RA untouched, when
  * INDEX is not the expected index. */
 gboolean pcs_ra6_advance(PcsRaState *ra, uint64_t index, uint64_t folio_pages, uint64_t max);
+
+/* page_cache_ra_order()'s loop ended with a failed insert at the folio
+ * LIST->pages[AT] (-EEXIST: a page of its range present): do_page_cache_ra()
+ * reads the rest of RA's window from there at order 0, so the list from AT
+ * on becomes those pages (each looked up as the reader gets there), the
+ * marker the rest's own.  THREAD reads the file. */
+void pcs_ra_list_fallback(PcsSim *s, uint32_t thread, const PcsRaState *ra, PcsRaList *list, uint32_t at);
 
 /* get_init_ra_size(): the first window for a read of REQ pages, at most MAX. */
 uint64_t pcs_ra_init_size(uint64_t req, uint64_t max);

@@ -220,6 +220,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
   r->list.cap = list_cap(s->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
   r->list.marker = UINT64_MAX;
+  if (s->max_folio_order) r->list.orders = g_new0(uint8_t, r->list.cap);
   r->rp.pool_cap = pool_cap(s->p, &s->policy);
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
@@ -244,6 +245,7 @@ void pcs_reader_clear(PcsReader *r) {
   pcs_fiorand_clear(&r->files.rand);
   g_clear_pointer(&r->files.f, g_free);
   g_clear_pointer(&r->list.pages, g_free);
+  g_clear_pointer(&r->list.orders, g_free);
   g_clear_pointer(&r->rp.pool, g_free);
 }
 
@@ -609,6 +611,7 @@ static gboolean no_cached_page(PcsSim *s, PcsReader *r) {
   r->list.n = 1;
   r->list.next = 0;
   r->list.marker = UINT64_MAX;
+  r->list.large = FALSE; /* filemap_create_folio(): the mapping's smallest folio */
   return readpages_begin(s, r, &single_page, FALSE, again_state(s));
 }
 
@@ -619,7 +622,10 @@ static gboolean no_cached_page(PcsSim *s, PcsReader *r) {
  * PG_readahead, or when the batch is full (PCS_FOLIO_BATCH).  Returns how
  * many: the batch is [pos, pos + n), a reference held on each.  Free: a
  * few ns a folio (an xarray walk under RCU), no cost of its own. */
+static uint32_t read_batch_folios(const PcsSim *s, const PcsReader *r);
+
 static uint32_t read_batch(const PcsSim *s, const PcsReader *r) {
+  if (s->max_folio_order) return read_batch_folios(s, r);
   uint64_t page = r->pos, end = MIN(r->call_end, r->pos + PCS_FOLIO_BATCH);
   while (page < end && pcs_pc_present(&s->pc, page)) {
     gboolean stop = !pcs_pc_uptodate(&s->pc, page) || pcs_pc_readahead(&s->pc, page);
@@ -627,6 +633,28 @@ static uint32_t read_batch(const PcsSim *s, const PcsReader *r) {
     if (stop) break;
   }
   return (uint32_t)(page - r->pos);
+}
+
+/* The same with large folios: PCS_FOLIO_BATCH folios, the first the one
+ * holding pos; the batch ends at the call's end, which may cut its last
+ * folio (only that part is copied). */
+static uint32_t read_batch_folios(const PcsSim *s, const PcsReader *r) {
+  const PcsPageCache *pc = &s->pc;
+  uint64_t page = r->pos, end = r->call_end;
+  for (uint32_t folios = 0; page < end && folios < PCS_FOLIO_BATCH && pcs_pc_present(pc, page); folios++) {
+    uint64_t head = pcs_pc_folio_head(pc, page);
+    gboolean stop = !pcs_pc_uptodate(pc, page) || pcs_pc_readahead(pc, head);
+    page = MIN(head + pcs_pc_folio_pages(pc, head), end);
+    if (stop) break;
+  }
+  return (uint32_t)(page - r->pos);
+}
+
+/* The first page of the batch's last folio (the folio itself when it
+ * started before pos). */
+static inline uint64_t batch_last_folio(const PcsSim *s, const PcsReader *r) {
+  uint64_t last = r->pos + r->batch_n - 1;
+  return s->max_folio_order ? MAX(pcs_pc_folio_head(&s->pc, last), r->pos) : last;
 }
 
 /* copy_folio_to_iter() of pos, the batch's next folio, then BATCH_COPIED. */
@@ -648,7 +676,8 @@ static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked);
 static gboolean batch_ready(PcsSim *s, PcsReader *r) {
   uint64_t last = r->pos + r->batch_n - 1;
   if (pcs_pc_uptodate(&s->pc, last)) return batch_copy(s, r);
-  if (--r->batch_n) return batch_copy(s, r);
+  r->batch_n = (uint32_t)(batch_last_folio(s, r) - r->pos); /* the last folio dropped */
+  if (r->batch_n) return batch_copy(s, r);
   if (r->eng.kind == PCS_ENGINE_URING) return uring_attempt_end(s, r, TRUE); /* IOCB_WAITQ: -EIOCBQUEUED */
   return sleep_on(s, r, last, PCS_RD_BATCH_WAIT);
 }
@@ -665,7 +694,9 @@ static gboolean gather(PcsSim *s, PcsReader *r, gboolean again) {
     r->state = again ? PCS_RD_NO_CACHED_PAGE : PCS_RD_SYNC_RA;
     return TRUE;
   }
-  if (pcs_pc_readahead(&s->pc, r->pos + r->batch_n - 1)) return marker_seen(s, r, PCS_RD_BATCH_ASYNC_RA);
+  uint64_t last = r->pos + r->batch_n - 1;
+  if (pcs_pc_readahead(&s->pc, s->max_folio_order ? pcs_pc_folio_head(&s->pc, last) : last))
+    return marker_seen(s, r, PCS_RD_BATCH_ASYNC_RA);
   return batch_ready(s, r);
 }
 
@@ -693,10 +724,27 @@ static gboolean batch_copied(PcsSim *s, PcsReader *r) {
 
 /* ---- ->readpages: extent_readpages() --------------------------------------- */
 
-/* Counts a page THREAD inserted; its first makes it the next in insert_order. */
-static inline void inserted(PcsResult *res, uint32_t thread) {
+/* Counts a folio of NPAGES pages THREAD inserted (inserts are folios, as
+ * the tracepoint counts them); its first makes it the next in insert_order. */
+static inline void inserted(PcsResult *res, uint32_t thread, uint64_t npages) {
   res->inserts++;
-  if (G_UNLIKELY(res->thread_inserts[thread]++ == 0)) res->insert_order[res->insert_threads++] = thread;
+  res->inserted_pages += npages;
+  if (G_UNLIKELY(res->thread_inserts[thread] == 0)) res->insert_order[res->insert_threads++] = thread;
+  res->thread_inserts[thread] += npages;
+}
+
+/* The order of the list's entry I: its folio's in page_cache_ra_order()'s
+ * loop (large folios), else 0. */
+static inline uint32_t list_order(const PcsRaList *l, uint32_t i) { return G_UNLIKELY(l->large) ? l->orders[i] : 0; }
+
+/* A large folio's insert won: its pages' owner, its frames (one block of
+ * the buddy allocator, alloc.c), its trace line (order in the top byte). */
+static G_GNUC_NO_INLINE void folio_won(PcsSim *s, PcsReader *r, uint64_t head, uint32_t order) {
+  uint64_t n = UINT64_C(1) << order;
+  for (uint64_t p = head; p < head + n; p++) pcs_pc_set_owner(&s->pc, p, r->id);
+  uint64_t pfn = pcs_alloc_folio(&s->alloc, order);
+  inserted(s->res, r->id, n);
+  pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, head, pfn | (uint64_t)order << PCS_TRACE_ORDER_SHIFT);
 }
 
 /* add_to_page_cache_lru() of the next listed page: the insert race
@@ -705,21 +753,29 @@ static inline void inserted(PcsResult *res, uint32_t thread) {
  * of the insert's work, so a page another thread stores meanwhile makes
  * this one -EEXIST (in 6.18, filemap_add_folio() after ractl_alloc_folio()). */
 static gboolean rp_insert(PcsSim *s, PcsReader *r) {
-  uint64_t page = r->list.pages[r->list.next++];
+  uint32_t at = r->list.next++, order = list_order(&r->list, at);
+  uint64_t page = r->list.pages[at];
   PcsTime cpu;
   r->rp.page = page;
-  if (pcs_pc_insert(&s->pc, page, s->evq.now, &cpu) == -EEXIST) {
+  int err = G_UNLIKELY(r->list.large) ? pcs_pc_insert_folio(&s->pc, page, UINT64_C(1) << order, s->evq.now, &cpu)
+                                      : pcs_pc_insert(&s->pc, page, s->evq.now, &cpu);
+  if (err == -EEXIST) {
     s->res->eexist++;
-    pcs_alloc_free(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id)); /* its private page goes back */
+    if (!order) pcs_alloc_free(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id)); /* its private page goes back */
     pcs_trace(s, r->id + 1, PCS_TRACE_EEXIST, page, 0);
+    if (G_UNLIKELY(r->list.large)) pcs_ra_list_fallback(s, r->id, &r->ra, &r->list, at); /* the rest at order 0 */
     return run_cpu(s, r, cpu + s->p->cost_insert_lost, PCS_RD_RP_LOST);
   }
   if (page == r->list.marker) pcs_pc_set_readahead(&s->pc, page);
-  pcs_pc_set_owner(&s->pc, page, r->id);
-  uint64_t pfn;
-  if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
-  inserted(s->res, r->id);
-  pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
+  if (G_UNLIKELY(order)) {
+    folio_won(s, r, page, order);
+  } else {
+    pcs_pc_set_owner(&s->pc, page, r->id);
+    uint64_t pfn;
+    if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+    inserted(s->res, r->id, 1);
+    pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
+  }
   PcsTime drain = pcs_cpu_lru_add(&s->cpu, r->id, s->p->cost_lru_drain); /* folio_add_lru() after the store */
   return run_cpu(s, r, cpu + s->p->cost_insert_won - s->p->cost_insert_alloc + drain, PCS_RD_RP_WON);
 }
@@ -727,7 +783,8 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
 /* The page was looked up and is not in the cache: allocate (cost.insert_alloc),
  * then insert it (RP_INSERT); without an allocation cost, insert at once. */
 static gboolean rp_alloc(PcsSim *s, PcsReader *r) {
-  if (s->p->cost_insert_alloc) return run_cpu(s, r, s->p->cost_insert_alloc, PCS_RD_RP_INSERT);
+  uint64_t extra = (((uint64_t)1 << list_order(&r->list, r->list.next)) - 1) * s->p->cost_insert_page; /* large folios */
+  if (s->p->cost_insert_alloc || extra) return run_cpu(s, r, s->p->cost_insert_alloc + extra, PCS_RD_RP_INSERT);
   return rp_insert(s, r);
 }
 
@@ -738,13 +795,21 @@ static gboolean rp_flush(PcsSim *s, PcsReader *r);
  * steps in the same order, one indirect jump fewer per page. */
 #define GO(s, r, next, fn) ((r)->state = (next), fn((s), (r)))
 
-/* The next page of the list, or what ends the pool or the call. */
+/* The page after the last pooled folio. */
+static inline uint64_t pool_end(const PcsSim *s, const PcsReadpages *rp) {
+  uint64_t last = rp->pool[rp->pool_n - 1];
+  return last + (s->max_folio_order ? pcs_pc_folio_pages(&s->pc, last) : 1);
+}
+
+/* The next page of the list, or what ends the pool or the call.  In
+ * page_cache_ra_order()'s loop (list->large) nothing is looked up first:
+ * the insert itself fails (rp_insert()). */
 static gboolean rp_next(PcsSim *s, PcsReader *r) {
   PcsReadpages *rp = &r->rp;
   PcsRaList *list = &r->list;
   if (list->next < list->n) {
     uint64_t page = list->pages[list->next];
-    if (s->kernel == PCS_KERNEL_V6_18 && pcs_pc_present(&s->pc, page)) {
+    if (s->kernel == PCS_KERNEL_V6_18 && !list->large && pcs_pc_present(&s->pc, page)) {
       /* page_cache_ra_unbounded(): a folio already present ends the batch
        * (read_pages()); present folios are skipped at the cost of a lookup */
       if (rp->pool_n) return GO(s, r, PCS_RD_RP_FLUSH, rp_flush);
@@ -752,7 +817,7 @@ static gboolean rp_next(PcsSim *s, PcsReader *r) {
       r->state = PCS_RD_RP_NEXT;
       return TRUE;
     }
-    gboolean gap = rp->pool_n && page != rp->pool[rp->pool_n - 1] + 1;
+    gboolean gap = rp->pool_n && page != pool_end(s, rp);
     if (!gap || rp->policy.kind != PCS_POLICY_WINDOW) return rp_alloc(s, r);
     return GO(s, r, PCS_RD_RP_FLUSH, rp_flush); /* window: a page present at lookup splits the batch */
   }
@@ -792,7 +857,9 @@ static gboolean rp_flush(PcsSim *s, PcsReader *r) {
 
 static gboolean rp_read(PcsSim *s, PcsReader *r) {
   pcs_trace(s, r->id + 1, PCS_TRACE_READ, r->rp.page, 0);
-  if (pcs_bio_add_page(s, &r->rp.open_bio, r->id, r->rp.page)) return GO(s, r, PCS_RD_RP_FLUSH, rp_flush);
+  gboolean added = s->max_folio_order ? pcs_bio_add_folio(s, &r->rp.open_bio, r->id, r->rp.page)
+                                      : pcs_bio_add_page(s, &r->rp.open_bio, r->id, r->rp.page);
+  if (added) return GO(s, r, PCS_RD_RP_FLUSH, rp_flush);
   /* not contiguous or full: submit, then open a bio with this page */
   return run_cpu(s, r, s->p->cost_bio_submit, PCS_RD_RP_SUBMIT_OPEN);
 }
@@ -974,6 +1041,7 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
     return gather(s, r, TRUE);
   case PCS_RD_BATCH_ASYNC_RA: { /* the marker on the batch's last folio; req from it to the call's end */
     uint64_t last = r->pos + r->batch_n - 1;
+    if (s->max_folio_order) last = pcs_pc_folio_head(&s->pc, last); /* folio->index */
     pcs_pc_clear_readahead(&s->pc, last); /* folio_clear_readahead() */
     if (pcs_ra_async(s, r->id, &r->ra, &r->list, last, r->call_end - last))
       return readpages_begin(s, r, &s->policy, TRUE, PCS_RD_BATCH_READY);
@@ -1005,7 +1073,8 @@ G_ALWAYS_INLINE static inline gboolean reader_step(PcsSim *s, PcsReader *r) {
   case PCS_RD_RP_SUBMIT_OPEN:
     if (!csum_ready(s, r)) return FALSE;
     if (!pcs_bio_submit(s, &r->rp.open_bio)) return FALSE; /* v3.5 get_request_wait(): retried when woken */
-    pcs_bio_open(s, &r->rp.open_bio, r->id, r->rp.page);
+    if (s->max_folio_order) pcs_bio_add_folio(s, &r->rp.open_bio, r->id, r->rp.page); /* opens it */
+    else pcs_bio_open(s, &r->rp.open_bio, r->id, r->rp.page);
     r->state = PCS_RD_RP_FLUSH;
     return TRUE;
   case PCS_RD_RP_SUBMIT:

@@ -126,6 +126,8 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   if (opt) s->opt = *opt;
   s->res = res;
   s->kernel = pcs_params_kernel(p);
+  s->max_folio_order = (uint32_t)p->readahead_max_folio_order;
+  s->endio_inline = pcs_params_filesystem(p) != PCS_FS_BTRFS;
   s->copy_cold = p->cost_copy_cold != 0;
   s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
@@ -151,12 +153,17 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->stop_at = p->workload_runtime;
   /* each reader's pos, or under v6.18 the folio_batch it holds (at most
    * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
-  s->keep = g_new(uint64_t, (PCS_FOLIO_BATCH + 1) * (size_t)s->nreaders);
+  uint64_t batch_pages = s->max_folio_order ? MAX(PCS_FOLIO_BATCH, s->block_pages) : PCS_FOLIO_BATCH; /* folios: to the call's end */
+  s->keep = g_new(uint64_t, (batch_pages + 1) * (size_t)s->nreaders);
   uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
 
   /* each module's state, in the order a page travels */
   s->readers = g_new(PcsReader, s->nreaders);
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
+  if (s->max_folio_order) { /* page_cache_ra_order()'s folios: at most a list's worth */
+    s->ra_folios.cap = s->readers[0].list.cap;
+    s->ra_folios.folios = g_new(PcsRaFolio, s->ra_folios.cap);
+  }
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
   s->pc.file_pages = s->file_pages; /* owner and frame pairs never span two files */
   pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
@@ -201,6 +208,7 @@ static void sim_clear(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
   g_free(s->readers);
   g_free(s->keep);
+  g_free(s->ra_folios.folios);
   pcs_pc_clear(&s->pc);
   pcs_alloc_clear(&s->alloc);
   pcs_blk_clear(&s->blk);

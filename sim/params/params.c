@@ -40,6 +40,12 @@ static const char *const kernel_names[] = {
 #undef X
 };
 
+static const char *const filesystem_names[] = {
+#define X(id, name) name,
+  PCS_FILESYSTEMS(X)
+#undef X
+};
+
 static const char *const files_names[] = {
 #define X(id, name) name,
   PCS_FILES_MODES(X)
@@ -77,6 +83,18 @@ static const KernelDefault kernel_profile[] = {
   {"bio.queue_limited", {"1", "0"}},      /* bio_add_page() vs bio_split_to_limits() */
   {"bio.max_size", {"512k", "16M"}},
   {"memory.contiguous", {"0", "1"}},      /* pages split from large free blocks in frame order */
+};
+
+/* Defaults each file system sets (the scenario.filesystem doc lists them),
+ * by PcsFilesystem, applied as the kernel's are. */
+typedef struct {
+  const char *key;
+  const char *value[PCS_FS_COUNT];
+} FsDefault;
+
+static const FsDefault fs_profile[] = {
+  {"readahead.max_folio_order", {"0", "9", "9"}}, /* mapping_set_large_folios(): ext4 and xfs, not btrfs data */
+  {"bio.chained", {"0", "1", "1"}}, /* mpage/iomap's bi_end_io runs once, after the last split part */
 };
 
 static const PcsDerivedInfo derived_table[] = {
@@ -295,6 +313,17 @@ PcsKernel pcs_params_kernel(const PcsParams *p) {
   return (PcsKernel)k;
 }
 
+PcsFilesystem pcs_params_filesystem(const PcsParams *p) {
+  int f = name_index(filesystem_names, G_N_ELEMENTS(filesystem_names), p->scenario_filesystem);
+  g_assert(f >= 0); /* pcs_params_set() accepts nothing else */
+  return (PcsFilesystem)f;
+}
+
+const char *pcs_params_filesystem_name(PcsFilesystem f) {
+  g_assert(f < PCS_FS_COUNT);
+  return filesystem_names[f];
+}
+
 PcsFilesMode pcs_params_files(const PcsParams *p) {
   int f = name_index(files_names, G_N_ELEMENTS(files_names), p->workload_files);
   g_assert(f >= 0); /* pcs_params_set() accepts nothing else */
@@ -374,6 +403,10 @@ static const char *const *choices_of(const PcsParamInfo *info, size_t *n) {
     *n = G_N_ELEMENTS(kernel_names);
     return kernel_names;
   }
+  if (info->offset == offsetof(PcsParams, scenario_filesystem)) {
+    *n = G_N_ELEMENTS(filesystem_names);
+    return filesystem_names;
+  }
   if (info->offset == offsetof(PcsParams, workload_files)) {
     *n = G_N_ELEMENTS(files_names);
     return files_names;
@@ -413,6 +446,18 @@ static void apply_kernel_profile(PcsParams *p) {
     g_assert(info);
     if (p->line[info - param_table]) continue;
     gboolean ok = pcs_params_set(p, info, kernel_profile[i].value[k], "kernel profile", NULL);
+    g_assert(ok);
+  }
+}
+
+/* The selected file system's defaults, on every profile key nothing has set. */
+static void apply_fs_profile(PcsParams *p) {
+  PcsFilesystem f = pcs_params_filesystem(p);
+  for (size_t i = 0; i < G_N_ELEMENTS(fs_profile); i++) {
+    const PcsParamInfo *info = pcs_params_find_dotted(fs_profile[i].key);
+    g_assert(info);
+    if (p->line[info - param_table]) continue;
+    gboolean ok = pcs_params_set(p, info, fs_profile[i].value[f], "filesystem profile", NULL);
     g_assert(ok);
   }
 }
@@ -466,6 +511,7 @@ gboolean pcs_params_set(PcsParams *p, const PcsParamInfo *info, const char *valu
     g_free(*(char **)field);
     *(char **)field = g_strdup(v);
     if (info->offset == offsetof(PcsParams, scenario_kernel)) apply_kernel_profile(p);
+    if (info->offset == offsetof(PcsParams, scenario_filesystem)) apply_fs_profile(p);
     return TRUE;
   }
   if (!ok) {
@@ -720,6 +766,18 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         !pcs_params_randread(p) || p->workload_block_size % PCS_PAGE_SIZE == 0,
         "workload.rw = randread needs workload.block_size a multiple of the %u-byte page (got %" G_GUINT64_FORMAT
         " bytes): pcsim reads whole pages per random block", PCS_PAGE_SIZE, p->workload_block_size);
+  PcsFilesystem fs = pcs_params_filesystem(p);
+  CHECK(blame(p, "scenario.filesystem", "scenario.kernel"), fs == PCS_FS_BTRFS || pcs_params_kernel(p) == PCS_KERNEL_V6_18,
+        "scenario.filesystem = %s needs kernel = v6.18 (pcsim models %s's large-folio read path of 6.x, not 3.5's "
+        "buffer heads)", pcs_params_filesystem_name(fs), pcs_params_filesystem_name(fs));
+  CHECK(blame(p, "readahead.max_folio_order", "scenario.filesystem"),
+        !p->readahead_max_folio_order || fs != PCS_FS_BTRFS,
+        "readahead.max_folio_order = %" G_GUINT64_FORMAT " with filesystem = btrfs: btrfs data has no large folios in "
+        "6.18 (mapping_set_large_folios() is not called for data inodes); use filesystem = ext4 or xfs",
+        p->readahead_max_folio_order);
+  CHECK(blame(p, "bio.csum_leaf_size", "scenario.filesystem"), !p->bio_csum_leaf_size || fs == PCS_FS_BTRFS,
+        "bio.csum_leaf_size = %" G_GUINT64_FORMAT " with filesystem = %s: data checksums are btrfs's; set it to 0",
+        p->bio_csum_leaf_size, pcs_params_filesystem_name(fs));
   gboolean uring = !strcmp(p->workload_ioengine, "io_uring");
   CHECK(blame(p, "workload.ioengine", "scenario.kernel"), !uring || pcs_params_kernel(p) == PCS_KERNEL_V6_18,
         "workload.ioengine = io_uring needs kernel = v6.18 (io_uring's buffered reads wait on folios from 5.9)");
