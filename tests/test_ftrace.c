@@ -26,7 +26,7 @@ static void tee_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind,
 
 /* What the run's events say the trace reader must count. */
 typedef struct {
-  uint64_t inserts, page_pairs, owner_changes, contiguous_pairs, file_pages;
+  uint64_t inserts, inserted_pages, page_pairs, owner_changes, contiguous_pairs, file_pages;
   uint64_t thread_pages[64]; /* by thread, 1-based */
   uint32_t first_order[64];  /* threads in order of first insert */
   uint32_t nfirst;
@@ -42,11 +42,15 @@ static void expect_inserts(Expected *x, GArray *ev, uint64_t npages) {
   for (guint i = 0; i < ev->len; i++) {
     const TestEvent *e = &g_array_index(ev, TestEvent, i);
     if (e->kind != PCS_TRACE_INSERT) continue;
-    x->inserts++;
+    x->inserts++; /* folios */
+    uint64_t n = UINT64_C(1) << (e->b >> PCS_TRACE_ORDER_SHIFT), first_pfn = e->b & PCS_TRACE_PFN_MASK;
     assert_true(e->thread < G_N_ELEMENTS(x->thread_pages));
-    if (!x->thread_pages[e->thread]++) x->first_order[x->nfirst++] = e->thread;
-    if (!owner[e->a]) owner[e->a] = e->thread, pfn[e->a] = e->b;
-    x->file_pages = MAX(x->file_pages, e->a + 1);
+    if (!x->thread_pages[e->thread]) x->first_order[x->nfirst++] = e->thread;
+    x->thread_pages[e->thread] += n;
+    x->inserted_pages += n;
+    for (uint64_t k = 0; k < n; k++)
+      if (!owner[e->a + k]) owner[e->a + k] = e->thread, pfn[e->a + k] = first_pfn + k;
+    x->file_pages = MAX(x->file_pages, e->a + n);
   }
   for (uint64_t p = 0; p + 1 < npages; p++) {
     if (!owner[p] || !owner[p + 1]) continue;
@@ -139,7 +143,9 @@ static void assert_round_trip(const PcsParams *p, const char *policy) {
   assert_int_equal(t.mech.ra_sync, r.ra_sync);
   assert_int_equal(t.mech.ra_async, r.ra_async);
   assert_int_equal(t.mech.inserts, x.inserts);
-  assert_int_equal(t.mech.inserts, r.pages_read); /* every page read once, by the thread that inserted it */
+  assert_int_equal(t.mech.inserts, r.inserts); /* folios */
+  assert_int_equal(t.mech.inserted_pages, r.inserted_pages);
+  assert_int_equal(t.mech.inserted_pages, r.pages_read); /* every page read once, by the thread that inserted it */
   assert_int_equal(t.mech.other_inserts, 0);
   assert_int_equal(t.mech.file_pages, x.file_pages);
   assert_int_equal(t.mech.page_pairs, x.page_pairs);
@@ -185,6 +191,37 @@ static void every_shipped_policy_reads_back_its_own_metrics(void **state) {
     PcsParams p;
     load_small(&p, runs[i].workload, runs[i].size);
     assert_round_trip(&p, runs[i].policy);
+    pcs_params_clear(&p);
+  }
+}
+
+/* ext4's large folios: one mm_filemap_add_to_page_cache line per folio with
+ * its order, and trace-stats reads back the folios, the pages, and owner
+ * changes per page, with four readers racing (a lost large insert falls
+ * back to single pages). */
+static void ext4_folios_read_back(void **state) {
+  static const char *const ra[] = {"readahead.read_ahead_kb=128", "readahead.read_ahead_kb=4096"};
+  for (size_t i = 0; i < G_N_ELEMENTS(ra); i++) {
+    PcsParams p;
+    load_small(&p, "linux-6.18-btrfs.ini", "48M");
+    test_set(&p, "scenario.filesystem=ext4", "bio.csum_leaf_size=0", ra[i], NULL);
+    PcsResult r;
+    PcsKtrace t;
+    Expected x;
+    run_and_read(&p, "window", &r, &t, &x);
+    assert_true(r.inserts < r.inserted_pages / 8); /* large folios */
+    assert_int_equal(t.mech.inserts, r.inserts);
+    assert_int_equal(t.mech.inserted_pages, r.inserted_pages);
+    uint64_t by_order = 0;
+    for (int o = 0; o <= PCS_KTRACE_MAX_FOLIO_ORDER; o++) by_order += t.mech.inserts_by_order[o];
+    assert_int_equal(by_order, r.inserts);
+    assert_true(t.mech.inserts_by_order[i ? 9 : 6] > 0); /* 2 MiB folios in 8 MiB windows, 256 KiB in 256 KiB ones */
+    assert_int_equal(t.mech.owner_changes, r.owner_changes);
+    assert_int_equal(t.mech.page_pairs, r.page_pairs);
+    assert_int_equal(t.mech.contiguous_pairs, r.contiguous_pairs);
+    pcs_ktrace_clear(&t);
+    pcs_result_clear(&r);
+    assert_round_trip(&p, "window");
     pcs_params_clear(&p);
   }
 }
@@ -484,6 +521,7 @@ static void failing_ftrace_paths_leave_nothing(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(every_shipped_policy_reads_back_its_own_metrics),
+    cmocka_unit_test(ext4_folios_read_back),
     cmocka_unit_test(jittered_race_reads_back_its_owner_changes),
     cmocka_unit_test(requests_issued_after_a_completion_come_from_kblockd),
     cmocka_unit_test(trace_stats_of_the_file_gives_the_run_json),

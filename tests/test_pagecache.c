@@ -122,6 +122,42 @@ static void exclusive_wake_hands_each_page_on_one_task_at_a_time(void **state) {
   pcs_pc_clear(&pc);
 }
 
+/* filemap_add_folio(): a large folio goes in whole or not at all, -EEXIST
+ * when any page of its range is taken; its pages find their folio from the
+ * TAIL bits alone, and invalidation drops a folio as a whole or keeps it. */
+static void a_folio_insert_is_all_or_nothing(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 64, 4, HOLD);
+  PcsTime cpu;
+  assert_int_equal(pcs_pc_insert(&pc, 5, 0, &cpu), 0);
+  assert_int_equal(pcs_pc_insert_folio(&pc, 0, 8, 0, &cpu), -EEXIST); /* page 5 is in its range */
+  for (uint64_t p = 0; p < 8; p++) assert_true(pcs_pc_present(&pc, p) == (p == 5));
+  assert_int_equal(pcs_pc_insert_folio(&pc, 16, 16, 1000, &cpu), 0);
+  assert_int_equal(cpu, HOLD); /* one store under the lock (free by now), whatever the folio's size */
+  for (uint64_t p = 16; p < 32; p++) {
+    assert_true(pcs_pc_present(&pc, p) && !pcs_pc_uptodate(&pc, p));
+    assert_int_equal(pcs_pc_folio_head(&pc, p), 16);
+    assert_true(p == 16 || pcs_pc_frame_contig(&pc, p)); /* one block of frames */
+  }
+  assert_int_equal(pcs_pc_folio_pages(&pc, 16), 16);
+  assert_int_equal(pcs_pc_folio_pages(&pc, 5), 1);
+  assert_int_equal(pcs_pc_insert_folio(&pc, 24, 8, 0, &cpu), -EEXIST); /* inside the folio */
+  assert_int_equal(pcs_pc_insert(&pc, 31, 0, &cpu), -EEXIST);
+  for (uint64_t p = 16; p < 32; p++) pcs_pc_set_owner(&pc, p, 7);
+  assert_int_equal(pcs_pc_owner(&pc, 31), 7); /* the owner bits and TAIL share the byte */
+  assert_int_equal(pcs_pc_folio_head(&pc, 31), 16);
+  pcs_pc_end_read(&pc, 16, 16);
+  pcs_pc_end_read(&pc, 5, 1);
+  uint64_t keep[] = {20};
+  assert_int_equal(pcs_pc_invalidate(&pc, 0, 64, keep, 1), 1); /* page 5 goes, the held folio stays whole */
+  assert_true(pcs_pc_present(&pc, 16) && pcs_pc_present(&pc, 31));
+  assert_int_equal(pcs_pc_invalidate(&pc, 0, 64, NULL, 0), 16);
+  assert_false(pcs_pc_present(&pc, 16) || pcs_pc_present(&pc, 31));
+  assert_int_equal(pcs_pc_insert(&pc, 17, 0, &cpu), 0); /* no TAIL left behind */
+  assert_int_equal(pcs_pc_folio_head(&pc, 17), 17);
+  pcs_pc_clear(&pc);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(exclusive_wake_hands_each_page_on_one_task_at_a_time),
@@ -130,6 +166,7 @@ int main(void) {
     cmocka_unit_test(end_read_makes_exactly_its_pages_uptodate),
     cmocka_unit_test(contending_inserts_spin_for_tree_lock),
     cmocka_unit_test(sleepers_wake_in_sleep_order),
+    cmocka_unit_test(a_folio_insert_is_all_or_nothing),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,6 +176,6 @@ uint64_t pcs_alloc_folio(PcsFrameAlloc *fa, uint32_t order) {
   uint64_t n = UINT64_C(1) << order;
   if (fa->folio_pfn < FOLIO_REGION_PFN) fa->folio_pfn = FOLIO_REGION_PFN;
   uint64_t pfn = (fa->folio_pfn + n - 1) / n * n;
-  fa->folio_pfn = pfn + n;
+  fa->folio_pfn = pfn + n + 1; /* the next starts a block later: never the frame after this one's last */
   return pfn;
 }

@@ -66,8 +66,9 @@ static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t
 /* pcs_alloc_page() when memory.contiguous = 1 (out of line: it may draw or refill). */
 gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn);
 /* A large folio's frames (readahead.max_folio_order): a block of 1 << ORDER
- * frames, aligned to its size, from a region of their own, after the last
- * one handed out; returns its first pfn.  Its pages follow each other; the
+ * frames, aligned to its size, from a region of their own, past the last
+ * one handed out and never right after it (the captures' order-9 folios
+ * lie apart); returns its first pfn.  Its pages follow each other; the
  * folio starts a bio_vec of its own (the block's place among the small
  * pages' frames is not modelled: a large folio's bio_vec is cut into
  * segments at block.max_segment_size whatever its neighbours). */
