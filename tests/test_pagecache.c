@@ -143,8 +143,14 @@ static void a_folio_insert_is_all_or_nothing(void **state) {
   assert_int_equal(pcs_pc_folio_pages(&pc, 5), 1);
   assert_int_equal(pcs_pc_insert_folio(&pc, 24, 8, 0, &cpu), -EEXIST); /* inside the folio */
   assert_int_equal(pcs_pc_insert(&pc, 31, 0, &cpu), -EEXIST);
-  for (uint64_t p = 16; p < 32; p++) pcs_pc_set_owner(&pc, p, 7);
-  assert_int_equal(pcs_pc_owner(&pc, 31), 7); /* the owner bits and TAIL share the byte */
+  pcs_pc_set_owner(&pc, 16, 7);
+  assert_int_equal(pcs_pc_owner(&pc, 31), 7); /* the folio's, from its first page */
+  assert_false(pcs_pc_readahead(&pc, 31)); /* the order in a later page's byte is no marker */
+  uint64_t pairs, changes, contig;
+  pcs_pc_count_pairs(&pc, &pairs, &changes, &contig);
+  assert_int_equal(pairs, 15); /* inside the folio; page 5 has no neighbour */
+  assert_int_equal(changes, 0);
+  assert_int_equal(contig, 15);
   assert_int_equal(pcs_pc_folio_head(&pc, 31), 16);
   pcs_pc_end_read(&pc, 16, 16);
   pcs_pc_end_read(&pc, 5, 1);

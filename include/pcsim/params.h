@@ -237,9 +237,9 @@ typedef enum {
   X(cost, wakeup, TIME, "0", 0, (UINT64_C(1) << 40),                                \
     "with cpu.wake_exclusive: CPU time a woken reader spends before it hands the page lock on (context switch in, lock_page_killable() returning, unlock_page())") \
   X(cost, copy, TIME, "1us", 0, (UINT64_C(1) << 40),                                 \
-    "per page lookup and copy_to_user of 4 KiB")                                      \
+    "per page lookup and copy_to_user of 4 KiB (with large folios a folio's part of a read() call is one copy step of this much a page, as filemap_read() copies a folio at a time)")                                      \
   X(cost, copy_cold, TIME, "0", 0, (UINT64_C(1) << 40),                             \
-    "per page lookup and copy_to_user of 4 KiB whose data has left the CPU cache (cpu.cache_size), instead of cost.copy; 0: off, every copy costs cost.copy") \
+    "per page lookup and copy_to_user of 4 KiB whose data has left the CPU cache (cpu.cache_size), instead of cost.copy; 0: off, every copy costs cost.copy.  btrfs only (its end-io reads the data to verify checksums, warming the cache): with filesystem = ext4 or xfs nothing reads the data before the copy, and every copy costs cost.copy") \
   X(cost, jitter, FRAC, "0", 0, 0,                                                    \
     "each CPU cost is scaled by a uniform factor in [1-j, 1+j] from seeded streams")  \
   X(limits, max_memory, SIZE, "8G", 1, UINT64_MAX,                                    \

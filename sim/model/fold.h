@@ -66,14 +66,16 @@
  *   - cost.copy_cold is set: a copy's cost depends on the time it starts
  *     (reader.c copies each such page as a step of its own,
  *     copy_maybe_cold(), and never reaches fold_copies());
- *   - cost.copy is 0: a copy of no cost has no step to fold.
+ *   - cost.copy is 0: a copy of no cost has no step to fold;
+ *   - readahead.max_folio_order > 0: a copy is a folio's part of the call
+ *     already (reader.c folio_copy()), one step for many pages.
  * Folding despite a trace, workload.loops, time_based or cpu.wake_preempt
  * would change the output (checked for the last three: a run forced to
  * fold gave other JSON than --no-fold's); despite cost.copy_cold or
  * cost.copy = 0 it would fold nothing. */
 static inline gboolean pcs_fold_allowed(const PcsParams *p, const PcsRunOptions *opt) {
   if (opt && (opt->no_fold || opt->trace)) return FALSE;
-  return p->cost_copy_cold == 0 && p->workload_loops == 1 && !p->workload_time_based && p->cost_copy > 0 &&
+  return p->cost_copy_cold == 0 && p->readahead_max_folio_order == 0 && p->workload_loops == 1 && !p->workload_time_based && p->cost_copy > 0 &&
          !p->cpu_wake_preempt && !p->cpu_cfs_wake_preempt;
 }
 

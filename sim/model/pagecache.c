@@ -17,15 +17,16 @@
  * One byte per page: PRESENT, UPTODATE, READAHEAD bits, CONTIG: the
  * frame the allocator gave it follows page-1's (alloc.c), three bits for
  * the task that inserted it, for the owner-change count (over 8 inserting
- * tasks a uint16_t per page holds it instead), and TAIL.
+ * tasks a uint16_t per page holds it instead), and TAIL (below).
  *
  * Large folios (6.x, ext4 and xfs: readahead.max_folio_order).  A folio of
  * 1 << order pages is inserted as one (filemap_add_folio(): one xarray
  * store under the lock, -EEXIST when any index of its range is taken), so
  * its pages are present, locked and up to date together; its later pages
- * carry TAIL, which finds a folio's first page (pcs_pc_folio_head()) and
- * its size (pcs_pc_folio_pages()) with no other state: folios are
- * naturally aligned in the page cache.  PG_readahead is on the first page.
+ * carry TAIL and, in the bits a folio's first page keeps for its marker,
+ * frame and owner, the folio's order: its first page (pcs_pc_folio_head())
+ * and size (pcs_pc_folio_pages()) follow at once, folios being naturally
+ * aligned in their file.
  * Invalidation drops whole folios.  btrfs data folios are single pages:
  * no TAIL bit is ever set and every path is the page's.  Only the
  * accessors in pagecache.h touch them.  tree_lock is a ticket spinlock
@@ -63,19 +64,25 @@ void pcs_pc_clear(PcsPageCache *pc) {
   g_clear_pointer(&pc->owners, g_free);
 }
 
-/* Pages i-1 and i both present: owners from the page bytes (up to 16
- * tasks) or the owner array.  Branch-free but for the owner store. */
+/* Pages i-1 and i both present: owners from the page bytes (up to 8
+ * tasks) or the owner array, of the folio's first page for a large
+ * folio's later pages (one owner, adjacent frames inside a folio).  Once
+ * per run. */
 void pcs_pc_count_pairs(const PcsPageCache *pc, uint64_t *pairs, uint64_t *owner_changes, uint64_t *contiguous) {
   const uint8_t *pg = pc->pages;
-  const uint16_t *owners = pc->owners;
   uint64_t n = 0, changes = 0, contig = 0;
-  for (uint64_t p = 1; p < pc->npages; p++) {
-    unsigned both = pg[p - 1] & pg[p] & PCS_PG_PRESENT;
-    if (G_UNLIKELY(pc->file_pages < pc->npages) && p % pc->file_pages == 0) continue; /* next file */
+  uint32_t prev_owner = 0;
+  for (uint64_t p = 0; p < pc->npages; p++) {
+    if (pg[p] & PCS_PG_TAIL) { /* page p-1 is in the same folio */
+      n++, contig++;
+      continue;
+    }
+    uint32_t owner = pc->owners ? pc->owners[p] : (uint32_t)((pg[p] & PCS_PG_OWNER_MASK) >> PCS_PG_OWNER_SHIFT);
+    gboolean both = p > 0 && (pg[p - 1] & pg[p] & PCS_PG_PRESENT) && !(pc->file_pages < pc->npages && p % pc->file_pages == 0);
     n += both;
-    contig += both & (pg[p] / PCS_PG_CONTIG); /* its CONTIG bit */
-    unsigned other = owners ? owners[p] != owners[p - 1] : ((pg[p - 1] ^ pg[p]) & PCS_PG_OWNER_MASK) != 0;
-    changes += both & other;
+    contig += both && (pg[p] & PCS_PG_CONTIG);
+    changes += both && owner != prev_owner;
+    prev_owner = owner;
   }
   *pairs = n, *owner_changes = changes, *contiguous = contig;
 }
@@ -116,12 +123,14 @@ int pcs_pc_insert(PcsPageCache *pc, uint64_t page, PcsTime now, PcsTime *cpu) {
 }
 
 int pcs_pc_insert_folio(PcsPageCache *pc, uint64_t index, uint64_t npages, PcsTime now, PcsTime *cpu) {
-  g_assert(npages && index % npages == 0 && index + npages <= pc->npages);
+  g_assert(npages && (npages & (npages - 1)) == 0 && index + npages <= pc->npages);
+  g_assert((pc->unaligned_files ? index % pc->file_pages : index) % npages == 0);
   *cpu = tree_lock(pc, now);
   for (uint64_t p = index; p < index + npages; p++)
     if (pcs_pc_present(pc, p)) return -EEXIST; /* xas_store() finds an entry in the range */
   pc->pages[index] = PCS_PG_PRESENT;
-  if (npages > 1) memset(pc->pages + index + 1, PCS_PG_PRESENT | PCS_PG_CONTIG | PCS_PG_TAIL, npages - 1);
+  uint32_t order = (uint32_t)__builtin_ctzll(npages);
+  if (npages > 1) memset(pc->pages + index + 1, PCS_PG_PRESENT | PCS_PG_TAIL | order << PCS_PG_ORDER_SHIFT, npages - 1);
   return 0;
 }
 

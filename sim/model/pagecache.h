@@ -15,20 +15,24 @@
 #include <glib.h>
 #include <stdint.h>
 
-/* One byte per page of the file: four flag bits, the task that inserted it
- * in three more when at most PCS_PG_OWNER_TASKS tasks insert (else a
- * separate array holds it), and TAIL: the page is not its folio's first.
- * A folio's flags (present, up to date) are on every one of its pages, its
- * PG_readahead on its first page only. */
+/* One byte per page of the file.  A folio's first page (every page with
+ * 4 KiB folios): four flag bits and, when at most PCS_PG_OWNER_TASKS tasks
+ * insert, the task that inserted it in three more (else a separate array
+ * holds it).  A large folio's later pages (TAIL): present and up to date
+ * as the folio, and in place of READAHEAD, CONTIG and the owner, which are
+ * the folio's (marker and owner on its first page; its frames one block),
+ * the folio's order, so that its first page and size are found at once. */
 enum {
   PCS_PG_PRESENT = 1u << 0,   /* in the radix tree (inserted, locked until read) */
   PCS_PG_UPTODATE = 1u << 1,  /* read completed, unlocked */
-  PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker (on a folio's first page) */
-  PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c; always, inside a folio) */
+  PCS_PG_READAHEAD = 1u << 2, /* PG_readahead marker (a folio's first page) */
+  PCS_PG_CONTIG = 1u << 3,    /* its frame directly follows page-1's frame (alloc.c) */
   PCS_PG_OWNER_SHIFT = 4,     /* bits 4..6: the inserting task */
   PCS_PG_OWNER_MASK = 7u << 4,
   PCS_PG_OWNER_TASKS = 8,
   PCS_PG_TAIL = 1u << 7,      /* a large folio's page after its first */
+  PCS_PG_ORDER_SHIFT = 3,     /* TAIL: bits 3..6 hold the folio's order */
+  PCS_PG_ORDER_MASK = 15u << 3,
 };
 
 typedef struct {
@@ -39,6 +43,7 @@ typedef struct {
 typedef struct {
   uint8_t *pages;
   uint64_t npages;
+  gboolean unaligned_files; /* file_pages not a multiple of the largest folio: folios align within each file */
   uint64_t file_pages; /* pages per file: pairs are counted within a file (npages unless set) */
   uint16_t *owners; /* the inserting task of each page, only over PCS_PG_OWNER_TASKS tasks */
   PcsTime tree_lock_free; /* ticket spinlock: next time it is free */
@@ -62,9 +67,10 @@ static inline gboolean pcs_pc_present(const PcsPageCache *pc, uint64_t page) {
 static inline gboolean pcs_pc_uptodate(const PcsPageCache *pc, uint64_t page) {
   return (pc->pages[page] & PCS_PG_UPTODATE) != 0;
 }
-/* PageReadahead(): PAGE carries the PG_readahead marker. */
+/* PageReadahead(): PAGE carries the PG_readahead marker (a later page of a
+ * large folio never does: the folio's first page has it). */
 static inline gboolean pcs_pc_readahead(const PcsPageCache *pc, uint64_t page) {
-  return (pc->pages[page] & PCS_PG_READAHEAD) != 0;
+  return (pc->pages[page] & (PCS_PG_READAHEAD | PCS_PG_TAIL)) == PCS_PG_READAHEAD;
 }
 /* SetPageReadahead(): called by the inserting thread on a page it just won. */
 static inline void pcs_pc_set_readahead(PcsPageCache *pc, uint64_t page) {
@@ -74,37 +80,43 @@ static inline void pcs_pc_set_readahead(PcsPageCache *pc, uint64_t page) {
 static inline void pcs_pc_clear_readahead(PcsPageCache *pc, uint64_t page) {
   pc->pages[page] &= (uint8_t)~PCS_PG_READAHEAD;
 }
-/* Does PAGE's frame directly follow PAGE-1's?  Decided by the allocator (alloc.c) at insert. */
+/* Does PAGE's frame directly follow PAGE-1's?  Decided by the allocator
+ * (alloc.c) at insert; always inside a large folio. */
 static inline gboolean pcs_pc_frame_contig(const PcsPageCache *pc, uint64_t page) {
-  return (pc->pages[page] & PCS_PG_CONTIG) != 0;
+  return (pc->pages[page] & (PCS_PG_CONTIG | PCS_PG_TAIL)) != 0;
 }
 /* Records that PAGE, just inserted, got the frame after PAGE-1's. */
 static inline void pcs_pc_set_frame_contig(PcsPageCache *pc, uint64_t page) {
   pc->pages[page] |= PCS_PG_CONTIG;
 }
 
-/* Records TASK as the inserter of PAGE, which it just inserted (the
- * TASK-PID column of the mm_filemap_add_to_page_cache event). */
+/* The first page of the folio holding PAGE (present): folios are naturally
+ * aligned within their file. */
+static inline uint64_t pcs_pc_folio_head(const PcsPageCache *pc, uint64_t page) {
+  uint8_t b = pc->pages[page];
+  if (G_LIKELY(!(b & PCS_PG_TAIL))) return page;
+  uint64_t mask = (UINT64_C(1) << ((b & PCS_PG_ORDER_MASK) >> PCS_PG_ORDER_SHIFT)) - 1;
+  return page - ((G_UNLIKELY(pc->unaligned_files) ? page % pc->file_pages : page) & mask);
+}
+
+/* Records TASK as the inserter of PAGE, a folio's first page, which it
+ * just inserted (the TASK-PID column of the mm_filemap_add_to_page_cache
+ * event; the folio's other pages are its). */
 static inline void pcs_pc_set_owner(PcsPageCache *pc, uint64_t page, uint32_t task) {
   if (G_UNLIKELY(pc->owners)) pc->owners[page] = (uint16_t)task;
   else pc->pages[page] |= (uint8_t)(task << PCS_PG_OWNER_SHIFT);
 }
-/* The task recorded by pcs_pc_set_owner() for PAGE. */
+/* The task recorded by pcs_pc_set_owner() for PAGE's folio. */
 static inline uint32_t pcs_pc_owner(const PcsPageCache *pc, uint64_t page) {
+  page = pcs_pc_folio_head(pc, page);
   return pc->owners ? pc->owners[page] : (uint32_t)((pc->pages[page] & PCS_PG_OWNER_MASK) >> PCS_PG_OWNER_SHIFT);
 }
 
-/* The first page of the folio holding PAGE (present). */
-static inline uint64_t pcs_pc_folio_head(const PcsPageCache *pc, uint64_t page) {
-  while (pc->pages[page] & PCS_PG_TAIL) page--;
-  return page;
-}
 /* The pages of the folio whose first page is HEAD (present): 1 for a page
  * of its own, 1 << order for a large folio. */
 static inline uint64_t pcs_pc_folio_pages(const PcsPageCache *pc, uint64_t head) {
-  uint64_t n = 1;
-  while (head + n < pc->npages && (pc->pages[head + n] & PCS_PG_TAIL)) n++;
-  return n;
+  if (head + 1 >= pc->npages || !(pc->pages[head + 1] & PCS_PG_TAIL)) return 1;
+  return UINT64_C(1) << ((pc->pages[head + 1] & PCS_PG_ORDER_MASK) >> PCS_PG_ORDER_SHIFT);
 }
 
 /* Over the file's pages in index order, as the trace reader counts them
@@ -130,7 +142,8 @@ int pcs_pc_insert(PcsPageCache *pc, uint64_t page, PcsTime now, PcsTime *cpu);
  * a power of two and INDEX a multiple of it: one tree_lock hold; all or
  * nothing, -EEXIST when any page of the range is present.  Its pages are
  * present, locked, the later ones TAIL and CONTIG; *CPU as for
- * pcs_pc_insert().  NPAGES 1 is pcs_pc_insert(). */
+ * pcs_pc_insert().  NPAGES 1 is pcs_pc_insert().  INDEX aligned to NPAGES
+ * within its file (pcs_pc_folio_head()). */
 int pcs_pc_insert_folio(PcsPageCache *pc, uint64_t index, uint64_t npages, PcsTime now, PcsTime *cpu);
 /* SetPageUptodate() + unlock_page() of [FIRST, FIRST+NPAGES); each must be
  * present and not yet up to date.  Wakes nobody: see pcs_pc_wake_range(). */

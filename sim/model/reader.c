@@ -657,8 +657,18 @@ static inline uint64_t batch_last_folio(const PcsSim *s, const PcsReader *r) {
   return s->max_folio_order ? MAX(pcs_pc_folio_head(&s->pc, last), r->pos) : last;
 }
 
+/* copy_folio_to_iter() of the part of pos's large folio in the batch: one
+ * step of cost.copy a page (filemap_read() copies a folio at a time). */
+static G_GNUC_NO_INLINE gboolean folio_copy(PcsSim *s, PcsReader *r) {
+  uint64_t head = pcs_pc_folio_head(&s->pc, r->pos);
+  uint64_t end = MIN(head + pcs_pc_folio_pages(&s->pc, head), r->pos + r->batch_n);
+  r->copy_n = (uint32_t)(end - r->pos);
+  return run_cpu(s, r, r->copy_n * s->p->cost_copy, PCS_RD_BATCH_COPIED);
+}
+
 /* copy_folio_to_iter() of pos, the batch's next folio, then BATCH_COPIED. */
 static inline gboolean batch_copy(PcsSim *s, PcsReader *r) {
+  if (G_UNLIKELY(s->max_folio_order)) return folio_copy(s, r);
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_BATCH_COPIED);
   if (s->fold) return fold_copies(s, r, PCS_RD_BATCH_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_BATCH_COPIED);
@@ -711,6 +721,13 @@ static gboolean batch_woken(PcsSim *s, PcsReader *r) {
 /* The copy of pos has run: account it; copy the batch's next folio, or
  * put the batch and gather the next (filemap_read()'s loop). */
 static gboolean batch_copied(PcsSim *s, PcsReader *r) {
+  if (G_UNLIKELY(s->max_folio_order)) { /* the folio's part (folio_copy()) */
+    for (uint32_t k = 0; k < r->copy_n; k++) account_copy(s, r);
+    r->batch_n -= r->copy_n;
+    if (r->batch_n) return batch_copy(s, r);
+    r->state = PCS_RD_GATHER;
+    return gather(s, r, FALSE);
+  }
   if (G_UNLIKELY(r->folded)) {
     if (!fold_landed(s, r)) return FALSE;
     for (; r->folded; r->folded--, r->batch_n--) account_copy(s, r);
@@ -741,7 +758,7 @@ static inline uint32_t list_order(const PcsRaList *l, uint32_t i) { return G_UNL
  * the buddy allocator, alloc.c), its trace line (order in the top byte). */
 static G_GNUC_NO_INLINE void folio_won(PcsSim *s, PcsReader *r, uint64_t head, uint32_t order) {
   uint64_t n = UINT64_C(1) << order;
-  for (uint64_t p = head; p < head + n; p++) pcs_pc_set_owner(&s->pc, p, r->id);
+  pcs_pc_set_owner(&s->pc, head, r->id); /* the folio's pages are its first page's */
   uint64_t pfn = pcs_alloc_folio(&s->alloc, order);
   inserted(s->res, r->id, n);
   pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, head, pfn | (uint64_t)order << PCS_TRACE_ORDER_SHIFT);

@@ -115,6 +115,7 @@ typedef struct {
   uint64_t pos;      /* next page to copy */
   uint32_t batch_n;  /* v6.18: folios held in its folio_batch, pages [pos, pos + batch_n) (0 under v3.5) */
   uint32_t folded;   /* copies after pos folded into its pending copy step (reader.c fold_copies(), fold.h) */
+  uint32_t copy_n;   /* large folios: pages of the copy step under way, the part of pos's folio in the batch */
   uint64_t fold_pseq; /* the sequence number the step before its last would have had (fold.h) */
   uint64_t call_end; /* end (exclusive) of the current read() call */
   PcsRaState ra;

@@ -128,7 +128,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->kernel = pcs_params_kernel(p);
   s->max_folio_order = (uint32_t)p->readahead_max_folio_order;
   s->endio_inline = pcs_params_filesystem(p) != PCS_FS_BTRFS;
-  s->copy_cold = p->cost_copy_cold != 0;
+  s->copy_cold = p->cost_copy_cold != 0 && pcs_params_filesystem(p) == PCS_FS_BTRFS; /* btrfs's end-io reads the data (endio.c) */
   s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
@@ -166,6 +166,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   }
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
   s->pc.file_pages = s->file_pages; /* owner and frame pairs never span two files */
+  s->pc.unaligned_files = s->file_pages % (UINT64_C(1) << s->max_folio_order) != 0; /* folios align in their file */
   pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
   pcs_blk_init(&s->blk, p, s->nreaders);
   pcs_csum_init(&s->csum, p, s->nreaders, s->file_pages, s->npages / s->file_pages);

@@ -278,6 +278,9 @@ int main(int argc, char **argv) {
 #define SWEEP "sweep workloads/liubo-2011.ini --set workload.file_size=256M --vary workload.threads=1..10 " \
               "--vary readahead.read_ahead_kb=16..8192*2 --policy pool:16 --stats"
 #define V35 " --set scenario.kernel=v3.5"
+/* The same 1000 MiB read by 4 threads through btrfs's 4 KiB folios and
+ * ext4's large ones (issue 37): the events per MiB large folios save. */
+#define FS618 "run workloads/linux-6.18-btrfs.ini --stats --set workload.file_size=1000M --set readahead.read_ahead_kb=4096"
 #define V618 " --set scenario.kernel=v6.18"
   /* The seed scenario under both kernel profiles: scenario.kernel sets the
    * profile's defaults and the seed's own values win (its plug_max 16,
@@ -296,8 +299,10 @@ int main(int argc, char **argv) {
     {"sweep 100 points --jobs 1", SWEEP " --jobs 1"},
     {"sweep 100 points --jobs 2", SWEEP " --jobs 2"},
     {"1 TiB pool:16, 1 thread", SEED " --policy pool:16 --set workload.threads=1 --set workload.file_size=1T"},
+    {"linux-6.18 btrfs, 4 MiB ra", FS618 " --set scenario.filesystem=btrfs"},
+    {"linux-6.18 ext4, 4 MiB ra", FS618 " --set scenario.filesystem=ext4 --set bio.csum_leaf_size=0"},
   };
-  enum { SEED_CASES = 6, GIB2 = 8, GIB16 = 9, JOBS1 = 10, JOBS2 = 11 }; /* indices in cases[] */
+  enum { SEED_CASES = 6, GIB2 = 8, GIB16 = 9, JOBS1 = 10, JOBS2 = 11, BTRFS = 13, EXT4 = 14 }; /* indices in cases[] */
   printf("%-34s %9s %13s %14s %10s\n", "case", "wall_s", "events", "events_per_s", "rss_mib");
   Sample s[G_N_ELEMENTS(cases)];
   memset(s, 0, sizeof s);
@@ -313,6 +318,9 @@ int main(int argc, char **argv) {
   if (s[GIB2].wall > 0 && s[GIB16].wall > 0) printf("16 GiB / 2 GiB wall: %.2fx (goal <= 9x)\n", s[GIB16].wall / s[GIB2].wall);
   if (s[JOBS1].wall > 0 && s[JOBS2].wall > 0)
     printf("sweep --jobs 1 / --jobs 2: %.2fx (goal >= 1.8x)\n", s[JOBS1].wall / s[JOBS2].wall);
+  if (s[BTRFS].events > 0 && s[EXT4].events > 0)
+    printf("events per MiB of the file, 4 MiB readahead, 4 threads: btrfs %.0f, ext4 %.0f (%.1fx fewer), wall %.2fx\n",
+           (double)s[BTRFS].events / 1000.0, (double)s[EXT4].events / 1000.0, (double)s[BTRFS].events / (double)s[EXT4].events, s[BTRFS].wall / s[EXT4].wall);
   if (!quick) callgrind("v3.5"), callgrind("v6.18");
   return 0;
 }
