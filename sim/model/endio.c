@@ -1,4 +1,5 @@
-/* endio.c - btrfs end-io workers completing read bios.
+/* endio.c - btrfs end-io workers completing read bios (and ext4's and
+ * xfs's completion in the bio's own end-io).
  *
  * Mirrors end_workqueue_bio() queueing a completed bio to the endio_workers
  * pool and end_bio_extent_readpage() running there: one work item per bio
@@ -12,6 +13,14 @@
  * whole bio.  With cpu.endio_idle_thresh the pool is btrfs 3.x's instead
  * (async-thread.c, "btrfs 3.x's pool" below): workers started on demand up
  * to cpu.endio_workers, each bio handed to one worker's own list.
+ *
+ * ext4 and xfs (scenario.filesystem, s->endio_inline).  Their read bios
+ * complete in the bio's own bi_end_io (mpage_read_end_io(),
+ * iomap_read_end_io()): no workqueue, no checksum, so pcs_endio_queue()
+ * ends the read of the bio's folios at once (endio_inline()), charging no
+ * CPU (interrupt and softirq time is not modelled); a split bio does so
+ * once its last part is in (bio.chained = 1, their profile's).  The
+ * workers exist and idle.
  *
  * Split bios (bio.chained).  In 6.x btrfs submits a whole readahead batch
  * as one bio (up to 8 MiB) and the block layer splits it at the queue's

@@ -104,6 +104,21 @@
  * pick is fio's -EBUSY past openfiles and fio asks again at once; a file
  * at its end is closed and done.  One file (nrfiles 1) never enters it.
  *
+ * Large folios (ext4 and xfs, readahead.max_folio_order > 0; v6.18 only).
+ * The readahead list is page_cache_ra_order()'s folios (readahead.c):
+ * each is looked up by its insert alone (rp_insert(), pcs_pc_insert_folio():
+ * all or nothing), which costs cost.insert_alloc and cost.insert_page a
+ * page beyond the first before the store; the first that fails hands the
+ * rest of the window to do_page_cache_ra() at order 0
+ * (pcs_ra_list_fallback()), read as btrfs's pages are.  The pooled folios
+ * are read in order (cost.read_setup each: ext4_mpage_readpages()'s and
+ * iomap_readahead()'s per-folio work) into the open bio, one bio_vec per
+ * folio (pcs_bio_add_folio()), submitted when the next folio does not fit
+ * or the batch ends.  The batch gathers folios (read_batch_folios()), the
+ * marker is the last folio's, the async readahead is asked for its first
+ * index, and a copy is the part of one folio in the call (folio_copy()).
+ * btrfs keeps 4 KiB folios: none of this runs for it.
+ *
  * Invalidation (invalidate_file()) keeps each reader's pos and, under
  * v6.18, every folio of the batch it holds (a reference each).
  *
