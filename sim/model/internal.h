@@ -57,6 +57,7 @@ struct PcsSim {
   gboolean fmode_random;     /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
   uint32_t max_folio_order;  /* readahead.max_folio_order: large folios (ext4, xfs) when > 0 */
+  uint64_t bdi_io_pages;     /* the bdi's io_pages: btrfs's own bdi 32, a block device's max_sectors (readahead.c) */
   gboolean endio_inline;     /* ext4, xfs: a bio completes in its own end-io, no worker (endio.c) */
   PcsRaFolios ra_folios;     /* scratch of page_cache_ra_order() (readahead.c), with large folios */
   gboolean copy_cold;        /* cost.copy_cold > 0: a copy may be cold (endio.c) */

@@ -53,6 +53,9 @@
  *     index up as it gets there (reader.c), so a page another thread
  *     inserted meanwhile splits the batch instead of being listed.
  *   - get_next_ra_size(): 4x below max/16, 2x up to max/2, else max.
+ *   - ractl_max_pages(): max is the window, but a read() larger than it
+ *     may read up to the bdi's io_pages (a block device's max_sectors:
+ *     ext4, xfs; btrfs's own bdi's 32 pages never exceed its window).
  *   - the context paths walk the cache (page_cache_prev_miss() back from
  *     a miss, page_cache_next_miss() on from a marker): the list says how
  *     many cached pages were walked (scanned), and reader.c charges
@@ -70,7 +73,8 @@
  *   - v6.18 page_cache_sync_ra(): the tracepoint fires, then
  *     force_page_cache_ra() of the request: at most max(bdi io_pages,
  *     ra_pages) pages (btrfs's own bdi has bdi_alloc()'s io_pages of
- *     VM_READAHEAD_PAGES, 32), in 2 MiB chunks, each do_page_cache_ra()
+ *     VM_READAHEAD_PAGES, 32; a block device's, ext4's and xfs's, its
+ *     max_sectors), in 2 MiB chunks, each do_page_cache_ra()
  *     with no lookahead: exactly the request's pages, no marker, the
  *     file_ra_state untouched;
  *   - v3.5 page_cache_sync_readahead(): force_page_cache_readahead() of
@@ -232,8 +236,17 @@ static uint64_t ra6_prev_run(PcsSim *s, uint32_t thread, uint64_t index, uint64_
   return n;
 }
 
-static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
+/* ractl_max_pages(): the window, or a read larger than it up to the bdi's
+ * io_pages (btrfs's own bdi has 32, less than any window it gets here; a
+ * block device's is its max_sectors: ext4, xfs). */
+static uint64_t ra6_max_pages(const PcsSim *s, uint64_t req) {
   uint64_t max = s->window_pages;
+  if (req > max && s->bdi_io_pages > max) max = MIN(req, s->bdi_io_pages);
+  return max;
+}
+
+static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
+  uint64_t max = ra6_max_pages(s, req);
   uint64_t rel = index - file_first(s, thread);
   /* prev_pos is set where the last read() call ended (filemap_read()) */
   uint64_t prev_index = ra->prev_end_valid ? ra->prev_end : UINT64_MAX;
@@ -384,7 +397,7 @@ void pcs_ra_list_fallback(PcsSim *s, uint32_t thread, const PcsRaState *ra, PcsR
 }
 
 static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
-  uint64_t max = s->window_pages;
+  uint64_t max = ra6_max_pages(s, req);
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t scanned = 0;
   ra6_count(s, kind);
@@ -408,14 +421,12 @@ static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList 
   return listed;
 }
 
-/* VM_READAHEAD_PAGES (128 KiB): bdi_alloc()'s io_pages, btrfs's own bdi's */
-#define RA_BDI_IO_PAGES 32
 /* FMODE_RANDOM: force_page_cache_ra() of REQ pages at OFFSET (see the top). */
 static gboolean ra_forced(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t offset, uint64_t req) {
   const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
   if (s->kernel == PCS_KERNEL_V6_18) {
     ra6_count(s, kind);
-    uint64_t n = MIN(req, MAX((uint64_t)RA_BDI_IO_PAGES, s->window_pages));
+    uint64_t n = MIN(req, MAX(s->bdi_io_pages, s->window_pages));
     return ra6_list(s, thread, out, offset, n, 0, kind);
   }
   return ra_build_list(s, thread, out, offset, req, 0, kind);

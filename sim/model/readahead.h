@@ -82,6 +82,9 @@ gboolean pcs_ra6_advance(PcsRaState *ra, uint64_t index, uint64_t folio_pages, u
  * marker the rest's own.  THREAD reads the file. */
 void pcs_ra_list_fallback(PcsSim *s, uint32_t thread, const PcsRaState *ra, PcsRaList *list, uint32_t at);
 
+/* VM_READAHEAD_PAGES (128 KiB): bdi_alloc()'s io_pages, btrfs's own bdi's */
+#define PCS_RA_BTRFS_IO_PAGES 32
+
 /* get_init_ra_size(): the first window for a read of REQ pages, at most MAX. */
 uint64_t pcs_ra_init_size(uint64_t req, uint64_t max);
 /* get_next_ra_size(): the window after one of CUR pages, at most MAX. */

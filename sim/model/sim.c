@@ -128,6 +128,9 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->kernel = pcs_params_kernel(p);
   s->max_folio_order = (uint32_t)p->readahead_max_folio_order;
   s->endio_inline = pcs_params_filesystem(p) != PCS_FS_BTRFS;
+  /* bdi->io_pages: bdi_alloc()'s VM_READAHEAD_PAGES for btrfs's own bdi, the
+   * queue's max_sectors for a block device's (blk_apply_bdi_limits()) */
+  s->bdi_io_pages = s->endio_inline ? p->block_max_sectors / PCS_SECTORS_PER_PAGE : PCS_RA_BTRFS_IO_PAGES;
   s->copy_cold = p->cost_copy_cold != 0 && pcs_params_filesystem(p) == PCS_FS_BTRFS; /* btrfs's end-io reads the data (endio.c) */
   s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
