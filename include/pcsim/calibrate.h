@@ -16,7 +16,9 @@
 
 /* X(ID, section, key): the scenario keys calibrate sets, in output order. */
 #define PCS_CALIBRATE_ESTIMATES(X)           \
+  X(FILESYSTEM, scenario, filesystem)        \
   X(READ_AHEAD_KB, readahead, read_ahead_kb) \
+  X(MAX_FOLIO_ORDER, readahead, max_folio_order) \
   X(MAX_SECTORS, block, max_sectors)         \
   X(MAX_SEGMENTS, block, max_segments)       \
   X(MAX_SEGMENT_SIZE, block, max_segment_size) \
@@ -34,6 +36,7 @@
   X(SHARING, device, sharing)                \
   X(CPUS, cpu, count)                        \
   X(INSERT_WON, cost, insert_won)            \
+  X(INSERT_PAGE, cost, insert_page)          \
   X(INSERT_ALLOC, cost, insert_alloc)        \
   X(LRU_DRAIN, cost, lru_drain)              \
   X(READ_SETUP, cost, read_setup)            \
@@ -81,6 +84,9 @@ gboolean pcs_calibrate_add_run(PcsCalibration *c, const char *job, const char *j
  * threads. */
 gboolean pcs_calibrate_run_info(const PcsCalibration *c, guint i, double *mib_s, double *clat_ns, uint64_t *bs,
                                 uint64_t *threads);
+/* The file system of the machine file's fstype= (btrfs without one, or
+ * before pcs_calibrate_add_machine()). */
+const char *pcs_calibrate_filesystem(const PcsCalibration *c);
 /* The bdi read_ahead_kb of trace I (ra_pages * 4, halved when its job's
  * fadvise_hint, else BASE's, doubles the window), or 0 when it showed no
  * readahead line; its file name. */
