@@ -73,10 +73,40 @@
  *       of two from 4 KiB to 64 KiB).
  *   block.*, cpu.count   the machine file (max_sectors_kb * 2, max_segments,
  *       max_segment_size, cpus).  Its fstype= names the captured file system
- *       (btrfs when absent, as in every machine file written before the key):
- *       the model reads through btrfs only, so an ext4 or xfs machine file is
- *       refused (their large folios and the block device's bdi are not
- *       modelled yet, issue 37) rather than calibrated as if it were btrfs.
+ *       (btrfs when absent, as in every machine file written before the key).
+ *
+ * ext4 and xfs (fstype=ext4|xfs, issue 37) read ahead in large folios
+ * (page_cache_ra_order()): the window's folios are all inserted, then
+ * read_pages() builds one bio of them (one bio_vec per folio) and submits
+ * it.  What differs from btrfs above:
+ *
+ *   scenario.filesystem   fstype= itself; readahead.max_folio_order = 9, the
+ *       largest folio the mapping takes with 4 KiB pages on x86-64
+ *       (MAX_PAGECACHE_ORDER), not measured (the comment gives the traces'
+ *       largest order=); bio.csum_leaf_size = 0 (no data checksums: the
+ *       metadata bios are the file system's own).
+ *   cost.insert_page, cost.insert_won   each insert line of a thread after its
+ *       previous insert or its page_cache_ra_order line with no other event
+ *       between (one ractl_alloc_folio() + filemap_add_folio()), against the
+ *       folio's pages (2^order): time = a + (pages - 1) * b, fitted as the
+ *       device (median per size per trace, weighted, slope within each
+ *       trace).  b is the insert's part of cost.insert_page; a less the
+ *       base's tree_lock_hold and lru_drain / 31 is insert_won (per folio),
+ *       split with insert_alloc and lru_drain as above when short.
+ *   cost.read_setup, cost.bio_submit   the gap from a thread's last insert of
+ *       a readahead to its block_bio_queue.  Against the window's folios
+ *       (gap = bio_submit + folios * read_setup) the one-thread captures give
+ *       a negative intercept: the read grows with the folios' pages (the
+ *       per-block walk of ext4_mpage_readpages() and iomap_readahead()), 1
+ *       us for one 64-page folio, 14 us for four 512-page ones on ext4.  So
+ *       against the window's pages: gap = bio_submit + pages * r, the traces
+ *       pooled (each shows one window size).  The model reads per folio:
+ *       read_setup = r (a folio's first page) and r is added to
+ *       cost.insert_page for every other page, which the same thread pays
+ *       for the same folio before the same bio, so one thread's time to each
+ *       bio is the trace's.
+ *   readahead.read_ahead_kb   as above: for ext4 and xfs it is the block
+ *       device's bdi (/sys/class/bdi/MAJ:MIN/read_ahead_kb).
  *   cost.copy, cost.copy_cold   not in the trace: fio's JSON beside it
  *       (pcs_calibrate_add_run()), the clat p50 of a cached read() call less
  *       the base's cost.syscall, over the job's bs in pages; copy from the
@@ -1391,7 +1421,8 @@ static void folio_insert_estimate(PcsCalibration *c, const PcsParams *base, doub
   set_est(c, PCS_CAL_INSERT_PAGE, TRUE, f.b + read_page,
           g_strdup_printf("insert_page: %.1f ns per page beyond a folio's first: the insert's slope, %.1f ns (the "
                           "larger allocation, the memcg charge and LRU accounting of its pages), and the read's, %.1f "
-                          "ns (cost.read_setup above: the model reads per folio). %s",
+                          "ns (cost.read_setup's fit: the model reads per folio, so a folio's other pages are read "
+                          "here, by the same thread before the same bio). %s",
                           f.b + read_page, f.b, read_page, s->str));
   double hold = (double)base->cost_tree_lock_hold, drain31 = (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
   if (a - hold - drain31 >= (double)base->cost_insert_alloc) {
@@ -1453,7 +1484,7 @@ static double window_bio_estimates(PcsCalibration *c, const char *names) {
   set_est(c, PCS_CAL_READ_SETUP, TRUE, f.b,
           g_strdup_printf("read_setup: %.1f ns, a folio's first page of the window's read (%s: the block mapping and "
                           "bio_add_folio() of each folio; the model charges read_setup per folio, and the read of a "
-                          "folio's other pages, %.1f ns each, is in cost.insert_page below).  The gap from a thread's "
+                          "folio's other pages, %.1f ns each, is in cost.insert_page).  The gap from a thread's "
                           "last mm_filemap_add_to_page_cache of a readahead to its block_bio_queue (read_pages() after "
                           "the window's inserts), against the pages inserted since the readahead's page_cache_ra_order "
                           "line: gap = bio_submit + pages * %.1f ns, least squares over the median gap of %u sizes "
