@@ -118,6 +118,29 @@ static void an_ext4_session_gives_an_ext4_host(void **state) {
   calibrate_session("ext4", folios);
 }
 
+/* --keys cost.insert_won on an ext4 session: the host still reads through
+ * ext4 (its file system is no estimate to leave out), and cost.read_setup
+ * comes with the insert costs, since cost.insert_page carries the read's
+ * per-page part; the device stays the base's. */
+static void keys_keep_the_file_system(void **state) {
+  (void)state;
+  g_autofree char *set = test_path("tests/data/kernel-6.18-ext4"), *dir = test_tempdir();
+  g_autofree char *machine_src = g_build_filename(set, "machine.txt", NULL);
+  g_autofree char *machine = g_build_filename(dir, "machine.txt", NULL);
+  assert_int_equal(symlink(machine_src, machine), 0);
+  g_autofree char *a = lay_out(dir, set, runs[0]), *b = lay_out(dir, set, runs[1]);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "calibrate", a, b, "--keys", "cost.insert_won", "--no-check", NULL);
+  if (rc) fail_msg("pcsim calibrate --keys exited %d: %s", rc, err);
+  assert_non_null(strstr(out, "\nfilesystem = ext4\n"));
+  assert_non_null(strstr(out, "\nmax_folio_order = 9\n"));
+  assert_non_null(strstr(out, "\ncsum_leaf_size = 0\n"));
+  assert_non_null(strstr(out, "# insert_page: "));
+  assert_non_null(strstr(out, "# read_setup: "));
+  assert_non_null(strstr(out, "# NOT MEASURED: cost.bio_submit: not asked for (--keys)"));
+  assert_non_null(strstr(out, "# NOT MEASURED: device.latency: not asked for (--keys)"));
+}
+
 static void an_xfs_session_gives_an_xfs_host(void **state) {
   (void)state;
   const uint64_t folios[] = {4028, 589};
@@ -128,6 +151,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(an_ext4_session_gives_an_ext4_host),
     cmocka_unit_test(an_xfs_session_gives_an_xfs_host),
+    cmocka_unit_test(keys_keep_the_file_system),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

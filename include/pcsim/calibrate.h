@@ -84,9 +84,6 @@ gboolean pcs_calibrate_add_run(PcsCalibration *c, const char *job, const char *j
  * threads. */
 gboolean pcs_calibrate_run_info(const PcsCalibration *c, guint i, double *mib_s, double *clat_ns, uint64_t *bs,
                                 uint64_t *threads);
-/* The file system of the machine file's fstype= (btrfs without one, or
- * before pcs_calibrate_add_machine()). */
-const char *pcs_calibrate_filesystem(const PcsCalibration *c);
 /* The bdi read_ahead_kb of trace I (ra_pages * 4, halved when its job's
  * fadvise_hint, else BASE's, doubles the window), or 0 when it showed no
  * readahead line; its file name. */
@@ -108,7 +105,11 @@ const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibra
  * three): they are estimated only when the insert spacing is too short for
  * the base's split of it (a machine faster than the base's), split in the
  * base's proportions; otherwise the scenario keeps the base's values
- * without a comment.  An input error naming
+ * without a comment.  cost.insert_page goes with them too, and for an ext4
+ * or xfs capture cost.read_setup (insert_page carries the read's per-page
+ * part); that capture's scenario.filesystem, readahead.max_folio_order and
+ * bio.csum_leaf_size are always kept (facts of the machine file, not
+ * estimates).  An input error naming
  * the key when one is not a key calibrate estimates. */
 gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error);
 

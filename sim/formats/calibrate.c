@@ -831,7 +831,6 @@ uint64_t pcs_calibrate_trace_read_ahead_kb(const PcsCalibration *c, guint i, con
 /* An ext4 or xfs capture: large folios, read through the block device's bdi. */
 static gboolean large_folios(const PcsCalibration *c) { return c->fstype && !g_str_equal(c->fstype, "btrfs"); }
 
-const char *pcs_calibrate_filesystem(const PcsCalibration *c) { return c->fstype ? c->fstype : "btrfs"; }
 
 static void set_est(PcsCalibration *c, PcsCalibrateId id, gboolean measured, double value, char *comment) {
   PcsCalEstimate *e = &c->est[id];
@@ -867,6 +866,8 @@ gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GEr
   }
   /* insert_alloc, lru_drain (and insert_page) split insert_won's spacing: asking for one asks for all */
   keep[PCS_CAL_INSERT_WON] |= keep[PCS_CAL_INSERT_ALLOC] || keep[PCS_CAL_LRU_DRAIN] || keep[PCS_CAL_INSERT_PAGE];
+  if (large_folios(c)) /* ext4, xfs: insert_page carries the read's per-page part, read_setup its first page */
+    keep[PCS_CAL_INSERT_WON] = keep[PCS_CAL_READ_SETUP] = keep[PCS_CAL_INSERT_WON] || keep[PCS_CAL_READ_SETUP];
   keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_PAGE] = keep[PCS_CAL_INSERT_WON];
   /* an ext4 or xfs capture's file system is not an estimate: its folios and checksums stay */
   keep[PCS_CAL_FILESYSTEM] = keep[PCS_CAL_MAX_FOLIO_ORDER] = TRUE;
@@ -1418,12 +1419,14 @@ static void folio_insert_estimate(PcsCalibration *c, const PcsParams *base, doub
                          f.groups, f.xlo, f.xhi, f.n, c->folios->len, a, f.r_q1, f.r_q3, sizes);
   per_trace_fits(c, c->folios, s, folio_text);
   g_string_append_printf(s, "; from %s", names);
+  g_autofree char *read = read_page > 0 ? g_strdup_printf("and the read's, %.1f ns (cost.read_setup's fit: the model "
+                                                          "reads per folio, so a folio's other pages are read here, "
+                                                          "by the same thread before the same bio)", read_page)
+                                        : g_strdup("the read's per-page part not measured (cost.read_setup)");
   set_est(c, PCS_CAL_INSERT_PAGE, TRUE, f.b + read_page,
           g_strdup_printf("insert_page: %.1f ns per page beyond a folio's first: the insert's slope, %.1f ns (the "
-                          "larger allocation, the memcg charge and LRU accounting of its pages), and the read's, %.1f "
-                          "ns (cost.read_setup's fit: the model reads per folio, so a folio's other pages are read "
-                          "here, by the same thread before the same bio). %s",
-                          f.b + read_page, f.b, read_page, s->str));
+                          "larger allocation, the memcg charge and LRU accounting of its pages), %s. %s",
+                          f.b + read_page, f.b, read, s->str));
   double hold = (double)base->cost_tree_lock_hold, drain31 = (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
   if (a - hold - drain31 >= (double)base->cost_insert_alloc) {
     set_est(c, PCS_CAL_INSERT_WON, TRUE, a - hold - drain31,
