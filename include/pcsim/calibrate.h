@@ -16,7 +16,9 @@
 
 /* X(ID, section, key): the scenario keys calibrate sets, in output order. */
 #define PCS_CALIBRATE_ESTIMATES(X)           \
+  X(FILESYSTEM, scenario, filesystem)        \
   X(READ_AHEAD_KB, readahead, read_ahead_kb) \
+  X(MAX_FOLIO_ORDER, readahead, max_folio_order) \
   X(MAX_SECTORS, block, max_sectors)         \
   X(MAX_SEGMENTS, block, max_segments)       \
   X(MAX_SEGMENT_SIZE, block, max_segment_size) \
@@ -34,6 +36,7 @@
   X(SHARING, device, sharing)                \
   X(CPUS, cpu, count)                        \
   X(INSERT_WON, cost, insert_won)            \
+  X(INSERT_PAGE, cost, insert_page)          \
   X(INSERT_ALLOC, cost, insert_alloc)        \
   X(LRU_DRAIN, cost, lru_drain)              \
   X(READ_SETUP, cost, read_setup)            \
@@ -102,7 +105,11 @@ const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibra
  * three): they are estimated only when the insert spacing is too short for
  * the base's split of it (a machine faster than the base's), split in the
  * base's proportions; otherwise the scenario keeps the base's values
- * without a comment.  An input error naming
+ * without a comment.  cost.insert_page goes with them too, and for an ext4
+ * or xfs capture cost.read_setup (insert_page carries the read's per-page
+ * part); that capture's scenario.filesystem, readahead.max_folio_order and
+ * bio.csum_leaf_size are always kept (facts of the machine file, not
+ * estimates).  An input error naming
  * the key when one is not a key calibrate estimates. */
 gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error);
 

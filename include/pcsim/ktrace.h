@@ -142,6 +142,7 @@ typedef struct {
   X(RQ_COMPLETE, "block_rq_complete")    /* its completion */                     \
   X(RA_SYNC, "page_cache_sync_ra")       /* readahead entered, data file */       \
   X(RA_ASYNC, "page_cache_async_ra")                                              \
+  X(RA_ORDER, "page_cache_ra_order")     /* its folios' allocation and insert start */ \
   X(INSERT, "mm_filemap_add_to_page_cache") /* a folio inserted, data file */
 
 typedef enum {

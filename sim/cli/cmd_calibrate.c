@@ -13,6 +13,9 @@
  * its job and JSON is run on the new scenario (seed 1) and printed beside
  * fio's MiB/s and clat p50: a check, not an input.
  *
+ * A machine file with fstype=ext4 or xfs makes an ext4 or xfs host (large
+ * folios, issue 37); without fstype=, btrfs.
+ *
  * Traces are read one at a time with their events kept, their samples taken
  * and their events freed before the next, so memory follows one trace.
  * Nothing is written until every trace has been read and the scenario
@@ -308,6 +311,13 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     "  cost.fio_user  fio's user time (NAME.json: usr_cpu x job_runtime) over its\n"
     "      read() calls (read.total_ios), the one-thread runs pooled\n"
     "  block.max_sectors, max_segments, max_segment_size, cpu.count  the machine file\n"
+    "  scenario.filesystem  ext4 or xfs, the machine file's fstype= (large\n"
+    "      folios; none: btrfs, the base's), with readahead.max_folio_order = 9\n"
+    "      (the mapping's largest) and bio.csum_leaf_size = 0; cost.insert_won\n"
+    "      and cost.insert_page from each\n"
+    "      folio's insert time against its pages; cost.read_setup and\n"
+    "      cost.bio_submit from the last insert -> bio gap against the window's\n"
+    "      pages (the read's per-page part charged with cost.insert_page)\n"
     "Several traces pool their events; each comment gives the per-trace spread.\n"
     "A value the events cannot show keeps the base's, marked NOT MEASURED; so does\n"
     "one --keys leaves out.\n"

@@ -73,10 +73,40 @@
  *       of two from 4 KiB to 64 KiB).
  *   block.*, cpu.count   the machine file (max_sectors_kb * 2, max_segments,
  *       max_segment_size, cpus).  Its fstype= names the captured file system
- *       (btrfs when absent, as in every machine file written before the key):
- *       the model reads through btrfs only, so an ext4 or xfs machine file is
- *       refused (their large folios and the block device's bdi are not
- *       modelled yet, issue 37) rather than calibrated as if it were btrfs.
+ *       (btrfs when absent, as in every machine file written before the key).
+ *
+ * ext4 and xfs (fstype=ext4|xfs, issue 37) read ahead in large folios
+ * (page_cache_ra_order()): the window's folios are all inserted, then
+ * read_pages() builds one bio of them (one bio_vec per folio) and submits
+ * it.  What differs from btrfs above:
+ *
+ *   scenario.filesystem   fstype= itself; readahead.max_folio_order = 9, the
+ *       largest folio the mapping takes with 4 KiB pages on x86-64
+ *       (MAX_PAGECACHE_ORDER), not measured (the comment gives the traces'
+ *       largest order=); bio.csum_leaf_size = 0 (no data checksums: the
+ *       metadata bios are the file system's own).
+ *   cost.insert_page, cost.insert_won   each insert line of a thread after its
+ *       previous insert or its page_cache_ra_order line with no other event
+ *       between (one ractl_alloc_folio() + filemap_add_folio()), against the
+ *       folio's pages (2^order): time = a + (pages - 1) * b, fitted as the
+ *       device (median per size per trace, weighted, slope within each
+ *       trace).  b is the insert's part of cost.insert_page; a less the
+ *       base's tree_lock_hold and lru_drain / 31 is insert_won (per folio),
+ *       split with insert_alloc and lru_drain as above when short.
+ *   cost.read_setup, cost.bio_submit   the gap from a thread's last insert of
+ *       a readahead to its block_bio_queue.  Against the window's folios
+ *       (gap = bio_submit + folios * read_setup) the one-thread captures give
+ *       a negative intercept: the read grows with the folios' pages (the
+ *       per-block walk of ext4_mpage_readpages() and iomap_readahead()), 1
+ *       us for one 64-page folio, 14 us for four 512-page ones on ext4.  So
+ *       against the window's pages: gap = bio_submit + pages * r, the traces
+ *       pooled (each shows one window size).  The model reads per folio:
+ *       read_setup = r (a folio's first page) and r is added to
+ *       cost.insert_page for every other page, which the same thread pays
+ *       for the same folio before the same bio, so one thread's time to each
+ *       bio is the trace's.
+ *   readahead.read_ahead_kb   as above: for ext4 and xfs it is the block
+ *       device's bdi (/sys/class/bdi/MAJ:MIN/read_ahead_kb).
  *   cost.copy, cost.copy_cold   not in the trace: fio's JSON beside it
  *       (pcs_calibrate_add_run()), the clat p50 of a cached read() call less
  *       the base's cost.syscall, over the job's bs in pages; copy from the
@@ -104,6 +134,7 @@
 #define MIN_GROUP 3        /* samples of one size before its median is used */
 #define MIN_FIT_SAMPLES 10 /* samples in the groups of a fit */
 #define MIN_RUN_PAIRS 4    /* insert pairs in a run before its spacing is used */
+#define PCS_CAL_MAX_FOLIO_ORDER_X86 9 /* MAX_PAGECACHE_ORDER with 4 KiB pages on x86-64 (PMD order) */
 #define PCS_CAL_LRU_BATCH PCS_PAGEVEC_SIZE /* folios in a per-CPU LRU batch (cost.lru_drain) */
 #define MIN_RUNS 10        /* runs before an insert spacing is given */
 #define MIN_PAIRS 100      /* thread-consecutive inserts before a frame share is given */
@@ -127,6 +158,7 @@ typedef struct {
   uint64_t meta_bios, meta_sectors; /* metadata read bios; their most frequent size */
   uint64_t data_sectors;       /* data read bios' sectors */
   uint64_t descending;         /* pages in descending runs of frames (memory.pcp_freed) */
+  uint64_t max_pages;          /* the largest folio inserted, in pages (2^order) */
   uint64_t blocks[PCS_BUDDY_ORDERS]; /* the other frames as aligned buddy blocks (memory.buddyinfo) */
   /* its fio run (pcs_calibrate_add_run()) */
   char *job, *json;            /* the files' base names, or NULL */
@@ -151,6 +183,10 @@ struct PcsCalibration {
   GArray *inflight; /* Sample: x = requests in flight at an issue, this one included */
   GArray *runs;     /* Sample: x = pairs in the run, y = mean spacing ns */
   GArray *gaps;     /* Sample: x = bio pages, y = gap before the bio ns */
+  GArray *folios;   /* Sample: x = a folio's pages, y = its insert line's time after the thread's previous
+                     * insert or page_cache_ra_order line, nothing between (ext4, xfs) */
+  GArray *windows;  /* Sample: x = folios inserted since page_cache_ra_order, y = the last insert -> block_bio_queue */
+  GArray *window_pages; /* the same windows, x = their pages */
   GArray *overlap;  /* Overlap: requests with another in flight at some point of their service */
   GArray *batches;  /* Sample: busy periods of 3+ requests all in flight at once: x = requests, y = the
                      * spread of their completions over the period (0: all at once) */
@@ -446,6 +482,7 @@ static void collect_inserts(PcsCalibration *c, const PcsKtrace *t, guint trace, 
   uint64_t run_from = 0, run_to = 0, run_pairs = 0;
   for (guint i = 0; i <= t->events->len; i++) {
     const PcsKtraceEvent *e = i < t->events->len ? &g_array_index(t->events, PcsKtraceEvent, i) : NULL;
+    if (e && e->kind == PCS_KEV_RA_ORDER) continue; /* read for the folio fits only */
     gboolean pair = e && prev && e->kind == PCS_KEV_INSERT && prev->kind == PCS_KEV_INSERT &&
                     e->task == prev->task && e->where == prev->where + prev->size && e->time_ns >= prev->time_ns;
     if (pair) {
@@ -484,11 +521,54 @@ static void collect_bio_gaps(PcsCalibration *c, const PcsKtrace *t, guint trace)
   for (guint i = 0; i < t->events->len; i++) {
     const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
     if (e->kind == PCS_KEV_RQ_ISSUE) continue; /* the plug flush: part of the bio's cost */
+    if (e->kind == PCS_KEV_RA_ORDER) continue; /* read for the folio fits only */
     if (e->kind == PCS_KEV_BIO && !e->meta && armed[e->task] && e->time_ns >= last[e->task])
       add_sample(c->gaps, (double)((e->size + PCS_SECTORS_PER_PAGE - 1) / PCS_SECTORS_PER_PAGE),
                  (double)(e->time_ns - last[e->task]), trace);
     armed[e->task] = e->kind == PCS_KEV_INSERT || (e->kind == PCS_KEV_BIO && !e->meta);
     last[e->task] = e->time_ns;
+  }
+}
+
+/* Large folios (ext4, xfs): each insert line's time after the same
+ * thread's previous insert or page_cache_ra_order line when no other event
+ * lies between (page_cache_ra_order()'s loop: ractl_alloc_folio(), then
+ * filemap_add_folio()), against the folio's pages; and the largest folio. */
+static void collect_folios(PcsCalibration *c, const PcsKtrace *t, guint trace, TraceTally *tally) {
+  const PcsKtraceEvent *prev = NULL;
+  for (guint i = 0; i < t->events->len; prev = &g_array_index(t->events, PcsKtraceEvent, i), i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind != PCS_KEV_INSERT) continue;
+    tally->max_pages = MAX(tally->max_pages, e->size);
+    if (prev && prev->task == e->task && (prev->kind == PCS_KEV_INSERT || prev->kind == PCS_KEV_RA_ORDER) &&
+        e->time_ns >= prev->time_ns)
+      add_sample(c->folios, e->size, (double)(e->time_ns - prev->time_ns), trace);
+  }
+}
+
+/* Large folios (ext4, xfs): read_pages() builds the window's bio after all
+ * its folios are inserted, so the time from a thread's last insert of a
+ * readahead to its block_bio_queue, against the folios inserted since that
+ * readahead's page_cache_ra_order line.  Another event of the thread's own
+ * between (a readahead line, a completion run on its CPU, a metadata bio)
+ * drops the window; only the window's first bio is timed. */
+static void collect_windows(PcsCalibration *c, const PcsKtrace *t, guint trace) {
+  guint ntask = t->event_tasks->len;
+  g_autofree uint64_t *last = g_new0(uint64_t, ntask), *folios = g_new0(uint64_t, ntask), *pages = g_new0(uint64_t, ntask);
+  g_autofree gboolean *armed = g_new0(gboolean, ntask), *open = g_new0(gboolean, ntask);
+  for (guint i = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    guint k = e->task;
+    if (e->kind == PCS_KEV_RQ_ISSUE) continue; /* the plug flush after the bio */
+    gboolean data_bio = e->kind == PCS_KEV_BIO && !e->meta;
+    if (data_bio && armed[k] && e->time_ns >= last[k]) {
+      add_sample(c->windows, (double)folios[k], (double)(e->time_ns - last[k]), trace);
+      add_sample(c->window_pages, (double)pages[k], (double)(e->time_ns - last[k]), trace);
+    }
+    if (e->kind == PCS_KEV_RA_ORDER) open[k] = TRUE, folios[k] = pages[k] = 0;
+    if (data_bio) open[k] = FALSE; /* inserts after it (do_page_cache_ra()'s rest) start no window */
+    if (e->kind == PCS_KEV_INSERT && open[k]) folios[k]++, pages[k] += e->size, last[k] = e->time_ns;
+    armed[k] = e->kind == PCS_KEV_INSERT && open[k];
   }
 }
 
@@ -527,7 +607,8 @@ static void collect_meta(const PcsKtrace *t, TraceTally *tally) {
 }
 
 static void truncate_to(PcsCalibration *c, const guint *len) {
-  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps, c->overlap, c->batches};
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,
+                 c->gaps,    c->overlap, c->batches,  c->folios,   c->windows, c->window_pages};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_set_size(a[i], len[i]);
 }
 
@@ -540,7 +621,8 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
                            "mechanism events that scripts/capture-kernel-trace records",
                            blkparse ? "; a blkparse trace has none" : "");
   guint trace = c->traces->len, len[] = {c->dev_all->len, c->dev_iso->len, c->dev_solo->len, c->inflight->len,
-                                         c->runs->len, c->gaps->len, c->overlap->len, c->batches->len};
+                                         c->runs->len,    c->gaps->len,    c->overlap->len,  c->batches->len,
+                                         c->folios->len,  c->windows->len, c->window_pages->len};
   uint64_t hist[RUN_BUCKETS];
   memcpy(hist, c->run_hist, sizeof hist);
   TraceTally tally = {.name = g_path_get_basename(t->path)};
@@ -555,6 +637,8 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
   collect_inserts(c, t, trace, &tally);
   collect_frames(t, &tally);
   collect_bio_gaps(c, t, trace);
+  collect_folios(c, t, trace, &tally);
+  collect_windows(c, t, trace);
   collect_readahead(t, &tally);
   collect_meta(t, &tally);
   g_array_append_val(c->traces, tally);
@@ -586,9 +670,9 @@ static const char *const est_key[] = {
 #undef X
 };
 
-/* fstype=FS of a machine file: btrfs, the file system the model reads
- * through, is taken; ext4 and xfs are known but not modelled yet, and refused
- * by name; anything else is not a file system a capture makes. */
+/* fstype=FS of a machine file: btrfs, ext4 or xfs, the file systems the
+ * model reads through ([scenario] filesystem); anything else is not a file
+ * system a capture makes. */
 static gboolean machine_fstype(PcsCalibration *c, const char *path, guint no, const char *value, GError **error) {
   static const char *const known[] = {"btrfs", "ext4", "xfs"};
   gboolean ok = FALSE;
@@ -599,10 +683,6 @@ static gboolean machine_fstype(PcsCalibration *c, const char *path, guint no, co
                            value);
   g_free(c->fstype);
   c->fstype = g_strdup(value);
-  if (!g_str_equal(value, "btrfs"))
-    return pcs_input_error(error, path, no, "fstype=%s: pcsim models btrfs's read path only: %s's large folios and its "
-                           "readahead through the block device's bdi are not modelled yet, so calibrate cannot "
-                           "estimate a scenario from this capture", value, value);
   return TRUE;
 }
 
@@ -748,6 +828,10 @@ uint64_t pcs_calibrate_trace_read_ahead_kb(const PcsCalibration *c, guint i, con
 
 /* ---- estimates ---- */
 
+/* An ext4 or xfs capture: large folios, read through the block device's bdi. */
+static gboolean large_folios(const PcsCalibration *c) { return c->fstype && !g_str_equal(c->fstype, "btrfs"); }
+
+
 static void set_est(PcsCalibration *c, PcsCalibrateId id, gboolean measured, double value, char *comment) {
   PcsCalEstimate *e = &c->est[id];
   g_free(e->comment);
@@ -780,12 +864,19 @@ gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GEr
     }
     keep[id] = TRUE;
   }
-  /* insert_alloc and lru_drain split insert_won's spacing: asking for any of the three asks for all */
-  keep[PCS_CAL_INSERT_WON] |= keep[PCS_CAL_INSERT_ALLOC] || keep[PCS_CAL_LRU_DRAIN];
-  keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_WON];
+  /* insert_alloc, lru_drain (and insert_page) split insert_won's spacing: asking for one asks for all */
+  keep[PCS_CAL_INSERT_WON] |= keep[PCS_CAL_INSERT_ALLOC] || keep[PCS_CAL_LRU_DRAIN] || keep[PCS_CAL_INSERT_PAGE];
+  if (large_folios(c)) /* ext4, xfs: insert_page carries the read's per-page part, read_setup its first page */
+    keep[PCS_CAL_INSERT_WON] = keep[PCS_CAL_READ_SETUP] = keep[PCS_CAL_INSERT_WON] || keep[PCS_CAL_READ_SETUP];
+  keep[PCS_CAL_INSERT_ALLOC] = keep[PCS_CAL_LRU_DRAIN] = keep[PCS_CAL_INSERT_PAGE] = keep[PCS_CAL_INSERT_WON];
+  /* an ext4 or xfs capture's file system is not an estimate: its folios and checksums stay */
+  keep[PCS_CAL_FILESYSTEM] = keep[PCS_CAL_MAX_FOLIO_ORDER] = TRUE;
+  keep[PCS_CAL_CSUM_LEAF_SIZE] |= large_folios(c);
   for (int id = 0; id < PCS_CAL_N; id++)
-    /* insert_alloc and lru_drain never estimated stay without a comment, as when they were not asked for */
-    if (!keep[id] && (c->est[id].comment || (id != PCS_CAL_INSERT_ALLOC && id != PCS_CAL_LRU_DRAIN)))
+    /* keys never estimated (btrfs: insert_alloc, lru_drain, insert_page) stay without a comment, as when not
+     * asked for */
+    if (!keep[id] && (c->est[id].comment || (id != PCS_CAL_INSERT_ALLOC && id != PCS_CAL_LRU_DRAIN &&
+                                             id != PCS_CAL_INSERT_PAGE)))
       set_est(c, (PcsCalibrateId)id, FALSE, 0,
               g_strdup_printf("%s.%s: not asked for (--keys); kept from the base", est_section[id], est_key[id]));
   return TRUE;
@@ -1098,12 +1189,32 @@ static void queue_depth_estimate(PcsCalibration *c, const char *names) {
  * insert_alloc and lru_drain all scaled by (spacing - tree_lock_hold) / (the
  * base's insert_won + lru_drain / 31).  tree_lock_hold stays the base's: the
  * model needs it for lock contention, and the trace cannot show it. */
+/* The factor the base's insert_won, insert_alloc and lru_drain are scaled
+ * by when SPACING (one insert's time, tree_lock_hold and lru_drain / 31 in
+ * it) is shorter than the base's split of it allows. */
+static double insert_split_factor(const PcsParams *base, double spacing) {
+  double hold = (double)base->cost_tree_lock_hold, drain31 = (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
+  return (spacing - hold) / ((double)base->cost_insert_won + drain31);
+}
+
+/* insert_won, insert_alloc and lru_drain: the base's times K; WHY (owned)
+ * says what was measured. */
+static void insert_set_scaled(PcsCalibration *c, const PcsParams *base, double k, char *why) {
+  set_est(c, PCS_CAL_INSERT_WON, TRUE, k * (double)base->cost_insert_won,
+          g_strdup_printf("insert_won: scaled (the base's times %.3f): %s", k, why));
+  set_est(c, PCS_CAL_INSERT_ALLOC, TRUE, k * (double)base->cost_insert_alloc,
+          g_strdup_printf("insert_alloc: scaled with insert_won (the base's times %.3f)", k));
+  set_est(c, PCS_CAL_LRU_DRAIN, TRUE, k * (double)base->cost_lru_drain,
+          g_strdup_printf("lru_drain: scaled with insert_won (the base's times %.3f)", k));
+  g_free(why);
+}
+
 static void insert_split_scaled(PcsCalibration *c, const PcsParams *base, const Spread *sp, uint64_t pairs,
                                 const char *per, const char *names) {
   double hold = (double)base->cost_tree_lock_hold, drain31 = (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
   double whole = (double)base->cost_insert_won + hold + drain31;
-  double k = (sp->median - hold) / (whole - hold);
-  g_autofree char *why = g_strdup_printf(
+  double k = insert_split_factor(base, sp->median);
+  char *why = g_strdup_printf(
       "the spacing of one thread's mm_filemap_add_to_page_cache lines on consecutive pages with no other event "
       "between, mean per run, median over %u runs (%" G_GUINT64_FORMAT " pairs), is %.0f ns, IQR %.0f..%.0f ns%s: "
       "less than the base's split of it allows (cost.insert_won %" G_GUINT64_FORMAT " ns with cost.insert_alloc %"
@@ -1112,12 +1223,7 @@ static void insert_split_scaled(PcsCalibration *c, const PcsParams *base, const 
       "proportions: insert_won, insert_alloc and lru_drain are the base's times %.3f; from %s",
       sp->n, pairs, sp->median, sp->q1, sp->q3, per, base->cost_insert_won, base->cost_insert_alloc, hold, drain31,
       whole, k, names);
-  set_est(c, PCS_CAL_INSERT_WON, TRUE, k * (double)base->cost_insert_won,
-          g_strdup_printf("insert_won: scaled (the base's times %.3f): %s", k, why));
-  set_est(c, PCS_CAL_INSERT_ALLOC, TRUE, k * (double)base->cost_insert_alloc,
-          g_strdup_printf("insert_alloc: scaled with insert_won (the base's times %.3f)", k));
-  set_est(c, PCS_CAL_LRU_DRAIN, TRUE, k * (double)base->cost_lru_drain,
-          g_strdup_printf("lru_drain: scaled with insert_won (the base's times %.3f)", k));
+  insert_set_scaled(c, base, k, why);
 }
 
 static void insert_warn(PcsCalibration *c, const Spread *sp) {
@@ -1198,6 +1304,211 @@ static void bio_estimates(PcsCalibration *c, const char *names) {
   else if (f.r_q3 - f.r_q1 > f.a)
     warn_est(c, PCS_CAL_BIO_SUBMIT, g_strdup_printf("wide spread: residual IQR %+.1f..%+.1f us against %.1f us",
                                                     f.r_q1 / PCS_NS_PER_US, f.r_q3 / PCS_NS_PER_US, f.a / PCS_NS_PER_US));
+}
+
+/* ---- large folios: ext4 and xfs ---- */
+
+
+/* The samples of S as one trace: for a fit across traces when each trace
+ * shows one size (the one-thread captures' windows). */
+static GArray *pooled(const GArray *s) {
+  GArray *p = g_array_sized_new(FALSE, FALSE, sizeof(Sample), s->len);
+  for (guint i = 0; i < s->len; i++) {
+    Sample one = g_array_index(s, Sample, i);
+    one.trace = 0;
+    g_array_append_val(p, one);
+  }
+  return p;
+}
+
+/* "1 (46: 1.0 us), 4 (39: 1.0 us), ...": each X of S pooled over the traces,
+ * its samples and median Y. */
+static char *size_medians(const GArray *s) {
+  g_autoptr(GArray) v = pooled(s);
+  g_array_sort(v, cmp_sample);
+  GString *out = g_string_new(NULL);
+  for (guint i = 0, j; i < v->len; i = j) {
+    const Sample *g = &g_array_index(v, Sample, i);
+    for (j = i; j < v->len && g_array_index(v, Sample, j).x == g->x;) j++;
+    guint n = j - i;
+    double med = (n % 2) ? g[n / 2].y : (g[n / 2 - 1].y + g[n / 2].y) / 2;
+    g_string_append_printf(out, "%s%.0f (%u: %.1f us)", out->len ? ", " : "", g->x, n, med / PCS_NS_PER_US);
+  }
+  return g_string_free(out, FALSE);
+}
+
+/* The largest folio inserted, in pages, over the traces, and per trace. */
+static uint64_t largest_folio(const PcsCalibration *c, GString *per) {
+  uint64_t most = 0;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    most = MAX(most, t->max_pages);
+    g_string_append_printf(per, "%s%s %u", i ? ", " : "", t->name, t->max_pages ? g_bit_storage(t->max_pages) - 1 : 0);
+  }
+  return most;
+}
+
+/* scenario.filesystem, readahead.max_folio_order and bio.csum_leaf_size of an
+ * ext4 or xfs capture: the machine file's fstype= and the kernel's facts of
+ * that file system, not measured from the events (the trace's largest order
+ * is given beside the mapping's). */
+static void filesystem_estimates(PcsCalibration *c) {
+  g_free(c->est[PCS_CAL_FILESYSTEM].text);
+  c->est[PCS_CAL_FILESYSTEM].text = g_strdup(c->fstype);
+  set_est(c, PCS_CAL_FILESYSTEM, TRUE, 0,
+          g_strdup_printf("filesystem: fstype=%s in %s: %s reads through large folios (page_cache_ra_order()) and "
+                          "builds one bio_vec per folio (%s)",
+                          c->fstype, c->machine, c->fstype,
+                          g_str_equal(c->fstype, "xfs") ? "iomap_readahead()" : "ext4_mpage_readpages()"));
+  g_autoptr(GString) per = g_string_new(NULL);
+  uint64_t most = largest_folio(c, per);
+  set_est(c, PCS_CAL_MAX_FOLIO_ORDER, TRUE, PCS_CAL_MAX_FOLIO_ORDER_X86,
+          g_strdup_printf("max_folio_order: %d, not measured: the largest folio %s's mapping takes with 4 KiB pages on "
+                          "x86-64 (mapping_set_large_folios(): MAX_PAGECACHE_ORDER, the PMD order); the traces' largest "
+                          "insert is order %u (%" G_GUINT64_FORMAT " pages); per trace: %s",
+                          PCS_CAL_MAX_FOLIO_ORDER_X86, c->fstype, most ? g_bit_storage(most) - 1 : 0, most, per->str));
+  uint64_t bios = 0, sectors = 0;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    bios += t->meta_bios;
+    if (t->meta_bios && !sectors) sectors = t->meta_sectors;
+  }
+  g_autofree char *size = sectors ? g_strdup_printf(", most often %" G_GUINT64_FORMAT " bytes",
+                                                    sectors * PCS_SECTOR_SIZE)
+                                  : g_strdup("");
+  set_est(c, PCS_CAL_CSUM_LEAF_SIZE, TRUE, 0,
+          g_strdup_printf("csum_leaf_size: 0, not measured: %s keeps no data checksums (checksum leaves are btrfs's); "
+                          "the traces' %" G_GUINT64_FORMAT " metadata read bios (rwbs with M%s) are %s's own metadata, "
+                          "which the model does not read",
+                          c->fstype, bios, size, c->fstype));
+}
+
+static double window_bio_estimates(PcsCalibration *c, const char *names);
+
+static void folio_text(GString *s, const Fit *f) {
+  g_string_append_printf(s, "%.0f ns + %.1f ns/page", f->a, f->b);
+}
+
+/* cost.insert_page and cost.insert_won (ext4, xfs): one folio's insert line
+ * after the thread's previous insert or page_cache_ra_order line, against
+ * its pages: time = a + (pages - 1) b, fitted as the device (the median of
+ * each size per trace, weighted by its samples, the slope within each
+ * trace).  cost.insert_page is b plus READ_PAGE, the read's time per page
+ * (window_bio_estimates()); a, a one-page folio's time, is split as the
+ * btrfs spacing is (insert_estimate()). */
+static void folio_insert_estimate(PcsCalibration *c, const PcsParams *base, double read_page, const char *names) {
+  Fit f = fit_line(c->folios, G_MAXUINT);
+  g_autofree char *sizes = size_medians(c->folios);
+  if (!f.ok) {
+    g_autofree char *why = g_strdup_printf("not measurable from this trace: a folio's insert line after the thread's "
+                                           "previous insert or page_cache_ra_order line against its pages (%u "
+                                           "inserts; pages (inserts: median): %s): %s; kept from the base",
+                                           c->folios->len, sizes, f.why);
+    set_est(c, PCS_CAL_INSERT_WON, FALSE, 0, g_strdup_printf("insert_won: %s", why));
+    set_est(c, PCS_CAL_INSERT_PAGE, FALSE, 0, g_strdup_printf("insert_page: %s", why));
+    return;
+  }
+  double a = f.a + f.b; /* time = a + b pages = (a + b) + b (pages - 1) */
+  g_autoptr(GString) s = g_string_new(NULL);
+  g_string_append_printf(s, "each mm_filemap_add_to_page_cache line of a thread after its previous insert or its "
+                         "page_cache_ra_order line with no other event between (ractl_alloc_folio() and "
+                         "filemap_add_folio() of one folio), against the folio's pages (2^order): time = a + (pages - 1) "
+                         "* insert_page, least squares (slope within each trace) over the median time of %u sizes per "
+                         "trace (%.0f..%.0f pages) from %u inserts (of %u); a = %.0f ns; residual IQR %+.0f..%+.0f ns "
+                         "(the trace clock ticks in us); pages (inserts: median): %s",
+                         f.groups, f.xlo, f.xhi, f.n, c->folios->len, a, f.r_q1, f.r_q3, sizes);
+  per_trace_fits(c, c->folios, s, folio_text);
+  g_string_append_printf(s, "; from %s", names);
+  g_autofree char *read = read_page > 0 ? g_strdup_printf("and the read's, %.1f ns (cost.read_setup's fit: the model "
+                                                          "reads per folio, so a folio's other pages are read here, "
+                                                          "by the same thread before the same bio)", read_page)
+                                        : g_strdup("the read's per-page part not measured (cost.read_setup)");
+  set_est(c, PCS_CAL_INSERT_PAGE, TRUE, f.b + read_page,
+          g_strdup_printf("insert_page: %.1f ns per page beyond a folio's first: the insert's slope, %.1f ns (the "
+                          "larger allocation, the memcg charge and LRU accounting of its pages), %s. %s",
+                          f.b + read_page, f.b, read, s->str));
+  double hold = (double)base->cost_tree_lock_hold, drain31 = (double)base->cost_lru_drain / PCS_CAL_LRU_BATCH;
+  if (a - hold - drain31 >= (double)base->cost_insert_alloc) {
+    set_est(c, PCS_CAL_INSERT_WON, TRUE, a - hold - drain31,
+            g_strdup_printf("insert_won: a one-page folio's time of the insert_page fit, %.0f ns, less the base's "
+                            "cost.tree_lock_hold and cost.lru_drain / 31, %.0f ns (the model charges them on their "
+                            "own); per folio, cost.insert_alloc in it", a, hold + drain31));
+  } else {
+    double k = insert_split_factor(base, a);
+    insert_set_scaled(c, base, k,
+                      g_strdup_printf("a one-page folio's time of the insert_page fit, %.0f ns, is less than the "
+                                      "base's split of it allows (cost.insert_won %" G_GUINT64_FORMAT " ns with "
+                                      "cost.insert_alloc %" G_GUINT64_FORMAT " ns in it, cost.tree_lock_hold %.0f ns, "
+                                      "cost.lru_drain / 31 %.0f ns): the time less tree_lock_hold is split in the "
+                                      "base's proportions", a, base->cost_insert_won, base->cost_insert_alloc, hold,
+                                      drain31));
+  }
+  if (f.n < 50) {
+    for (PcsCalibrateId id = PCS_CAL_INSERT_WON; id <= PCS_CAL_INSERT_PAGE; id++)
+      warn_est(c, id, g_strdup_printf("the fit rests on %u inserts", f.n));
+  } else if (f.r_q3 - f.r_q1 > a) {
+    warn_est(c, PCS_CAL_INSERT_WON, g_strdup_printf("wide spread: residual IQR %+.0f..%+.0f ns against %.0f ns",
+                                                    f.r_q1, f.r_q3, a));
+  }
+}
+
+/* cost.read_setup and cost.bio_submit (ext4, xfs): read_pages() runs after
+ * a window's folios are all inserted and builds its bio folio by folio
+ * (bio_add_folio(): one bio_vec each), then submits it, so the time from
+ * the thread's last insert to its block_bio_queue is the window's read.
+ * Against the window's folios it fits no line with a positive intercept on
+ * the one-thread captures (a 64-page folio takes 1 us, four 512-page ones
+ * 14 us on ext4: ext4_mpage_readpages() walks each block of a folio,
+ * iomap_readahead() each block's state), so against its pages: gap =
+ * bio_submit + pages * r, the traces pooled (one thread's windows are of
+ * one size per trace: one 256 KiB folio at read_ahead_kb 128, four 2 MiB
+ * ones at 4096).  The model charges read_setup per folio: it is r, a
+ * folio's first page, and the returned r of every other page goes into
+ * cost.insert_page (folio_insert_estimate()), which the same thread pays
+ * for the same folio before the same bio: one thread's time to each bio is
+ * what the trace shows.  Returns r, or 0 when not measured. */
+static double window_bio_estimates(PcsCalibration *c, const char *names) {
+  g_autoptr(GArray) by_folios = pooled(c->windows), by_pages = pooled(c->window_pages);
+  Fit ff = fit_line(by_folios, G_MAXUINT), f = fit_line(by_pages, G_MAXUINT);
+  g_autofree char *folios = size_medians(c->windows), *pages = size_medians(c->window_pages);
+  g_autofree char *against_folios =
+      ff.ok ? g_strdup_printf("%.1f us + %.2f us per folio, residual IQR %+.1f..%+.1f us", ff.a / PCS_NS_PER_US,
+                              ff.b / PCS_NS_PER_US, ff.r_q1 / PCS_NS_PER_US, ff.r_q3 / PCS_NS_PER_US)
+            : g_strdup(ff.why);
+  if (!f.ok) {
+    g_autofree char *why = g_strdup_printf("not measurable from this trace: the gap from a thread's last insert of a "
+                                           "readahead to its block_bio_queue against the window's pages (%u windows; "
+                                           "pages (windows: median): %s): %s; against its folios (%s): %s; kept from "
+                                           "the base", c->window_pages->len, pages, f.why, folios, against_folios);
+    set_est(c, PCS_CAL_READ_SETUP, FALSE, 0, g_strdup_printf("read_setup: %s", why));
+    set_est(c, PCS_CAL_BIO_SUBMIT, FALSE, 0, g_strdup_printf("bio_submit: %s", why));
+    return 0;
+  }
+  set_est(c, PCS_CAL_READ_SETUP, TRUE, f.b,
+          g_strdup_printf("read_setup: %.1f ns, a folio's first page of the window's read (%s: the block mapping and "
+                          "bio_add_folio() of each folio; the model charges read_setup per folio, and the read of a "
+                          "folio's other pages, %.1f ns each, is in cost.insert_page).  The gap from a thread's "
+                          "last mm_filemap_add_to_page_cache of a readahead to its block_bio_queue (read_pages() after "
+                          "the window's inserts), against the pages inserted since the readahead's page_cache_ra_order "
+                          "line: gap = bio_submit + pages * %.1f ns, least squares over the median gap of %u sizes "
+                          "(%.0f..%.0f pages) from %u windows (of %u), the traces pooled (one thread's windows are of "
+                          "one size per trace); residual IQR %+.1f..%+.1f us; pages (windows: median): %s.  Against "
+                          "the window's folios (folios (windows: median): %s) the gap fits no per-folio cost: %s; from "
+                          "%s",
+                          f.b, g_str_equal(c->fstype, "xfs") ? "iomap_readahead()" : "ext4_mpage_readpages()", f.b,
+                          f.b, f.groups, f.xlo, f.xhi, f.n, c->window_pages->len, f.r_q1 / PCS_NS_PER_US,
+                          f.r_q3 / PCS_NS_PER_US, pages, folios, against_folios, names));
+  set_est(c, PCS_CAL_BIO_SUBMIT, TRUE, f.a,
+          g_strdup_printf("bio_submit: the intercept of the read_setup fit above, %.1f us per bio (bio allocation, "
+                          "submit_bio() to block_bio_queue)", f.a / PCS_NS_PER_US));
+  if (f.n < 50)
+    for (PcsCalibrateId id = PCS_CAL_READ_SETUP; id <= PCS_CAL_BIO_SUBMIT; id++)
+      warn_est(c, id, g_strdup_printf("the fit rests on %u windows", f.n));
+  if (f.groups < 3)
+    for (PcsCalibrateId id = PCS_CAL_READ_SETUP; id <= PCS_CAL_BIO_SUBMIT; id++)
+      warn_est(c, id, g_strdup_printf("%u window sizes seen %d times or more: a line through %u points", f.groups,
+                                      MIN_GROUP, f.groups));
+  return f.b;
 }
 
 static void memory_estimates(PcsCalibration *c, const char *names) {
@@ -1297,11 +1608,14 @@ static void readahead_estimate(PcsCalibration *c, const PcsParams *base) {
   }
   /* ra_pages is the per-file window: the bdi's read_ahead_kb, doubled when
    * fio's fadvise hint applies (the job's fadvise_hint, else the base's) */
+  g_autofree char *bdi = large_folios(c) ? g_strdup_printf(" (%s: the block device's bdi, "
+                                                          "/sys/class/bdi/MAJ:MIN/read_ahead_kb)", c->fstype)
+                                         : g_strdup("");
   set_est(c, PCS_CAL_READ_AHEAD_KB, TRUE, (double)first_kb,
           g_strdup_printf("read_ahead_kb: ra_pages of the page_cache_sync_ra/async_ra lines (the most frequent, of %"
                           G_GUINT64_FORMAT " lines) * 4 KiB, divided by 2 when fio's fadvise_hint doubles the window "
-                          "(POSIX_FADV_SEQUENTIAL): %" G_GUINT64_FORMAT " KiB%s; per trace: %s",
-                          lines, first_kb,
+                          "(POSIX_FADV_SEQUENTIAL): %" G_GUINT64_FORMAT " KiB%s%s; per trace: %s",
+                          lines, first_kb, bdi,
                           differ ? " (the first trace's: the traces were run at different read_ahead_kb; run another "
                                    "with --set readahead.read_ahead_kb=K)"
                                  : "",
@@ -1465,12 +1779,13 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   g_autofree char *names = trace_names(c);
   machine_estimates(c);
   readahead_estimate(c, base);
-  csum_leaf_estimate(c);
+  if (large_folios(c)) filesystem_estimates(c);
+  else csum_leaf_estimate(c);
   memory_estimates(c, names);
   device_estimates(c, names);
   queue_depth_estimate(c, names);
-  insert_estimate(c, base, names);
-  bio_estimates(c, names);
+  if (large_folios(c)) folio_insert_estimate(c, base, window_bio_estimates(c, names), names);
+  else insert_estimate(c, base, names), bio_estimates(c, names);
   copy_estimates(c, base);
   fio_user_estimate(c);
 }
@@ -1589,7 +1904,8 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
 PcsCalibration *pcs_calibrate_new(void) {
   PcsCalibration *c = g_new0(PcsCalibration, 1);
   c->traces = g_array_new(FALSE, FALSE, sizeof(TraceTally));
-  GArray **a[] = {&c->dev_all, &c->dev_iso, &c->dev_solo, &c->inflight, &c->runs, &c->gaps, &c->batches};
+  GArray **a[] = {&c->dev_all, &c->dev_iso, &c->dev_solo, &c->inflight, &c->runs,
+                  &c->gaps,    &c->batches, &c->folios,   &c->windows, &c->window_pages};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) *a[i] = g_array_new(FALSE, FALSE, sizeof(Sample));
   c->overlap = g_array_new(FALSE, FALSE, sizeof(Overlap));
   return c;
@@ -1602,7 +1918,8 @@ void pcs_calibrate_free(PcsCalibration *c) {
     g_free(t->name), g_free(t->job), g_free(t->json);
   }
   g_array_unref(c->traces);
-  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs, c->gaps, c->overlap, c->batches};
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,
+                 c->gaps,    c->overlap, c->batches,  c->folios,   c->windows, c->window_pages};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_unref(a[i]);
   for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text), g_free(c->est[i].warning);
   g_free(c->machine);

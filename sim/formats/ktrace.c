@@ -21,8 +21,10 @@
  * With PCS_KTRACE_KEEP_EVENTS (for `pcsim calibrate`, which needs times and
  * tasks, not counts) each line that matters is also kept as one small
  * PcsKtraceEvent; readahead and insert records of files other than the data
- * file are dropped at the end, when the data file is known.  Default loading
- * keeps nothing and parses no timestamps beyond the requests'.
+ * file are dropped at the end, when the data file is known.  page_cache_ra_order
+ * (page_cache_ra_order() starting a window's folios) is read only then: it
+ * counts nowhere.  Default loading keeps nothing and parses no timestamps
+ * beyond the requests'.
  */
 #include "pcsim/ktrace.h"
 #include "pcsim/text.h"
@@ -31,7 +33,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
-typedef enum { EV_NONE, EV_BIO, EV_REQUEST, EV_COMPLETE, EV_RA_SYNC, EV_RA_ASYNC, EV_INSERT } EventKind;
+typedef enum { EV_NONE, EV_BIO, EV_REQUEST, EV_COMPLETE, EV_RA_SYNC, EV_RA_ASYNC, EV_RA_ORDER, EV_INSERT } EventKind;
 
 static const struct {
   const char *word;
@@ -42,6 +44,7 @@ static const struct {
   {"block_rq_complete:", EV_COMPLETE},
   {"page_cache_sync_ra:", EV_RA_SYNC},
   {"page_cache_async_ra:", EV_RA_ASYNC},
+  {"page_cache_ra_order:", EV_RA_ORDER}, /* kept as an event only (calibrate); counted nowhere */
   {"mm_filemap_add_to_page_cache:", EV_INSERT},
 };
 
@@ -271,7 +274,8 @@ static gboolean keep_ra(PcsKtrace *t, EventKind k, const TracedFile *f, char **w
   if ((rp && (!pcs_parse_u64(rp, &ra_pages) || ra_pages > G_MAXUINT32)) || (ix && !pcs_parse_u64(ix, &index)))
     return pcs_input_error(error, t->path, no, "readahead event with a bad 'ra_pages=' or 'index=': %s", line);
   PcsKtraceEvent e = {.time_ns = ns, .where = index, .size = (uint32_t)ra_pages, .task = task_id(t->scan, w[0]),
-                      .dev = f->index, .kind = k == EV_RA_SYNC ? PCS_KEV_RA_SYNC : PCS_KEV_RA_ASYNC};
+                      .dev = f->index,
+                      .kind = k == EV_RA_SYNC ? PCS_KEV_RA_SYNC : k == EV_RA_ASYNC ? PCS_KEV_RA_ASYNC : PCS_KEV_RA_ORDER};
   g_array_append_val(t->events, e);
   return TRUE;
 }
@@ -299,14 +303,17 @@ static gboolean keep_block(PcsKtrace *t, EventKind k, char **w, guint at, gboole
  * "dev 0:40 ino 101 pfn=0x126cf1 ofs=0 order=0", fields from W[FROM]. */
 static gboolean mechanism_line(PcsKtrace *t, EventKind k, char **w, guint from, const char *line, guint no,
                                GError **error) {
-  const char *name = k == EV_RA_SYNC ? "page_cache_sync_ra" : k == EV_RA_ASYNC ? "page_cache_async_ra"
-                                                                               : "mm_filemap_add_to_page_cache";
+  const char *name = k == EV_RA_SYNC    ? "page_cache_sync_ra"
+                     : k == EV_RA_ASYNC   ? "page_cache_async_ra"
+                     : k == EV_RA_ORDER   ? "page_cache_ra_order"
+                                          : "mm_filemap_add_to_page_cache";
   guint major, minor;
   uint64_t ino;
   if (!parse_dev(field(w, from, "dev"), ':', &major, &minor) || !parse_hex(field(w, from, "ino"), &ino))
     return pcs_input_error(error, t->path, no, "%s event without 'dev MAJOR:MINOR' and hex 'ino INODE': %s", name,
                            line);
   TracedFile *f = traced_file(t->scan, major, minor, ino);
+  if (k == EV_RA_ORDER) return keep_ra(t, k, f, w, from, line, no, error); /* read only with KEEP_EVENTS */
   if (k == EV_RA_SYNC || k == EV_RA_ASYNC) {
     *(k == EV_RA_SYNC ? &f->ra_sync : &f->ra_async) += 1;
     uint64_t ra_pages;
@@ -447,7 +454,8 @@ static void finish_events(PcsKtrace *t, const TracedFile *data) {
   guint n = 0;
   for (guint i = 0; i < t->events->len; i++) {
     PcsKtraceEvent e = g_array_index(t->events, PcsKtraceEvent, i);
-    gboolean file_event = e.kind == PCS_KEV_INSERT || e.kind == PCS_KEV_RA_SYNC || e.kind == PCS_KEV_RA_ASYNC;
+    gboolean file_event = e.kind == PCS_KEV_INSERT || e.kind == PCS_KEV_RA_SYNC || e.kind == PCS_KEV_RA_ASYNC ||
+                          e.kind == PCS_KEV_RA_ORDER;
     if (file_event && (!data || e.dev != data->index)) continue;
     if (file_event) e.dev = data->major << 20 | (data->minor & 0xfffffu);
     g_array_index(t->events, PcsKtraceEvent, n++) = e;
@@ -495,7 +503,9 @@ static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **er
   const char *task = w[0]; /* ftrace: "COMM-PID"; blkparse: the PID column */
   if (k == EV_NONE) k = blkparse_event(w, &at), format = "blkparse", task = k == EV_NONE ? NULL : w[4];
   if (k == EV_NONE) return TRUE;
-  if (k == EV_RA_SYNC || k == EV_RA_ASYNC || k == EV_INSERT) return mechanism_line(t, k, w, at - 1, line, no, error);
+  if (k == EV_RA_ORDER && !t->scan->keep) return TRUE; /* page_cache_ra_order: only calibrate reads it */
+  if (k == EV_RA_SYNC || k == EV_RA_ASYNC || k == EV_RA_ORDER || k == EV_INSERT)
+    return mechanism_line(t, k, w, at - 1, line, no, error);
   uint64_t sector, nr;
   if (at >= g_strv_length(w) || !sector_range(w, at + 1, &sector, &nr))
     return pcs_input_error(error, t->path, no, "%s event without 'SECTOR + NR': %s", k == EV_BIO ? "bio" : "request",

@@ -1,0 +1,157 @@
+/* test_calibrate_folios.c - `pcsim calibrate` on ext4 and xfs captures
+ * (issue 37), as a user runs it: the session's two one-thread captures laid
+ * out as scripts/capture-kernel-trace writes them, one command, and the
+ * host it writes reads through that file system's large folios.  Run on
+ * the host, each one-thread job gives the capture's own folio count, data
+ * bios/MiB and requests/MiB: the figures a user checks first. */
+#include "support.h"
+
+#include "pcsim/ktrace.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const runs[] = {"ra128-j1-rep1", "ra4096-j1-rep1"};
+static const uint64_t read_ahead_kb[] = {128, 4096};
+
+/* DIR/NAME/NAME.{ftrace.txt.gz,fio,json} linked from SET/blocks/, DIR/machine.txt
+ * from SET/: the capture script's layout.  Returns the trace's path. */
+static char *lay_out(const char *dir, const char *set, const char *name) {
+  g_autofree char *run = g_build_filename(dir, name, NULL);
+  assert_int_equal(g_mkdir(run, 0755), 0);
+  const char *exts[] = {"ftrace.txt.gz", "fio", "json"};
+  for (size_t e = 0; e < G_N_ELEMENTS(exts); e++) {
+    g_autofree char *file = g_strdup_printf("%s.%s", name, exts[e]);
+    g_autofree char *src = g_build_filename(set, "blocks", file, NULL), *dst = g_build_filename(run, file, NULL);
+    assert_int_equal(symlink(src, dst), 0);
+  }
+  g_autofree char *file = g_strdup_printf("%s.ftrace.txt.gz", name);
+  return g_build_filename(run, file, NULL);
+}
+
+/* results[0].KEY of `pcsim run --format json` output OUT. */
+static double result_value(const char *out, const char *key) {
+  g_autoptr(JsonParser) parser = json_parser_new();
+  GError *error = NULL;
+  if (!json_parser_load_from_data(parser, out, -1, &error)) fail_msg("pcsim run's JSON: %s", error->message);
+  JsonObject *top = json_node_get_object(json_parser_get_root(parser));
+  JsonObject *r = json_array_get_object_element(json_object_get_array_member(top, "results"), 0);
+  if (!json_object_has_member(r, key)) fail_msg("no results[0].%s in pcsim run's JSON", key);
+  return json_object_get_double_member(r, key);
+}
+
+static void assert_within_1pct(double sim, double real, const char *what) {
+  if (!(fabs(sim - real) <= 0.01 * real)) fail_msg("%s: pcsim %.4f, the capture %.4f (more than 1%% apart)", what, sim, real);
+}
+
+/* FS's session: calibrate, the host's file system keys, then each job on it. */
+static void calibrate_session(const char *fs, const uint64_t *folios) {
+  g_autofree char *set_rel = g_strdup_printf("tests/data/kernel-6.18-%s", fs);
+  g_autofree char *set = test_path(set_rel), *dir = test_tempdir();
+  g_autofree char *machine_src = g_build_filename(set, "machine.txt", NULL);
+  g_autofree char *machine = g_build_filename(dir, "machine.txt", NULL);
+  assert_int_equal(symlink(machine_src, machine), 0);
+  g_autofree char *a = lay_out(dir, set, runs[0]), *b = lay_out(dir, set, runs[1]);
+  g_autofree char *ini = g_build_filename(dir, "host.ini", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "calibrate", a, b, "--out", ini, NULL);
+  if (rc) fail_msg("pcsim calibrate (%s) exited %d: %s", fs, rc, err);
+  PcsParams p;
+  GError *error = NULL;
+  pcs_params_init(&p);
+  if (!pcs_params_load(&p, ini, &error) || !pcs_params_validate(&p, &error)) fail_msg("%s", error->message);
+  assert_string_equal(p.scenario_filesystem, fs);
+  assert_string_equal(p.scenario_kernel, "v6.18");
+  assert_int_equal(p.readahead_max_folio_order, 9);
+  assert_int_equal(p.bio_csum_leaf_size, 0);
+  assert_int_equal(p.readahead_read_ahead_kb, 128); /* the first trace's bdi */
+  assert_true(p.cost_insert_page > 0);
+  assert_true(p.cost_bio_submit > 0 && p.cost_bio_submit < 20000); /* not the base's btrfs 20 us */
+  pcs_params_clear(&p);
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(ini, &text, NULL, NULL));
+  g_autofree char *fs_line = g_strdup_printf("\nfilesystem = %s\n", fs);
+  assert_non_null(strstr(text, fs_line));
+  g_auto(GStrv) parts = g_strsplit(text, "\n# ", -1);
+  g_autofree char *comments = g_strjoinv(" ", parts); /* the comments unwrapped */
+  assert_non_null(strstr(comments, "the traces' largest insert is order 9 (512 pages)"));
+  /* each cost measured from the events, none kept from the btrfs base */
+  const char *measured[] = {"insert_won", "insert_page", "read_setup", "bio_submit"};
+  for (size_t i = 0; i < G_N_ELEMENTS(measured); i++) {
+    g_autofree char *not = g_strdup_printf("NOT MEASURED: %s:", measured[i]);
+    if (strstr(text, not)) fail_msg("%s: cost.%s was not measured", fs, measured[i]);
+  }
+  /* the check runs both jobs on the host */
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    g_autofree char *check = g_strdup_printf("calibrate: check (not fitted): %s.ftrace.txt.gz, 1 thread(s), bs 32768, "
+                                             "read_ahead_kb %" G_GUINT64_FORMAT ": fio ", runs[i], read_ahead_kb[i]);
+    if (!strstr(err, check)) fail_msg("%s: expected '%s' in: %s", fs, check, err);
+  }
+  assert_null(strstr(err, "calibrate: check of"));
+  /* each one-thread job on the host: the capture's folios, bios and requests per MiB */
+  for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+    g_autofree char *trace = g_strdup_printf("%s/blocks/%s.ftrace.txt.gz", set, runs[i]);
+    g_autofree char *job = g_strdup_printf("%s/blocks/%s.fio", set, runs[i]);
+    PcsKtrace t;
+    if (!pcs_ktrace_load(&t, trace, &error)) fail_msg("%s", error->message);
+    double mib = (double)t.c.sectors * 512.0 / (1024.0 * 1024.0);
+    double bios = (double)t.c.bios / mib, requests = (double)t.c.requests / mib;
+    uint64_t inserts = t.mech.inserts;
+    pcs_ktrace_clear(&t);
+    assert_int_equal(inserts, folios[i]); /* the capture's README: 4028 at 128 KiB, 589 at 4096 */
+    g_autofree char *ra = g_strdup_printf("readahead.read_ahead_kb=%" G_GUINT64_FORMAT, read_ahead_kb[i]);
+    g_autofree char *sim = NULL, *sim_err = NULL;
+    rc = test_pcsim(&sim, &sim_err, "run", job, "--model", ini, "--set", ra, "--format", "json", NULL);
+    if (rc) fail_msg("pcsim run %s --model host.ini exited %d: %s", job, rc, sim_err);
+    assert_int_equal((uint64_t)result_value(sim, "inserts"), inserts);
+    assert_within_1pct(result_value(sim, "bios_per_mib"), bios, "data bios/MiB");
+    assert_within_1pct(result_value(sim, "requests_per_mib"), requests, "requests/MiB");
+  }
+}
+
+static void an_ext4_session_gives_an_ext4_host(void **state) {
+  (void)state;
+  const uint64_t folios[] = {4028, 589};
+  calibrate_session("ext4", folios);
+}
+
+/* --keys cost.insert_won on an ext4 session: the host still reads through
+ * ext4 (its file system is no estimate to leave out), and cost.read_setup
+ * comes with the insert costs, since cost.insert_page carries the read's
+ * per-page part; the device stays the base's. */
+static void keys_keep_the_file_system(void **state) {
+  (void)state;
+  g_autofree char *set = test_path("tests/data/kernel-6.18-ext4"), *dir = test_tempdir();
+  g_autofree char *machine_src = g_build_filename(set, "machine.txt", NULL);
+  g_autofree char *machine = g_build_filename(dir, "machine.txt", NULL);
+  assert_int_equal(symlink(machine_src, machine), 0);
+  g_autofree char *a = lay_out(dir, set, runs[0]), *b = lay_out(dir, set, runs[1]);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "calibrate", a, b, "--keys", "cost.insert_won", "--no-check", NULL);
+  if (rc) fail_msg("pcsim calibrate --keys exited %d: %s", rc, err);
+  assert_non_null(strstr(out, "\nfilesystem = ext4\n"));
+  assert_non_null(strstr(out, "\nmax_folio_order = 9\n"));
+  assert_non_null(strstr(out, "\ncsum_leaf_size = 0\n"));
+  assert_non_null(strstr(out, "# insert_page: "));
+  assert_non_null(strstr(out, "# read_setup: "));
+  assert_non_null(strstr(out, "# NOT MEASURED: cost.bio_submit: not asked for (--keys)"));
+  assert_non_null(strstr(out, "# NOT MEASURED: device.latency: not asked for (--keys)"));
+}
+
+static void an_xfs_session_gives_an_xfs_host(void **state) {
+  (void)state;
+  const uint64_t folios[] = {4028, 589};
+  calibrate_session("xfs", folios);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(an_ext4_session_gives_an_ext4_host),
+    cmocka_unit_test(an_xfs_session_gives_an_xfs_host),
+    cmocka_unit_test(keys_keep_the_file_system),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
