@@ -11,6 +11,14 @@
  *       Requests issued with no other in flight are preferred (their time is
  *       the device's, not a queue's); when they do not show two sizes at
  *       least 2x apart, every paired request is used, and the comment says so.
+ *       When neither set shows two sizes (a one-thread capture of ext4 or
+ *       xfs: its 256 KiB windows go one request at a time, its 8 MiB ones as
+ *       seven requests issued together that complete together), the busy
+ *       periods are fitted instead: each period whose requests were all in
+ *       flight at once (a lone request is one), its bytes against its time,
+ *       over the traces pooled (one intercept): a device whose requests
+ *       share its rate, device.sharing = 1 on one channel (device_shared()).
+ *       Only then the overlapping requests' own times (queueing in them).
  *   device.jitter   the spread of those requests' service time over the fit's
  *       time for their size: ln(q3 / q1) / 1.349, a lognormal's sigma.
  *   device.channels, device.sharing = 0   the device's parallelism: for each
@@ -165,6 +173,7 @@ typedef struct {
   PcsFadvise fadvise;          /* with job: its fadvise_hint */
   uint64_t bs, numjobs;        /* with job */
   double mib_s, clat_ns;       /* with json: jobs[0].read.bw in MiB/s, clat_ns p50 */
+  double clat10_ns;            /* clat_ns p10, -1 when absent */
   double usr_ms, ios;          /* with json: fio's user time (usr_cpu x job_runtime), read() calls (total_ios) */
 } TraceTally;
 
@@ -180,6 +189,9 @@ struct PcsCalibration {
   GArray *dev_all;  /* Sample: request bytes, service ns */
   GArray *dev_iso;  /* the same, issued with no other request in flight */
   GArray *dev_solo; /* the same, with no other request in flight until it completed */
+  GArray *dev_busy; /* Sample: busy periods whose requests were all in flight at once (a lone request is one):
+                     * x = their bytes, y = issue of the first -> completion of the last; trace 0 for all,
+                     * so that a fit has one intercept over the traces */
   GArray *inflight; /* Sample: x = requests in flight at an issue, this one included */
   GArray *runs;     /* Sample: x = pairs in the run, y = mean spacing ns */
   GArray *gaps;     /* Sample: x = bio pages, y = gap before the bio ns */
@@ -364,6 +376,7 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
   g_autoptr(GHashTable) pending = g_hash_table_new_full(pending_hash, pending_equal, g_free, NULL);
   double area = 0; /* requests in flight integrated over time, ns */
   uint64_t last = 0, p_start = 0, p_first = 0; /* the busy period: its start, its first completion */
+  double p_bytes = 0;                          /* its requests' bytes */
   guint p_count = 0, p_most = 0;               /* its requests, the most in flight in it */
   for (guint i = 0; i < t->events->len; i++) {
     const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
@@ -380,8 +393,9 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
         g_hash_table_add(pending, r);
       }
       r->issued = e->time_ns, r->area = area;
-      if (g_hash_table_size(pending) == 1) p_start = e->time_ns, p_first = 0, p_count = 0, p_most = 0;
+      if (g_hash_table_size(pending) == 1) p_start = e->time_ns, p_first = 0, p_count = 0, p_most = 0, p_bytes = 0;
       p_count++, p_most = MAX(p_most, g_hash_table_size(pending));
+      p_bytes += (double)e->size * PCS_SECTOR_SIZE;
       add_sample(c->inflight, g_hash_table_size(pending), 0, trace);
       tally->max_in_flight = MAX(tally->max_in_flight, g_hash_table_size(pending));
       continue;
@@ -403,6 +417,8 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
     if (!p_first) p_first = e->time_ns;
     if (!g_hash_table_size(pending) && p_count >= 3 && p_most == p_count && e->time_ns > p_start)
       add_sample(c->batches, p_count, (double)(e->time_ns - p_first) / (double)(e->time_ns - p_start), trace);
+    if (!g_hash_table_size(pending) && p_most == p_count && e->time_ns > p_start)
+      add_sample(c->dev_busy, p_bytes, (double)(e->time_ns - p_start), 0);
   }
 }
 
@@ -607,8 +623,8 @@ static void collect_meta(const PcsKtrace *t, TraceTally *tally) {
 }
 
 static void truncate_to(PcsCalibration *c, const guint *len) {
-  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,
-                 c->gaps,    c->overlap, c->batches,  c->folios,   c->windows, c->window_pages};
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,   c->gaps,
+                 c->overlap, c->batches, c->folios,   c->windows,  c->window_pages, c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_set_size(a[i], len[i]);
 }
 
@@ -622,7 +638,7 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
                            blkparse ? "; a blkparse trace has none" : "");
   guint trace = c->traces->len, len[] = {c->dev_all->len, c->dev_iso->len, c->dev_solo->len, c->inflight->len,
                                          c->runs->len,    c->gaps->len,    c->overlap->len,  c->batches->len,
-                                         c->folios->len,  c->windows->len, c->window_pages->len};
+                                         c->folios->len,  c->windows->len, c->window_pages->len, c->dev_busy->len};
   uint64_t hist[RUN_BUCKETS];
   memcpy(hist, c->run_hist, sizeof hist);
   TraceTally tally = {.name = g_path_get_basename(t->path)};
@@ -741,8 +757,8 @@ static JsonObject *json_object_at(JsonObject *o, const char *member) {
  * fio's JSON at PATH (fio may write lines before it: from the first '{'),
  * and the group's user time in ms (usr_cpu is a percentage of job_runtime)
  * and read() calls (read.total_ios), -1 each when absent. */
-static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, double *usr_ms, double *ios,
-                              GError **error) {
+static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, double *clat10_ns, double *usr_ms,
+                              double *ios, GError **error) {
   g_autofree char *text = NULL;
   if (!pcs_text_read(path, PCS_TEXT_PLAIN, &text, NULL, error)) return FALSE;
   const char *start = strchr(text, '{');
@@ -761,6 +777,7 @@ static gboolean read_fio_json(const char *path, double *mib_s, double *clat_ns, 
     return pcs_input_error(error, path, 0, "not fio's JSON output: no jobs[0].read.bw and read.clat_ns.percentile "
                            "\"50.000000\" (fio --output-format=json)");
   *mib_s = bw / 1024.0, *clat_ns = p50;
+  *clat10_ns = json_number(json_object_at(json_object_at(read, "clat_ns"), "percentile"), "10.000000");
   JsonObject *job0 = j0 && JSON_NODE_HOLDS_OBJECT(j0) ? json_node_get_object(j0) : NULL;
   double usr = json_number(job0, "usr_cpu"), runtime = json_number(job0, "job_runtime");
   *usr_ms = usr >= 0 && runtime >= 0 ? usr * runtime / 100.0 : -1;
@@ -780,7 +797,7 @@ gboolean pcs_calibrate_add_run(PcsCalibration *c, const char *job, const char *j
     t->job = g_path_get_basename(job);
   }
   if (json) {
-    if (!read_fio_json(json, &t->mib_s, &t->clat_ns, &t->usr_ms, &t->ios, error)) return FALSE;
+    if (!read_fio_json(json, &t->mib_s, &t->clat_ns, &t->clat10_ns, &t->usr_ms, &t->ios, error)) return FALSE;
     g_free(t->json);
     t->json = g_path_get_basename(json);
   }
@@ -921,8 +938,11 @@ static const struct {
 } device_sets[] = {
   {G_STRUCT_OFFSET(PcsCalibration, dev_solo), "with no other request in flight from issue to completion"},
   {G_STRUCT_OFFSET(PcsCalibration, dev_iso), "issued with no other request in flight"},
+  {G_STRUCT_OFFSET(PcsCalibration, dev_busy), "as busy periods (requests all in flight at once, a lone one "
+                                              "among them), their bytes against the period's time"},
   {G_STRUCT_OFFSET(PcsCalibration, dev_all), "paired (overlapping ones included: their time holds queueing)"},
 };
+enum { DEVICE_SET_BUSY = 2 }; /* device_sets[]: the shared-rate fit */
 
 /* device.jitter: the spread of the fitted requests' service time over the
  * fit's prediction for their size (a lognormal's sigma from the quartiles,
@@ -1100,6 +1120,20 @@ static void device_parallel(PcsCalibration *c, const Fit *f, const GArray *alone
   *a_out = a, *b_out = b;
 }
 
+/* The busy-period fit (no lone requests of two sizes, as a one-thread
+ * capture of ext4 or xfs shows: 256 KiB windows one request at a time, 8
+ * MiB ones as seven requests issued together that complete together): a
+ * period's time is latency + its bytes / bandwidth, the device's rate
+ * shared by the requests in flight (device.sharing = 1, one channel). */
+static void device_shared(PcsCalibration *c, const Fit *f) {
+  set_est(c, PCS_CAL_CHANNELS, TRUE, 1,
+          g_strdup("channels: 1, the rate the busy-period fit gives is the device's whole: its requests share it"));
+  set_est(c, PCS_CAL_SHARING, TRUE, 1,
+          g_strdup_printf("sharing: 1: the requests of a busy period share the rate (the fit's %u periods, %u sizes "
+                          "of %.0f..%.0f KiB, include requests issued together that completed together)",
+                          f->n, f->groups, f->xlo / PCS_KIB, f->xhi / PCS_KIB));
+}
+
 static void device_estimates(PcsCalibration *c, const char *names) {
   uint64_t paired = 0, isolated = 0, solo = 0;
   for (guint i = 0; i < c->traces->len; i++) {
@@ -1143,8 +1177,11 @@ static void device_estimates(PcsCalibration *c, const char *names) {
   double bw = PCS_NS_PER_S / f.b;
   set_est(c, PCS_CAL_BANDWIDTH, TRUE, bw,
           g_strdup_printf("bandwidth: 1 / the slope of the latency fit above, %.0f MiB/s", bw / PCS_MIB));
-  double a, b;
-  device_parallel(c, &f, set, device_sets[k].what, names, &a, &b);
+  double a = f.a, b = f.b;
+  if (k == DEVICE_SET_BUSY)
+    device_shared(c, &f);
+  else
+    device_parallel(c, &f, set, device_sets[k].what, names, &a, &b);
   device_jitter(c, set, a, b, device_sets[k].what);
   if (f.n < 50)
     for (PcsCalibrateId id = PCS_CAL_LATENCY; id <= PCS_CAL_BANDWIDTH; id++)
@@ -1717,7 +1754,16 @@ static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
                               key, window / PCS_KIB, base->cpu_cache_size / PCS_KIB));
       continue;
     }
-    double pages = (double)((t->bs + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE), per = (t->clat_ns - syscall) / pages;
+    /* ext4, xfs: a one-thread run waits on the device in 20-60% of its calls (fio's clat is bimodal, 3 us cached
+     * and 50 us waiting: the window is one folio, readable only whole), so its p50 may be a wait; p10 is a
+     * cached call */
+    gboolean p10 = large_folios(c) && t->clat10_ns > 0;
+    double clat = p10 ? t->clat10_ns : t->clat_ns;
+    double pages = (double)((t->bs + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE), per = (clat - syscall) / pages;
+    g_autofree char *why_p10 = p10 ? g_strdup_printf(" (%s: p10, as its one-thread calls wait on the device in 20-60%% "
+                                                     "of them, fio's clat bimodal, and the p50, %.0f ns, may be a wait)",
+                                                     c->fstype, t->clat_ns)
+                                   : NULL;
     if (!(per > 0)) {
       set_est(c, keys[k].id, FALSE, 0,
               g_strdup_printf("%s: not measurable: fio's clat p50 in %s, %.0f ns, is not above cost.syscall (%.0f ns); "
@@ -1725,11 +1771,11 @@ static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
       continue;
     }
     set_est(c, keys[k].id, TRUE, per,
-            g_strdup_printf("%s: fio's clat p50 of a cached read() call in %s (%s, %" G_GUINT64_FORMAT " KiB window): "
+            g_strdup_printf("%s: fio's clat %s of a cached read() call in %s (%s, %" G_GUINT64_FORMAT " KiB window): "
                             "%.0f ns, less cost.syscall (%.0f ns, the base's: one bs cannot separate them), over bs = %"
-                            G_GUINT64_FORMAT " bytes, %.0f pages (%s): %.0f ns a page",
-                            key, t->json, t->name, window / PCS_KIB, t->clat_ns, syscall, t->bs, pages, keys[k].what,
-                            per));
+                            G_GUINT64_FORMAT " bytes, %.0f pages (%s): %.0f ns a page%s",
+                            key, p10 ? "p10" : "p50", t->json, t->name, window / PCS_KIB, clat, syscall, t->bs, pages,
+                            keys[k].what, per, why_p10 ? why_p10 : ""));
     if (t->numjobs > 1)
       warn_est(c, keys[k].id, g_strdup_printf("%s ran %" G_GUINT64_FORMAT " threads: their copies wait for each other",
                                               t->job, t->numjobs));
@@ -1904,8 +1950,8 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
 PcsCalibration *pcs_calibrate_new(void) {
   PcsCalibration *c = g_new0(PcsCalibration, 1);
   c->traces = g_array_new(FALSE, FALSE, sizeof(TraceTally));
-  GArray **a[] = {&c->dev_all, &c->dev_iso, &c->dev_solo, &c->inflight, &c->runs,
-                  &c->gaps,    &c->batches, &c->folios,   &c->windows, &c->window_pages};
+  GArray **a[] = {&c->dev_all, &c->dev_iso,  &c->dev_solo, &c->inflight,     &c->runs,
+                  &c->gaps,    &c->batches, &c->folios,   &c->window_pages, &c->windows, &c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) *a[i] = g_array_new(FALSE, FALSE, sizeof(Sample));
   c->overlap = g_array_new(FALSE, FALSE, sizeof(Overlap));
   return c;
@@ -1918,8 +1964,8 @@ void pcs_calibrate_free(PcsCalibration *c) {
     g_free(t->name), g_free(t->job), g_free(t->json);
   }
   g_array_unref(c->traces);
-  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,
-                 c->gaps,    c->overlap, c->batches,  c->folios,   c->windows, c->window_pages};
+  GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,   c->gaps,
+                 c->overlap, c->batches, c->folios,   c->windows,  c->window_pages, c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_unref(a[i]);
   for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text), g_free(c->est[i].warning);
   g_free(c->machine);
