@@ -28,6 +28,7 @@ typedef struct {
   char *name;
   uint64_t numjobs;
   char **options;
+  uint32_t group; /* fio's groupid: one more at each stonewall or new_group after the first job */
 } PcsFioSection;
 
 typedef struct {
@@ -73,6 +74,12 @@ typedef struct {
    * "job options"); bare flags are left out, as fio leaves them out. */
   char **global_options, **job_options;
   GArray *sections;        /* PcsFioSection of every job section, in file order */
+  /* Job sections that read with their own bs, rw, ioengine, ... or wait
+   * (stonewall, wait_for) or start a group (new_group): one PcsJobSpec
+   * each, run at once (PcsParams.jobs); NULL and 0 when every section
+   * reads the same way (their numjobs add up: one job) */
+  PcsJobSpec *jobs;
+  uint32_t njobs;
 } PcsFioJob;
 
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);
