@@ -144,6 +144,15 @@ static inline uint32_t pcs_latency_bucket(uint64_t ns) {
   return k < PCS_LATENCY_BUCKETS - 1 ? k : PCS_LATENCY_BUCKETS - 1;
 }
 
+/* One job's own figures, with several jobs (PcsParams.jobs): its clones
+ * are threads [first, first + clones). */
+typedef struct {
+  char *name;
+  uint32_t first, clones, group;
+  uint64_t bytes;             /* bytes returned to its clones */
+  uint64_t start_ns, done_ns; /* its first clone's start, its last clone's last byte */
+} PcsJobResult;
+
 typedef struct {
   PcsPolicy policy;
   uint32_t threads;
@@ -168,6 +177,8 @@ typedef struct {
   PcsLatHist read_lat;
   PcsLatHist *thread_read_lat;
   PcsLatHist *job_read_lat; /* with several jobs (PcsParams.jobs): each job's read() latencies, else NULL */
+  PcsJobResult *jobs;       /* with several jobs: each job's figures (job_read_lat[j] its latencies), else NULL */
+  uint32_t njobs;
   uint64_t *thread_cpu_ns; /* CPU time each reader ran (cpu.c steps, jitter and lock spinning included) */
   uint64_t reader_cpu_ns;  /* the sum of thread_cpu_ns */
   uint64_t *thread_switches; /* times each reader left its CPU (fio's ctx: its context switches); summed in reader_switches */

@@ -309,7 +309,7 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < s->nreaders; i++) {
     const PcsReader *t = &s->readers[i];
-    if (t->state == PCS_RD_DONE) continue;
+    if (t->state == PCS_RD_DONE || !t->job->started) continue; /* a job behind a barrier has not opened it */
     /* its batch, or pos: the folio it waits on or, in BATCH_LOCKED, holds locked */
     for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
   }
@@ -1157,6 +1157,9 @@ static void reader_run(PcsSim *s, PcsReader *r) { reader_run_inline(s, r); }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
   g_assert((r->state == call_state(s) || r->state == PCS_RD_URING) && r->pos == r->read_first);
+  /* a job started by a barrier opens the shared file then: fio's invalidate=1
+   * drops what the jobs before it cached (at time 0 nothing is cached) */
+  if (s->evq.now > 0 && !s->per_thread_files && s->nrfiles == 1) invalidate_file(s, r);
   reader_run(s, r);
 }
 

@@ -143,7 +143,9 @@ uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy);
 void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job);
 /* Frees what pcs_reader_init() allocated. */
 void pcs_reader_clear(PcsReader *r);
-/* At time 0: R issues its first read() (asks for CPU: schedules). */
+/* R issues its first read() (asks for CPU: schedules): at time 0, or,
+ * for a job behind a barrier (sim.c), when the barrier falls, after
+ * fio's invalidate=1 of the shared file it opens then. */
 void pcs_reader_start(PcsSim *s, PcsReader *r);
 /* EV is a reader's PCS_EV_TASK_STEP, just popped: its CPU step has run;
  * the reader goes on until it waits again (schedules).  Then the next

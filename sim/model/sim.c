@@ -337,6 +337,24 @@ static gboolean sim_loop(PcsSim *s) {
   return TRUE;
 }
 
+/* Each job's figures, from its clones' (several jobs). */
+static void jobs_result(const PcsSim *s, PcsResult *out) {
+  out->njobs = s->njobs;
+  out->jobs = g_new0(PcsJobResult, s->njobs);
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    const PcsSimJob *job = &s->jobs[j];
+    PcsJobResult *jr = &out->jobs[j];
+    jr->name = g_strdup(s->p->jobs[j].name);
+    jr->first = job->first, jr->clones = job->clones, jr->group = s->p->jobs[j].group;
+    jr->start_ns = UINT64_MAX;
+    for (uint32_t i = job->first; i < job->first + job->clones; i++) {
+      jr->bytes += out->thread_bytes[i];
+      jr->start_ns = MIN(jr->start_ns, out->thread_start_ns[i]);
+      jr->done_ns = MAX(jr->done_ns, out->thread_done_ns[i]);
+    }
+  }
+}
+
 gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
                      PcsResult *out, GError **error) {
   memset(out, 0, sizeof *out);
@@ -368,6 +386,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
     out->reader_cpu_ns += out->thread_cpu_ns[i];
     out->reader_switches += out->thread_switches[i];
   }
+  if (p->jobs) jobs_result(&s, out);
   out->events = s.evq.popped;
   pcs_pc_count_pairs(&s.pc, &out->page_pairs, &out->owner_changes, &out->contiguous_pairs);
   sim_clear(&s);
@@ -380,6 +399,9 @@ void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->thread_done_ns, g_free);
   g_clear_pointer(&r->thread_start_ns, g_free);
   g_clear_pointer(&r->job_read_lat, g_free);
+  for (uint32_t j = 0; r->jobs && j < r->njobs; j++) g_free(r->jobs[j].name);
+  g_clear_pointer(&r->jobs, g_free);
+  r->njobs = 0;
   g_clear_pointer(&r->page_reads, g_free);
   g_clear_pointer(&r->thread_inserts, g_free);
   g_clear_pointer(&r->insert_order, g_free);
