@@ -7,6 +7,8 @@
 
 #include "pcsim/fio.h"
 
+#include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 /* The issue's job, verbatim but for its size (SIZE) and an extra line in
@@ -185,6 +187,122 @@ static void jobs_that_read_alike_run_as_one_job(void **state) {
   pcs_fio_clear(&j2), pcs_params_clear(&two);
 }
 
+/* `pcsim run JOB --format FORMAT [EXTRA]` of TEXT; its stdout, parsed
+ * into *ROOT when ROOT is not NULL (fails the test unless it exits 0). */
+static char *run_job(const char *text, const char *format, const char *extra, JsonParser **parser) {
+  g_autofree char *path = test_tempfile("jobs.fio", text);
+  char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc = extra ? test_pcsim(&out, &err, "run", path, "--format", format, "--policy", "window", extra, NULL)
+                 : test_pcsim(&out, &err, "run", path, "--format", format, "--policy", "window", NULL);
+  if (rc != 0) fail_msg("exit %d: %s", rc, err);
+  if (parser) {
+    *parser = json_parser_new();
+    GError *error = NULL;
+    if (!json_parser_load_from_data(*parser, out, -1, &error)) fail_msg("%s", error->message);
+  }
+  return out;
+}
+
+static JsonObject *root_of(JsonParser *parser) { return json_node_get_object(json_parser_get_root(parser)); }
+
+/* --format json: results[0] is the whole run (aggregate_mib_s: every
+ * job's bytes over the run) with each job's own figures in "jobs". */
+static void json_lists_each_job_and_the_total(void **state) {
+  g_autofree char *text = example("64M", "");
+  JsonParser *parser;
+  g_autofree char *out = run_job(text, "json", NULL, &parser);
+  JsonObject *r = json_array_get_object_element(json_object_get_array_member(root_of(parser), "results"), 0);
+  JsonArray *jobs = json_object_get_array_member(r, "jobs");
+  assert_int_equal(json_array_get_length(jobs), 2);
+  const char *names[] = {"small", "large"};
+  const gint64 call[] = {4096, 1048576};
+  double bytes = 0, sum_mib_s = 0;
+  for (guint j = 0; j < 2; j++) {
+    JsonObject *job = json_array_get_object_element(jobs, j);
+    assert_string_equal(json_object_get_string_member(job, "name"), names[j]);
+    assert_int_equal(json_object_get_int_member(job, "clones"), 2);
+    gint64 b = json_object_get_int_member(job, "bytes");
+    assert_int_equal(b, 2 * (64 << 20)); /* each clone reads the whole file */
+    assert_int_equal(b / json_object_get_int_member(job, "read_calls"), call[j]);
+    assert_true(json_object_get_double_member(job, "mib_s") > 0);
+    assert_true(json_object_get_double_member(job, "read_lat_us_p99") >= json_object_get_double_member(job, "read_lat_us_p50"));
+    bytes += (double)b;
+    sum_mib_s += json_object_get_double_member(job, "mib_s");
+  }
+  double secs = (double)json_object_get_int_member(r, "sim_time_ns") / 1e9;
+  double aggr = json_object_get_double_member(r, "aggregate_mib_s");
+  assert_true(fabs(aggr - bytes / (1 << 20) / secs) < 0.001); /* the total: all jobs' bytes over the run */
+  assert_true(aggr <= sum_mib_s + 0.001); /* each job over its own run, which is at most the whole run */
+  g_object_unref(parser);
+
+  /* one job: no "jobs" (its output is what it was: test_pinned) */
+  g_autofree char *one = run_job("[j]\nsize=8m\nfilename=f\nnumjobs=2\n", "json", NULL, NULL);
+  assert_null(strstr(one, "\"jobs\""));
+}
+
+/* --format fio-json: fio's entries, by section name and clone, and its groups. */
+static void fio_json_lists_jobs_as_fio_does(void **state) {
+  g_autofree char *text = example("64M", "");
+  JsonParser *parser;
+  g_autofree char *out = run_job(text, "fio-json", NULL, &parser);
+  JsonArray *jobs = json_object_get_array_member(root_of(parser), "jobs");
+  assert_int_equal(json_array_get_length(jobs), 4);
+  const char *names[] = {"small", "small", "large", "large"};
+  for (guint j = 0; j < 4; j++) {
+    JsonObject *job = json_array_get_object_element(jobs, j);
+    assert_string_equal(json_object_get_string_member(job, "jobname"), names[j]);
+    assert_int_equal(json_object_get_int_member(job, "groupid"), 0);
+    JsonObject *rd = json_object_get_object_member(job, "read");
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes"), 64 << 20);
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes") / json_object_get_int_member(rd, "total_ios"),
+                     j < 2 ? 4096 : 1048576);
+  }
+  g_object_unref(parser);
+
+  /* group_reporting: one entry per group; stonewall opens the second */
+  g_autofree char *grouped = example("64M", "");
+  g_autofree char *gtext = g_strconcat("[global]\ngroup_reporting\n", grouped, NULL);
+  g_autofree char *out2 = run_job(gtext, "fio-json", NULL, &parser);
+  jobs = json_object_get_array_member(root_of(parser), "jobs");
+  assert_int_equal(json_array_get_length(jobs), 1);
+  g_object_unref(parser);
+  g_autofree char *walled = example("64M", "stonewall\n");
+  g_autofree char *wtext = g_strconcat("[global]\ngroup_reporting\n", walled, NULL);
+  g_autofree char *out3 = run_job(wtext, "fio-json", NULL, &parser);
+  jobs = json_object_get_array_member(root_of(parser), "jobs");
+  assert_int_equal(json_array_get_length(jobs), 2);
+  for (guint g = 0; g < 2; g++) {
+    JsonObject *job = json_array_get_object_element(jobs, g);
+    assert_string_equal(json_object_get_string_member(job, "jobname"), g ? "large" : "small");
+    assert_int_equal(json_object_get_int_member(job, "groupid"), g);
+    JsonObject *rd = json_object_get_object_member(job, "read");
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes"), 2 * (64 << 20));
+  }
+  g_object_unref(parser);
+}
+
+/* The table: the policy's line (the whole run), then a line per job. */
+static void the_table_shows_each_job_and_the_total(void **state) {
+  g_autofree char *text = example("64M", "");
+  g_autofree char *out = run_job(text, "table", NULL, NULL);
+  assert_non_null(strstr(out, "bs 4 KiB (small), 1 MiB (large)"));
+  const char *w = strstr(out, "\nwindow "), *small = strstr(out, "\n  small x2 "), *large = strstr(out, "\n  large x2 ");
+  assert_non_null(w);
+  assert_non_null(small);
+  assert_non_null(large);
+  assert_true(w < small && small < large);
+  /* --seeds: each policy's summary has each job's MiB/s over the seeds */
+  JsonParser *parser;
+  g_autofree char *seeds = run_job(text, "json", "--seeds=2", &parser);
+  JsonObject *sum = json_array_get_object_element(json_object_get_array_member(root_of(parser), "summary"), 0);
+  JsonArray *jobs = json_object_get_array_member(sum, "jobs");
+  assert_int_equal(json_array_get_length(jobs), 2);
+  JsonObject *mib = json_object_get_object_member(json_array_get_object_element(jobs, 1), "mib_s");
+  assert_true(json_object_get_double_member(mib, "min") <= json_object_get_double_member(mib, "max"));
+  g_object_unref(parser);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sections_that_differ_become_jobs),
@@ -192,6 +310,9 @@ int main(void) {
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
+    cmocka_unit_test(json_lists_each_job_and_the_total),
+    cmocka_unit_test(fio_json_lists_jobs_as_fio_does),
+    cmocka_unit_test(the_table_shows_each_job_and_the_total),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
