@@ -303,6 +303,26 @@ static void the_table_shows_each_job_and_the_total(void **state) {
   g_object_unref(parser);
 }
 
+/* The jobs are in the provenance (JSON scenario_jobs, CSV "# job"):
+ * --scenario-from reruns them to the same results. */
+static void scenario_from_reruns_the_jobs(void **state) {
+  g_autofree char *text = example("16M", "stonewall\n");
+  const char *formats[] = {"json", "csv"};
+  for (int f = 0; f < 2; f++) {
+    g_autofree char *first = run_job(text, formats[f], NULL, NULL);
+    assert_non_null(strstr(first, f ? "# job name=large clones=2 group=1 after=1 wait_for=none workload.block_size=1048576"
+                                    : "\"name=large clones=2 group=1 after=1 wait_for=none workload.block_size=1048576"));
+    g_autofree char *saved = test_tempfile(f ? "first.csv" : "first.json", first);
+    g_autofree char *again = NULL, *err = NULL;
+    if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", formats[f], NULL) != 0) fail_msg("%s", err);
+    if (f == 0) {
+      assert_string_equal(strstr(again, "\"results\""), strstr(first, "\"results\""));
+    } else { /* the data lines */
+      assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sections_that_differ_become_jobs),
@@ -313,6 +333,7 @@ int main(void) {
     cmocka_unit_test(json_lists_each_job_and_the_total),
     cmocka_unit_test(fio_json_lists_jobs_as_fio_does),
     cmocka_unit_test(the_table_shows_each_job_and_the_total),
+    cmocka_unit_test(scenario_from_reruns_the_jobs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

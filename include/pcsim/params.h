@@ -396,6 +396,13 @@ gboolean pcs_params_job_view(const PcsParams *p, uint32_t j, PcsParams *out, GEr
 void pcs_params_jobs_free(PcsJobSpec *jobs, uint32_t n);
 /* A deep copy of N job specs. */
 PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n);
+/* JOB as one line of provenance, read back by pcs_params_job_parse():
+ * "name=small clones=2 group=0 after=0 wait_for=none workload.block_size=4096 ..."
+ * (the name URI-escaped, wait_for a job index or none).  g_free it. */
+char *pcs_params_job_text(const PcsJobSpec *job);
+/* TEXT as pcs_params_job_text() writes it into OUT (clear it with
+ * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
+gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why);
 /* Value formatted back in its kind's unit (for provenance, `pcsim params`). */
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 /* Nearest key to a misspelt one, or NULL. */

@@ -261,6 +261,10 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
     g_autofree char *v = pcs_params_format(p, &t[i]);
     g_string_append_printf(out, "# %s.%s=%s\n", t[i].section, t[i].key, v);
   }
+  for (uint32_t j = 0; j < p->njobs; j++) { /* several jobs: read back by results.c */
+    g_autofree char *job = pcs_params_job_text(&p->jobs[j]);
+    g_string_append_printf(out, "# job %s\n", job);
+  }
   const PcsDerivedInfo *d = pcs_params_derived_table(&n);
   for (size_t i = 0; i < n; i++) /* "derived": not read back as a key */
     g_string_append_printf(out, "# derived %s.%s=%" G_GUINT64_FORMAT "\n", d[i].section, d[i].key, d[i].value(p));
@@ -368,6 +372,14 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
       pcs_json_raw(w, key, v); /* a number: counts and sizes in bytes, times in ns, fractions as written */
   }
   pcs_json_end(w);
+  if (p->jobs) { /* several jobs: read back by results.c */
+    pcs_json_begin_array(w, "scenario_jobs", PCS_JSON_LINES);
+    for (uint32_t j = 0; j < p->njobs; j++) {
+      g_autofree char *job = pcs_params_job_text(&p->jobs[j]);
+      pcs_json_string(w, NULL, job);
+    }
+    pcs_json_end(w);
+  }
   const PcsDerivedInfo *d = pcs_params_derived_table(&n);
   pcs_json_begin_object(w, "derived", PCS_JSON_INLINE); /* from the keys above, not read back */
   for (size_t i = 0; i < n; i++) {

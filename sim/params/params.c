@@ -588,6 +588,53 @@ PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n) {
   return out;
 }
 
+char *pcs_params_job_text(const PcsJobSpec *job) {
+  g_autofree char *name = g_uri_escape_string(job->name, NULL, FALSE);
+  g_autofree char *wait = job->wait_for == PCS_JOB_NONE ? g_strdup("none") : g_strdup_printf("%u", job->wait_for);
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "name=%s clones=%" G_GUINT64_FORMAT " group=%u after=%u wait_for=%s", name, job->clones,
+                         job->group, job->after, wait);
+  for (char **a = job->set; a && *a; a++) g_string_append_printf(s, " %s", *a);
+  return g_string_free(s, FALSE);
+}
+
+static gboolean job_u32(const char *v, uint32_t *out) {
+  uint64_t n;
+  if (!pcs_parse_u64(v, &n) || n >= PCS_JOB_NONE) return FALSE;
+  *out = (uint32_t)n;
+  return TRUE;
+}
+
+gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
+  memset(out, 0, sizeof *out);
+  out->wait_for = PCS_JOB_NONE;
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  GPtrArray *set = g_ptr_array_new();
+  gboolean ok = TRUE;
+  for (char **w = words; ok && *w; w++) {
+    char *eq = strchr(*w, '=');
+    if (!**w) continue;
+    g_autofree char *k = eq ? g_strndup(*w, (gsize)(eq - *w)) : g_strdup(*w);
+    const char *v = eq ? eq + 1 : "";
+    if (!strcmp(k, "name")) g_free(out->name), out->name = g_uri_unescape_string(v, NULL), ok = out->name != NULL;
+    else if (!strcmp(k, "clones")) ok = pcs_parse_u64(v, &out->clones);
+    else if (!strcmp(k, "group")) ok = job_u32(v, &out->group);
+    else if (!strcmp(k, "after")) ok = job_u32(v, &out->after);
+    else if (!strcmp(k, "wait_for")) ok = !strcmp(v, "none") || job_u32(v, &out->wait_for);
+    else if (eq && strchr(k, '.')) g_ptr_array_add(set, g_strdup(*w));
+    else ok = FALSE;
+    if (!ok) *why = g_strdup_printf("'%s': expected name=, clones=, group=, after=, wait_for= or section.key=value", *w);
+  }
+  g_ptr_array_add(set, NULL);
+  out->set = (char **)g_ptr_array_free(set, FALSE);
+  if (ok && !out->name) ok = FALSE, *why = g_strdup("no name=");
+  if (!ok) {
+    g_free(out->name), g_strfreev(out->set);
+    memset(out, 0, sizeof *out);
+  }
+  return ok;
+}
+
 gboolean pcs_params_job_view(const PcsParams *p, uint32_t j, PcsParams *out, GError **error) {
   g_assert(j < p->njobs);
   const PcsJobSpec *job = &p->jobs[j];
