@@ -323,6 +323,22 @@ static void scenario_from_reruns_the_jobs(void **state) {
   }
 }
 
+/* Jobs of every kind at once (rw=read and randread, sync, io_uring and
+ * libaio, one behind wait_for, whose open invalidates the file under
+ * io_uring's parked reads): the run ends drained, and folded copies give
+ * the unfolded run's output to the byte (fold.h). */
+static void every_kind_of_job_at_once_runs_as_unfolded(void **state) {
+  const char *text = "[global]\nthread\ninvalidate=1\nfilename=big\nsize=16M\n"
+                     "[seq]\nbs=32k\nnumjobs=2\n[rand]\nrw=randread\nbs=4k\nnumjobs=2\n"
+                     "[uring]\nioengine=io_uring\niodepth=16\nbs=128k\n"
+                     "[aio]\nioengine=libaio\niodepth=8\nbs=64k\nwait_for=seq\n";
+  g_autofree char *folded = run_job(text, "json", NULL, NULL);
+  g_autofree char *unfolded = run_job(text, "json", "--no-fold", NULL);
+  assert_string_equal(strstr(folded, "\"results\""), strstr(unfolded, "\"results\"")); /* the sources differ: two temp files */
+  assert_non_null(strstr(folded, "{\"name\": \"aio\", \"clones\": 1, \"group\": 0, \"bytes\": 16777216, \"read_calls\": 256,"));
+  assert_non_null(strstr(folded, "{\"name\": \"rand\", \"clones\": 2, \"group\": 0, \"bytes\": 33554432, \"read_calls\": 8192,"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sections_that_differ_become_jobs),
@@ -334,6 +350,7 @@ int main(void) {
     cmocka_unit_test(fio_json_lists_jobs_as_fio_does),
     cmocka_unit_test(the_table_shows_each_job_and_the_total),
     cmocka_unit_test(scenario_from_reruns_the_jobs),
+    cmocka_unit_test(every_kind_of_job_at_once_runs_as_unfolded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -312,6 +312,12 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
     if (t->state == PCS_RD_DONE || !t->job->started) continue; /* a job behind a barrier has not opened it */
     /* its batch, or pos: the folio it waits on or, in BATCH_LOCKED, holds locked */
     for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
+    /* io_uring's parked reads: their folios stay (differs from the kernel,
+     * where a parked read holds no reference and its retry would miss and
+     * read again: only a job behind a barrier invalidates while io_uring
+     * reads are parked, as io_uring refuses loops and time_based) */
+    for (uint32_t k = 0; t->eng.kind == PCS_ENGINE_URING && k < t->eng.depth; k++)
+      if (t->eng.reads[k].issued && !t->eng.reads[k].done) s->keep[n++] = t->eng.reads[k].pos;
   }
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);

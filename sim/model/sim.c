@@ -227,7 +227,10 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   /* each reader's pos, or under v6.18 the folio_batch it holds (at most
    * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
   uint64_t batch_pages = s->max_folio_order ? MAX(PCS_FOLIO_BATCH, block_pages) : PCS_FOLIO_BATCH; /* folios: to the call's end */
-  s->keep = g_new(uint64_t, (batch_pages + 1) * (size_t)s->nreaders);
+  size_t parked = 0; /* and io_uring's parked reads' folios (reader.c invalidate_file()) */
+  for (uint32_t j = 0; j < s->njobs; j++)
+    if (pcs_engine_kind(s->jobs[j].p) == PCS_ENGINE_URING) parked += (size_t)s->jobs[j].clones * s->jobs[j].p->workload_iodepth;
+  s->keep = g_new(uint64_t, (batch_pages + 1) * (size_t)s->nreaders + parked);
   uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
 
   /* each module's state, in the order a page travels */
