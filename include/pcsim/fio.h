@@ -10,7 +10,8 @@
  * runtime, time_based, rw=read or randread with norandommap, randrepeat, randseed and
  * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, ioengine=libaio/io_uring with
  * direct=0 and iodepth, iodepth_batch*, iodepth_low, invalidate=1,
- * offset=0, ...); an option that would change
+ * offset=0, several job sections at once with their own bs, numjobs, rw,
+ * ioengine and iodepth, stonewall and wait_for as barriers, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
  * change the result (name, directory, group_reporting, ...) are accepted and

@@ -14,8 +14,12 @@
  *     unset one, so pcsim refuses it);
  *   - sizes: k/m/g/t/p (with or without b) multiply by kb_base (1024 by
  *     default), kib/mib/... by the other base, case-insensitive.
- * Several job sections are one scenario when they read the same way: their
- * numjobs add up.  A job without filename= gives each clone its own file
+ * Several job sections are one job when they read the same way: their
+ * numjobs add up.  Sections that read with their own bs, rw (and random
+ * options), ioengine or iodepth, or wait (stonewall, wait_for) or open a
+ * group (new_group), are jobs run at once (PcsParams.jobs, resolve()); what
+ * they share (file, size, offset, fadvise_hint, loops, runtime, time_based,
+ * nrfiles) must agree.  A job without filename= gives each clone its own file
  * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
  * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
