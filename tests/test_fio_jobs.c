@@ -339,9 +339,51 @@ static void every_kind_of_job_at_once_runs_as_unfolded(void **state) {
   assert_non_null(strstr(folded, "{\"name\": \"rand\", \"clones\": 2, \"group\": 0, \"bytes\": 33554432, \"read_calls\": 8192,"));
 }
 
+/* The real fio reads the issue's job file as pcsim does: fio --parse-only
+ * accepts it, and fio --showcmd's options of each --name= section give
+ * each job's bs and numjobs. */
+static void real_fio_reads_the_sections_alike(void **state) {
+  g_autofree char *fio = g_find_program_in_path("fio");
+  if (!fio) {
+    print_message("skipped: fio is not installed (apt-get install fio)\n");
+    skip();
+  }
+  g_autofree char *path = test_path("tests/data/fio/sections.fio");
+  PcsParams p;
+  PcsFioJob job;
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  load_job(text, &p, &job);
+  char *parse[] = {fio, "--parse-only", path, NULL}, *show[] = {fio, "--showcmd", path, NULL};
+  int status = 0;
+  g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, parse, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o1, &e1, &status, NULL));
+  assert_true(g_spawn_check_wait_status(status, NULL));
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, show, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o2, &e2, &status, NULL));
+  g_auto(GStrv) words = g_strsplit_set(g_strstrip(o2), " \n", -1);
+  int j = -1;
+  for (char **w = words; *w; w++) {
+    if (g_str_has_prefix(*w, "--name=")) {
+      j++;
+      assert_true((uint32_t)j < p.njobs);
+      assert_string_equal(*w + 7, p.jobs[j].name);
+    } else if (j >= 0 && g_str_has_prefix(*w, "--bs=")) {
+      uint64_t bs;
+      assert_true(pcs_fio_size(*w + 5, 1024, &bs));
+      g_autofree char *kv = g_strdup_printf("workload.block_size=%" G_GUINT64_FORMAT, bs);
+      assert_true(has(p.jobs[j].set, kv));
+    } else if (j >= 0 && g_str_has_prefix(*w, "--numjobs=")) {
+      assert_int_equal(g_ascii_strtoull(*w + 10, NULL, 10), p.jobs[j].clones);
+    }
+  }
+  assert_int_equal(j + 1, p.njobs);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sections_that_differ_become_jobs),
+    cmocka_unit_test(real_fio_reads_the_sections_alike),
     cmocka_unit_test(what_jobs_share_is_refused_when_it_differs),
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
