@@ -292,6 +292,8 @@ static void the_table_shows_each_job_and_the_total(void **state) {
   assert_non_null(small);
   assert_non_null(large);
   assert_true(w < small && small < large);
+  g_autofree char *seeds_table = run_job(text, "table", "--seeds=2", NULL);
+  assert_non_null(strstr(seeds_table, "\n  large x2       median "));
   /* --seeds: each policy's summary has each job's MiB/s over the seeds */
   JsonParser *parser;
   g_autofree char *seeds = run_job(text, "json", "--seeds=2", &parser);

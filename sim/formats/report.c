@@ -447,6 +447,20 @@ static TableRow table_spread_row(const PcsSeedResults *s, size_t j, int which) {
 
 static const char *const spread_names[] = {"median", "min", "max"};
 
+/* Several jobs: each job's median MiB/s over the seeds of policy J. */
+static void table_seed_jobs(GString *out, const PcsSeedResults *s, size_t j) {
+  const PcsResult *first = seed_result(s, 0, j);
+  double *v = g_new(double, s->nseeds);
+  for (uint32_t job = 0; job < first->njobs; job++) {
+    for (size_t k = 0; k < s->nseeds; k++) v[k] = pcs_result_job_mib_s(seed_result(s, k, j), job);
+    PcsSpread sp = pcs_spread(v, s->nseeds);
+    g_autofree char *name = g_strdup_printf("  %s x%u", first->jobs[job].name, first->jobs[job].clones);
+    g_string_append_printf(out, "%-16s %6s %12.1f %12s %9s %9s %9s %10s %9s %10s %10s %8s\n", name, "median",
+                           sp.median, "-", "-", "-", "-", "-", "-", "-", "-", "-");
+  }
+  g_free(v);
+}
+
 void pcs_report_seeds_table(GString *out, const PcsParams *p, const PcsSeedResults *s) {
   table_title(out, p);
   g_string_append_printf(out, "seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "\n\n", s->first,
@@ -465,6 +479,7 @@ void pcs_report_seeds_table(GString *out, const PcsParams *p, const PcsSeedResul
       g_autofree char *label = g_strdup_printf(" %6s", spread_names[w]);
       table_line(out, name, label, &v, j && w == 0 ? base_median.aggr : 0);
     }
+    table_seed_jobs(out, s, j);
   }
 }
 
