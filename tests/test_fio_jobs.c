@@ -106,6 +106,13 @@ static void what_jobs_share_is_refused_when_it_differs(void **state) {
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nloops=2\n", "in loops");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
                  "job.fio:5: fio option wait_for=c: no job of that name before this one");
+  /* a key each job reads with its own cannot be --set over them all */
+  g_autofree char *text = example("8M", "");
+  g_autofree char *path = test_tempfile("jobs.fio", text);
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", path, "--set", "workload.block_size=8k", NULL), 2);
+  assert_non_null(strstr(err, "--set: workload.block_size: each of the 2 jobs reads with its own"));
+  assert_string_equal(out, "");
 }
 
 typedef struct {

@@ -858,6 +858,12 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
   if (!p->jobs) return TRUE;
   const char *src = p->source ? p->source : "scenario";
   uint64_t clones = 0;
+  for (const char *const *k = job_keys; *k; k++) { /* each job's own value would win over it */
+    g_autofree char *where = pcs_params_where(p, *k);
+    if (!strcmp(where, "--set"))
+      return pcs_input_error(error, where, 0, "%s: each of the %u jobs reads with its own (its job section's); "
+                             "change it in the job file", *k, p->njobs);
+  }
   for (uint32_t j = 0; j < p->njobs; j++) {
     const PcsJobSpec *job = &p->jobs[j];
     clones += job->clones;
