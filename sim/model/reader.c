@@ -1,5 +1,10 @@
 /* reader.c - one fio reader thread: the read() loop and ->readpages.
  *
+ * Each reader is a clone of one job (r->job, sim.c): its block size, rw
+ * and random stream, engine and readahead window are its job's, so
+ * several fio job sections run at once; with one job they are the
+ * scenario's.
+ *
  * Under [scenario] kernel = v3.5 the read() loop mirrors
  * do_generic_file_read() (mm/filemap.c, v3.x), page by page:
  *   1. look the page up; on a miss run synchronous readahead and look again;

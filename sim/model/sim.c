@@ -14,6 +14,12 @@
  * sleeper or queued work may be left: teardown asserts it, as libuv's
  * uv_loop_close() refuses to close a loop with live handles.
  *
+ * Several jobs (PcsParams.jobs, fio job sections read differently): each
+ * job's view of the keys it reads with on its own (PcsSimJob, jobs_init());
+ * its clones are the readers after the jobs before it.  A job behind a
+ * barrier (stonewall, wait_for) starts when the last clone it waits for
+ * finishes (pcs_sim_reader_done()), not at time 0.
+ *
  * sim_init() builds each module's state in the order a page travels
  * through them: reader.c, readahead.c, pagecache.c, alloc.c, bio.c, blk.c,
  * csum.c, device.c, endio.c (include/pcsim/sim.h draws the hub: reader.c
