@@ -34,6 +34,11 @@
  *     per thread (bw_samples = threads): min, max, mean and stddev over the
  *     threads.  A run shorter than 500 ms gets no samples in fio at all.
  *   - iodepth_*: a sync engine has one I/O in flight; fio's maps for it.
+ *   - several jobs (PcsParams.jobs): without group_reporting one entry per
+ *     clone, named by its section, its run from its own start (a barrier
+ *     may start it late); with it one entry per group (fio's groupid: one
+ *     more at each stonewall or new_group), named by the group's first job.
+ *     groupid is the policy's index times the groups plus the group.
  * Differs from fio: timestamps are 0 and "time" is "simulated" (output is
  * deterministic); eta is 0 (the job is over); majf, minf, in_queue and
  * the merge counts are not modelled and left out (docs/fio.md).
