@@ -336,7 +336,7 @@ static void randread_options_map_onto_the_scenario(void **state) {
   /* fio's fadvise_hint=1 on randread is POSIX_FADV_RANDOM: the bdi's window, not doubled */
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\n"), 32);
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\nfadvise_hint=sequential\n"), 64);
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\n", "job.fio:3: job 'b' reads differently");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\noffset=4k\n", "job.fio:3: job 'b' reads differently from job 'a' in offset");
   expect_refusal("[j]\nsize=8m\nrw=randread\nallrandrepeat=1\n", "job.fio:4: fio option 'allrandrepeat=1' is not modelled");
   EXPECT_KEY("[j]\nsize=8m\nrw=randread\npercentage_random=100\n", "workload.rw", "randread"); /* fio's default */
   expect_refusal("[j]\nsize=8m\nrw=randread\npercentage_random=50\n",

@@ -10,7 +10,8 @@
  * runtime, time_based, rw=read or randread with norandommap, randrepeat, randseed and
  * random_generator, ioengine=sync/psync/vsync/pvsync/pvsync2, ioengine=libaio/io_uring with
  * direct=0 and iodepth, iodepth_batch*, iodepth_low, invalidate=1,
- * offset=0, ...); an option that would change
+ * offset=0, several job sections at once with their own bs, numjobs, rw,
+ * ioengine and iodepth, stonewall and wait_for as barriers, ...); an option that would change
  * the result but is not modelled is refused with
  * `FILE:LINE: fio option 'X' is not modelled by pcsim`; options that cannot
  * change the result (name, directory, group_reporting, ...) are accepted and
@@ -28,6 +29,7 @@ typedef struct {
   char *name;
   uint64_t numjobs;
   char **options;
+  uint32_t group; /* fio's groupid: one more at each stonewall or new_group after the first job */
 } PcsFioSection;
 
 typedef struct {
@@ -73,6 +75,12 @@ typedef struct {
    * "job options"); bare flags are left out, as fio leaves them out. */
   char **global_options, **job_options;
   GArray *sections;        /* PcsFioSection of every job section, in file order */
+  /* Job sections that read with their own bs, rw, ioengine, ... or wait
+   * (stonewall, wait_for) or start a group (new_group): one PcsJobSpec
+   * each, run at once (PcsParams.jobs); NULL and 0 when every section
+   * reads the same way (their numjobs add up: one job) */
+  PcsJobSpec *jobs;
+  uint32_t njobs;
 } PcsFioJob;
 
 gboolean pcs_fio_load(PcsFioJob *job, const char *path, GError **error);

@@ -303,6 +303,25 @@ typedef enum {
 #define PCS_PARAMS_MAX 112
 #define PCS_LINE_CLI UINT32_MAX
 
+/* One of several jobs run at once (fio job sections, fio.c): its name
+ * (fio's jobname), its clones, and the workload keys it reads with where
+ * they differ from the run's ("workload.block_size=1048576"), applied over
+ * the run's scenario to make the job's own view (pcs_params_job_view()).
+ * Its clones are the readers after the jobs before it, numbered on over
+ * every job as fio numbers its threads (thread_number). */
+typedef struct {
+  char *name;
+  uint64_t clones;
+  char **set;     /* "section.key=value", NULL-terminated (may be empty) */
+  uint32_t group; /* fio's groupid: 0, and one more at each new_group or stonewall */
+  /* barrier (fio's stonewall, wait_for): the job starts when every clone of
+   * the jobs [0, after) has finished (stonewall), or, when wait_for is not
+   * PCS_JOB_NONE, every clone of job wait_for; else at once */
+  uint32_t after, wait_for;
+} PcsJobSpec;
+
+#define PCS_JOB_NONE UINT32_MAX
+
 /* A resolved scenario.  TEXT values are owned strings. */
 typedef struct {
 #define X(sec, key, kind, def, lo, hi, doc) PCS_FIELD_##kind sec##_##key;
@@ -317,6 +336,11 @@ typedef struct {
   char *source; /* file the scenario came from, for messages and provenance */
   char **fio_accepted; /* fio options accepted without effect (fio.c), or NULL */
   char *fio_model;     /* the scenario a fio job ran on (--model or the default), or NULL */
+  /* Several jobs at once (fio job sections that read differently), or
+   * NULL and 0: one job, the scenario's workload.  Their clones add up to
+   * workload.threads; keys no job sets are the run's. */
+  PcsJobSpec *jobs;
+  uint32_t njobs;
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
    * source, or PCS_LINE_CLI for --set; errors name it. */
   uint32_t line[PCS_PARAMS_MAX];
@@ -361,8 +385,24 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
 void pcs_params_mark(PcsParams *p, const char *key, uint32_t line);
 /* "FILE:LINE" of the line that set KEY ("section.key"), "--set" or "FILE". */
 char *pcs_params_where(const PcsParams *p, const char *key);
-/* Cross-key checks ("impossible combinations"). */
+/* Cross-key checks ("impossible combinations"); with jobs, each job's
+ * view too, and that their clones add up to workload.threads. */
 gboolean pcs_params_validate(const PcsParams *p, GError **error);
+/* Job J's own view of P (P->jobs[J]): a copy of P without jobs, with the
+ * job's keys set and workload.threads its clones.  Clear it with
+ * pcs_params_clear().  FALSE when a key of the job's does not parse. */
+gboolean pcs_params_job_view(const PcsParams *p, uint32_t j, PcsParams *out, GError **error);
+/* Frees N job specs (and JOBS itself). */
+void pcs_params_jobs_free(PcsJobSpec *jobs, uint32_t n);
+/* A deep copy of N job specs. */
+PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n);
+/* JOB as one line of provenance, read back by pcs_params_job_parse():
+ * "name=small clones=2 group=0 after=0 wait_for=none workload.block_size=4096 ..."
+ * (the name URI-escaped, wait_for a job index or none).  g_free it. */
+char *pcs_params_job_text(const PcsJobSpec *job);
+/* TEXT as pcs_params_job_text() writes it into OUT (clear it with
+ * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
+gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why);
 /* Value formatted back in its kind's unit (for provenance, `pcsim params`). */
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 /* Nearest key to a misspelt one, or NULL. */

@@ -34,6 +34,15 @@ static inline double pcs_result_inserted_mib(const PcsResult *r, uint32_t k) {
   return (double)r->thread_inserts[r->insert_order[k]] * PCS_PAGE_SIZE / PCS_MIB;
 }
 
+/* Job J's MiB/s (several jobs): its clones' bytes over its own run, from
+ * its first clone's start to its last clone's last byte (fio's bw of the
+ * job's clones reported as a group); 0 for a run of no time. */
+static inline double pcs_result_job_mib_s(const PcsResult *r, uint32_t j) {
+  const PcsJobResult *jr = &r->jobs[j];
+  double secs = (double)(jr->done_ns - jr->start_ns) / PCS_NS_PER_S;
+  return secs > 0 ? (double)jr->bytes / PCS_MIB / secs : 0;
+}
+
 /* The P-th percentile of the run's read() call latencies in us: fio's
  * bucket value (include/pcsim/lathist.h), so it matches fio's clat_ns
  * percentile / 1000. */

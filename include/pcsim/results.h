@@ -21,6 +21,7 @@ typedef struct {
   GPtrArray *columns;   /* char * */
   GPtrArray *rows;      /* GStrv per row, one cell per column */
   GPtrArray *hists;     /* per row: GArray of guint64 bio_pages_hist (JSON run files), or NULL */
+  GPtrArray *jobs;      /* several jobs: each job's provenance line (pcs_params_job_text()), else empty */
 } PcsResults;
 
 gboolean pcs_results_load(PcsResults *r, const char *path, GError **error);

@@ -144,6 +144,15 @@ static inline uint32_t pcs_latency_bucket(uint64_t ns) {
   return k < PCS_LATENCY_BUCKETS - 1 ? k : PCS_LATENCY_BUCKETS - 1;
 }
 
+/* One job's own figures, with several jobs (PcsParams.jobs): its clones
+ * are threads [first, first + clones). */
+typedef struct {
+  char *name;
+  uint32_t first, clones, group;
+  uint64_t bytes;             /* bytes returned to its clones */
+  uint64_t start_ns, done_ns; /* its first clone's start, its last clone's last byte */
+} PcsJobResult;
+
 typedef struct {
   PcsPolicy policy;
   uint32_t threads;
@@ -155,6 +164,7 @@ typedef struct {
   uint32_t hist_len;
   uint64_t *thread_bytes; /* bytes returned to each thread */
   uint64_t *thread_done_ns; /* when each thread read its last byte */
+  uint64_t *thread_start_ns; /* when each thread started: 0, or the end of a barrier (fio stonewall, wait_for) */
   uint64_t *page_reads;   /* optional: per-page device read count (tests) */
   uint64_t *thread_inserts; /* pages each thread inserted, by thread */
   uint32_t *insert_order;   /* threads in the order of their first insert */
@@ -166,6 +176,9 @@ typedef struct {
    * PcsRunOptions.thread_latency asked for it (else NULL). */
   PcsLatHist read_lat;
   PcsLatHist *thread_read_lat;
+  PcsLatHist *job_read_lat; /* with several jobs (PcsParams.jobs): each job's read() latencies, else NULL */
+  PcsJobResult *jobs;       /* with several jobs: each job's figures (job_read_lat[j] its latencies), else NULL */
+  uint32_t njobs;
   uint64_t *thread_cpu_ns; /* CPU time each reader ran (cpu.c steps, jitter and lock spinning included) */
   uint64_t reader_cpu_ns;  /* the sum of thread_cpu_ns */
   uint64_t *thread_switches; /* times each reader left its CPU (fio's ctx: its context switches); summed in reader_switches */
@@ -175,10 +188,11 @@ typedef struct {
   gboolean fold_redone;  /* a folded event's place was not known: the run was redone unfolded (sim/model/fold.h) */
 } PcsResult;
 
-/* Files one read() call of THREAD (0-based) that took NS. */
-static inline void pcs_result_read_done(PcsResult *r, uint32_t thread, uint64_t ns) {
+/* Files one read() call of THREAD (0-based), a clone of JOB (0 with one job), that took NS. */
+static inline void pcs_result_read_done(PcsResult *r, uint32_t thread, uint32_t job, uint64_t ns) {
   pcs_lathist_add(&r->read_lat, ns);
   if (r->thread_read_lat) pcs_lathist_add(&r->thread_read_lat[thread], ns);
+  if (r->job_read_lat) pcs_lathist_add(&r->job_read_lat[job], ns);
 }
 
 typedef struct {

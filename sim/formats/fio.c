@@ -14,8 +14,12 @@
  *     unset one, so pcsim refuses it);
  *   - sizes: k/m/g/t/p (with or without b) multiply by kb_base (1024 by
  *     default), kib/mib/... by the other base, case-insensitive.
- * Several job sections are one scenario when they read the same way: their
- * numjobs add up.  A job without filename= gives each clone its own file
+ * Several job sections are one job when they read the same way: their
+ * numjobs add up.  Sections that read with their own bs, rw (and random
+ * options), ioengine or iodepth, or wait (stonewall, wait_for) or open a
+ * group (new_group), are jobs run at once (PcsParams.jobs, resolve()); what
+ * they share (file, size, offset, fadvise_hint, loops, runtime, time_based,
+ * nrfiles) must agree.  A job without filename= gives each clone its own file
  * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
  * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
@@ -261,6 +265,7 @@ static const FioRule rules[] = {
   {"filesize", FIO_T_ANY, ANY, NULL, 0}, {"io_size", FIO_T_ANY, ANY, NULL, 0},
   {"fadvise_hint", FIO_T_ANY, ANY, NULL, 0}, {"kb_base", FIO_T_ANY, ANY, NULL, 0}, {"rw", FIO_T_ANY, ANY, NULL, 1},
   {"ioengine", FIO_T_ANY, ANY, NULL, 1}, {"offset", FIO_T_ANY, ANY, NULL, 0}, {"stonewall", FIO_T_SET, ANY, NULL, 0},
+  {"wait_for", FIO_T_ANY, ANY, NULL, 0},
   {"filename", FIO_T_ANY, ANY, NULL, 0}, {"directory", FIO_T_ANY, ANY, NULL, 0},
   {"loops", FIO_T_INT, ANY, NULL, 0}, {"time_based", FIO_T_SET, ANY, NULL, 0}, {"runtime", FIO_T_ANY, ANY, NULL, 0},
   /* the kind of I/O */
@@ -402,6 +407,10 @@ typedef struct {
   const FioOpt *nrfiles_opt, *fst_opt, *filesize_opt, *size_opt, *io_size_opt, *filename_opt, *openfiles_opt;
   char *fst;
   guint nrfiles_line;
+  /* barriers and groups: stonewall (wait for every job before it),
+   * wait_for (the job it names), new_group */
+  gboolean stonewall, new_group;
+  const FioOpt *wait_for_opt;
 } Eval;
 
 /* The line of O when it is in the job file itself (not an include). */
@@ -832,9 +841,20 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
     if (got && !e->runtime_ns) accept(job, o);
     return TRUE;
   }
-  if (!strcmp(k, "stonewall")) { /* waits for the jobs before it: harmless only for the first */
-    if (njob == 0 || !n) return accept(job, o), TRUE;
-    return refuse(refused, o, 0, "the jobs run one after another, not at once"), TRUE;
+  if (!strcmp(k, "stonewall")) { /* waits for the jobs before it (resolve()): nothing for the first */
+    e->stonewall = n && njob > 0;
+    if (!e->stonewall) accept(job, o);
+    return TRUE;
+  }
+  if (!strcmp(k, "new_group")) { /* a new reporting group (resolve()): nothing for the first */
+    e->new_group = n && njob > 0;
+    if (!e->new_group) accept(job, o);
+    return TRUE;
+  }
+  if (!strcmp(k, "wait_for")) { /* waits for the job it names (resolve()) */
+    e->wait_for_opt = o->value && *o->value ? o : NULL;
+    if (!e->wait_for_opt) accept(job, o);
+    return TRUE;
   }
   if (!strcmp(k, "group_reporting")) job->group_reporting = TRUE;
   if (!strcmp(k, "filename") || !strcmp(k, "directory")) {
@@ -990,12 +1010,126 @@ static char **options_text(GPtrArray *opts) {
   return g_strdupv((char **)kv->pdata);
 }
 
+/* fio 3.33's seeds (init.c) as workload.random_seed takes them:
+ * setup_random_seeds() runs before fixup_options() lets randseed clear
+ * randrepeat, so randseed alone seeds the blocks as randrepeat=1 does,
+ * without reseeding at a loop; only with randrepeat=0 does randseed seed
+ * them (fio's write_iolog shows it). */
+static char *seed_text(const Eval *e) {
+  if (e->has_randseed)
+    return e->randrepeat ? g_strdup("fio-noreseed") : g_strdup_printf("%" G_GUINT64_FORMAT, e->randseed);
+  return g_strdup(e->randrepeat ? "fio" : "scenario");
+}
+
+/* The keys a job reads with on its own (params.c job_keys[]), as
+ * "workload.key=value": all of them, so that its view does not depend on
+ * the first job's. */
+static char **job_set(const Eval *e) {
+  GPtrArray *a = g_ptr_array_new();
+  g_autofree char *seed = seed_text(e);
+  g_ptr_array_add(a, g_strdup_printf("workload.block_size=%" G_GUINT64_FORMAT, e->bs));
+  g_ptr_array_add(a, g_strdup_printf("workload.rw=%s", e->randread ? "randread" : "read"));
+  g_ptr_array_add(a, g_strdup_printf("workload.norandommap=%d", e->randread && e->norandommap));
+  g_ptr_array_add(a, g_strdup_printf("workload.random_seed=%s", e->randread ? seed : "fio"));
+  g_ptr_array_add(a, g_strdup_printf("workload.random_generator=%s", e->randread && e->tausworthe64 ? "tausworthe64" : "tausworthe"));
+  g_ptr_array_add(a, g_strdup_printf("workload.ioengine=%s", e->engine ? e->engine : "sync"));
+  for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++)
+    g_ptr_array_add(a, g_strdup_printf("workload.%s=%" G_GUINT64_FORMAT, depth_keys[d], e->engine ? e->depth[d] : (d < 3 ? 1 : 0)));
+  g_ptr_array_add(a, NULL);
+  return (char **)g_ptr_array_free(a, FALSE);
+}
+
+/* What the jobs of one run must share (the run's keys; PcsParams.jobs
+ * varies only params.c job_keys[]): the first of them E differs in from
+ * FIRST, or NULL. */
+static const char *shared_differs(const Eval *e, const Eval *first) {
+  if ((first->file && g_strcmp0(e->file, first->file)) || (!first->file != !e->file))
+    return "file (filename=, directory=: pcsim's jobs read one shared file, or each clone its own)";
+  if (e->size != first->size) return "size";
+  if (e->offset != first->offset) return "offset";
+  if (e->fadvise != first->fadvise) return "fadvise_hint";
+  if (e->loops != first->loops) return "loops";
+  if (e->runtime_ns != first->runtime_ns) return "runtime";
+  if (e->time_based != first->time_based) return "time_based";
+  if (e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst))
+    return "nrfiles, openfiles or file_service_type";
+  return NULL;
+}
+
+/* What a job reads with on its own (job_set()): does E differ from FIRST? */
+static gboolean own_differs(const Eval *e, const Eval *first) {
+  return e->bs != first->bs || e->randread != first->randread || e->norandommap != first->norandommap ||
+         e->randrepeat != first->randrepeat || e->has_randseed != first->has_randseed ||
+         e->randseed != first->randseed || e->tausworthe64 != first->tausworthe64 ||
+         g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth);
+}
+
+/* fio's jobname: the section's own name= (fio's "name" option), else [section]. */
+static const char *section_name(const FioSection *s) {
+  const FioOpt *named = NULL;
+  for (guint k = 0; k < s->opts->len; k++) {
+    const FioOpt *o = g_ptr_array_index(s->opts, k);
+    if (!strcmp(o->key, "name") && o->value && *o->value) named = o;
+  }
+  return named ? named->value : s->name;
+}
+
+/* Job J's barrier: stonewall waits for every job before it, wait_for=NAME
+ * for the job of that name before it (fio looks it up among the jobs
+ * added before: init.c, "wait_for=... not found" otherwise). */
+static gboolean job_barrier(const PcsFioJob *job, const Eval *e, guint j, PcsJobSpec *spec, GError **error) {
+  spec->after = e->stonewall ? j : 0;
+  spec->wait_for = PCS_JOB_NONE;
+  if (!e->wait_for_opt) return TRUE;
+  const FioOpt *o = e->wait_for_opt;
+  for (guint k = 0; k < j; k++)
+    if (!strcmp(g_array_index(job->sections, PcsFioSection, k).name, o->value)) spec->wait_for = k;
+  if (spec->wait_for == PCS_JOB_NONE)
+    return pcs_input_error(error, o->file, o->line, "fio option wait_for=%s: no job of that name before this one "
+                           "(fio waits only for a job defined before it)", o->value);
+  return TRUE;
+}
+
+/* The run's keys from the first job FIRST. */
+static void resolve_run(PcsFioJob *job, const Eval *first) {
+  job->bs = first->bs;
+  job->size = first->size;
+  job->fadvise = first->fadvise;
+  job->loops = first->loops;
+  job->offset = first->offset;
+  job->runtime_ns = first->runtime_ns;
+  job->time_based = first->time_based;
+  job->per_thread_files = first->file == NULL;
+  job->nrfiles = first->nrfiles;
+  job->openfiles = first->openfiles;
+  job->nrfiles_line = first->nrfiles_line;
+  job->randread = first->randread;
+  job->norandommap = first->norandommap;
+  job->tausworthe64 = first->tausworthe64;
+  job->ioengine = first->engine;
+  job->ioengine_line = first->engine_line;
+  memcpy(job->depth, first->depth, sizeof job->depth);
+  job->random_seed = seed_text(first);
+}
+
+static void eval_clear(Eval *e) {
+  g_clear_pointer(&e->rand_opts, g_ptr_array_unref);
+  g_clear_pointer(&e->depth_opts, g_ptr_array_unref);
+  g_clear_pointer(&e->file, g_free);
+  g_clear_pointer(&e->fst, g_free);
+}
+
+/* Job sections, in order.  Sections that read the same way (numjobs add
+ * up) are one job, as before; sections that differ in what a job may read
+ * with on its own (own_differs()), or that wait (stonewall, wait_for) or
+ * start a group (new_group), become PcsFioJob.jobs, run at once; what
+ * they must share (shared_differs()) is refused by name. */
 static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
   g_autoptr(GPtrArray) globals = g_ptr_array_new();
   g_autoptr(GArray) refused = g_array_new(FALSE, FALSE, sizeof(Refusal));
-  Eval first = {0};
-  guint jobs = 0;
-  gboolean ok = TRUE;
+  g_autoptr(GArray) evals = g_array_new(FALSE, TRUE, sizeof(Eval));
+  g_autoptr(GPtrArray) owners = g_ptr_array_new(); /* the FioSection of each eval */
+  gboolean ok = TRUE, several = FALSE;
   for (guint i = 0; ok && i < sections->len; i++) {
     FioSection *s = g_ptr_array_index(sections, i);
     if (s->global) {
@@ -1003,82 +1137,63 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       continue;
     }
     Eval e = {0};
-    ok = eval_job(globals, s, jobs, &e, job, refused, error);
-    g_clear_pointer(&e.rand_opts, g_ptr_array_unref);
-    g_clear_pointer(&e.depth_opts, g_ptr_array_unref);
-    /* without filename= each clone reads its own file; with it, all share it */
-    gboolean differs = jobs && (e.bs != first.bs || e.size != first.size || e.fadvise != first.fadvise ||
-                                e.loops != first.loops || e.runtime_ns != first.runtime_ns ||
-                                e.time_based != first.time_based || e.offset != first.offset ||
-                                e.randread != first.randread || e.norandommap != first.norandommap ||
-                                e.randrepeat != first.randrepeat || e.has_randseed != first.has_randseed ||
-                                e.randseed != first.randseed || e.tausworthe64 != first.tausworthe64 ||
-                                e.nrfiles != first.nrfiles || e.openfiles != first.openfiles ||
-                                g_strcmp0(e.fst, first.fst) ||
-                                g_strcmp0(e.engine, first.engine) || memcmp(e.depth, first.depth, sizeof e.depth) ||
-                                (first.file && g_strcmp0(e.file, first.file)) || (!first.file != !e.file));
-    if (ok && differs && !refused->len)
-      ok = pcs_input_error(error, s->file, s->line,
-                           "job '%s' reads differently from job '%s' (bs, size, fadvise_hint, offset, loops, "
-                           "runtime, time_based, rw, its random options, file or files: pcsim models "
-                           "threads reading one file, or each its own, the same way)", s->name, job->name);
-    if (ok) { /* fio's jobname: the section's own name= (fio's "name" option), else [section] */
-      const FioOpt *named = NULL;
-      for (guint k = 0; k < s->opts->len; k++) {
-        const FioOpt *o = g_ptr_array_index(s->opts, k);
-        if (!strcmp(o->key, "name") && o->value && *o->value) named = o;
-      }
-      PcsFioSection sec = {g_strdup(named ? named->value : s->name), e.numjobs, options_text(s->opts)};
+    ok = eval_job(globals, s, evals->len, &e, job, refused, error);
+    if (ok) {
+      const Eval *first = evals->len ? &g_array_index(evals, Eval, 0) : NULL;
+      const char *what = first ? shared_differs(&e, first) : NULL;
+      if (what && !refused->len)
+        ok = pcs_input_error(error, s->file, s->line,
+                             "job '%s' reads differently from job '%s' in %s: pcsim runs jobs at once with their "
+                             "own bs, numjobs, rw and its random options, ioengine and iodepth, over the file setup "
+                             "they share (file, size, offset, fadvise_hint, loops, runtime, time_based, nrfiles)",
+                             section_name(s), job->name, what);
+      several |= first && own_differs(&e, first);
+      several |= e.stonewall || e.new_group || e.wait_for_opt;
+      PcsFioSection sec = {g_strdup(section_name(s)), e.numjobs, options_text(s->opts), 0};
       g_array_append_val(job->sections, sec);
+      if (!first) {
+        job->name = g_strdup(sec.name);
+        job->global_options = options_text(globals);
+        job->job_options = options_text(s->opts);
+        job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
+        job->fadvise_line = e.fadvise_line;
+        job->loops_line = e.loops_line, job->runtime_line = e.runtime_line, job->time_based_line = e.time_based_line;
+        job->offset_line = e.offset_line;
+        job->rw_line = e.rw_line;
+      }
+      job->numjobs += e.numjobs;
+      g_array_append_val(evals, e);
+      g_ptr_array_add(owners, s);
+    } else {
+      eval_clear(&e);
     }
-    if (ok && !jobs) {
-      first = e;
-      e.file = NULL;
-      e.fst = NULL;
-      job->name = g_strdup(g_array_index(job->sections, PcsFioSection, 0).name);
-      job->global_options = options_text(globals);
-      job->job_options = options_text(s->opts);
-      job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
-      job->fadvise_line = e.fadvise_line;
-      job->loops_line = e.loops_line, job->runtime_line = e.runtime_line, job->time_based_line = e.time_based_line;
-      job->offset_line = e.offset_line;
-      job->rw_line = e.rw_line;
-    }
-    g_free(e.file);
-    g_free(e.fst);
-    if (ok) job->numjobs += e.numjobs, jobs++;
   }
-  gboolean shared = first.file != NULL;
-  g_free(first.file);
-  job->file_service_type = first.fst ? first.fst : g_strdup("roundrobin");
-  if (!ok || !report_refusals(refused, error)) return FALSE;
-  if (!jobs) return pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
-  job->bs = first.bs;
-  job->size = first.size;
-  job->fadvise = first.fadvise;
-  job->loops = first.loops;
-  job->offset = first.offset;
-  job->runtime_ns = first.runtime_ns;
-  job->time_based = first.time_based;
-  job->per_thread_files = !shared;
-  job->nrfiles = first.nrfiles;
-  job->openfiles = first.openfiles;
-  job->nrfiles_line = first.nrfiles_line;
-  job->randread = first.randread;
-  job->norandommap = first.norandommap;
-  job->tausworthe64 = first.tausworthe64;
-  job->ioengine = first.engine;
-  job->ioengine_line = first.engine_line;
-  memcpy(job->depth, first.depth, sizeof job->depth);
-  /* fio 3.33's seeds (init.c): setup_random_seeds() runs before
-   * fixup_options() lets randseed clear randrepeat, so randseed alone seeds
-   * the blocks as randrepeat=1 does, without reseeding at a loop; only with
-   * randrepeat=0 does randseed seed them (fio's write_iolog shows it) */
-  if (first.has_randseed)
-    job->random_seed = first.randrepeat ? g_strdup("fio-noreseed") : g_strdup_printf("%" G_GUINT64_FORMAT, first.randseed);
-  else
-    job->random_seed = g_strdup(first.randrepeat ? "fio" : "scenario");
-  return TRUE;
+  if (ok && evals->len) {
+    const Eval *first = &g_array_index(evals, Eval, 0);
+    job->file_service_type = g_strdup(first->fst ? first->fst : "roundrobin");
+    resolve_run(job, first);
+  }
+  if (ok && report_refusals(refused, error) && !evals->len)
+    ok = pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
+  else if (ok) ok = !refused->len;
+  if (ok && several) { /* fio's groupid: one more at each stonewall or new_group after the first job */
+    job->njobs = evals->len;
+    job->jobs = g_new0(PcsJobSpec, job->njobs);
+    uint32_t group = 0;
+    for (guint j = 0; ok && j < evals->len; j++) {
+      const Eval *e = &g_array_index(evals, Eval, j);
+      PcsJobSpec *spec = &job->jobs[j];
+      PcsFioSection *sec = &g_array_index(job->sections, PcsFioSection, j);
+      if (e->stonewall || e->new_group) group++;
+      spec->name = g_strdup(sec->name);
+      spec->clones = e->numjobs;
+      spec->set = job_set(e);
+      spec->group = sec->group = group;
+      ok = job_barrier(job, e, j, spec, error);
+    }
+  }
+  for (guint j = 0; j < evals->len; j++) eval_clear(&g_array_index(evals, Eval, j));
+  return ok;
 }
 
 gboolean pcs_fio_load_text(PcsFioJob *job, const char *path, const char *data, size_t len, GError **error) {
@@ -1114,6 +1229,8 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->sections, g_array_unref);
   g_clear_pointer(&job->random_seed, g_free);
   g_clear_pointer(&job->file_service_type, g_free);
+  pcs_params_jobs_free(job->jobs, job->njobs);
+  job->jobs = NULL, job->njobs = 0;
 }
 
 /* Sets KEY ("section.key") to V (with UNIT) from PATH:LINE, and marks the line. */
@@ -1203,6 +1320,9 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   pcs_params_mark(p, "workload.block_size", job->bs_line);
   pcs_params_mark(p, "workload.file_size", job->size_line);
   pcs_params_mark(p, "readahead.fadvise_hint", job->fadvise_line);
+  pcs_params_jobs_free(p->jobs, p->njobs);
+  p->jobs = pcs_params_jobs_copy(job->jobs, job->njobs);
+  p->njobs = job->njobs;
   g_strfreev(p->fio_accepted);
   g_ptr_array_add(job->accepted, NULL);
   p->fio_accepted = g_strdupv((char **)job->accepted->pdata);

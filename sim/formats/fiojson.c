@@ -34,6 +34,11 @@
  *     per thread (bw_samples = threads): min, max, mean and stddev over the
  *     threads.  A run shorter than 500 ms gets no samples in fio at all.
  *   - iodepth_*: a sync engine has one I/O in flight; fio's maps for it.
+ *   - several jobs (PcsParams.jobs): without group_reporting one entry per
+ *     clone, named by its section, its run from its own start (a barrier
+ *     may start it late); with it one entry per group (fio's groupid: one
+ *     more at each stonewall or new_group), named by the group's first job.
+ *     groupid is the policy's index times the groups plus the group.
  * Differs from fio: timestamps are 0 and "time" is "simulated" (output is
  * deterministic); eta is 0 (the job is over); majf, minf, in_queue and
  * the merge counts are not modelled and left out (docs/fio.md).
@@ -131,7 +136,7 @@ static void thread_samples(Dir *d, const PcsResult *r, uint64_t bs, uint32_t fir
   double sum = 0, sq = 0, isum = 0, isq = 0;
   d->bw_min = d->iops_min = INFINITY;
   for (uint32_t t = first; t < first + count; t++) {
-    double secs = (double)r->thread_done_ns[t] / PCS_NS_PER_S;
+    double secs = (double)(r->thread_done_ns[t] - r->thread_start_ns[t]) / PCS_NS_PER_S; /* from its start (barriers) */
     uint64_t calls = r->thread_read_lat ? r->thread_read_lat[t].n /* else whole blocks, the last maybe short */
                                         : (r->thread_bytes[t] + bs - 1) / bs;
     double bw = secs > 0 ? (double)r->thread_bytes[t] / PCS_KIB / secs : 0;
@@ -236,6 +241,45 @@ static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, ui
   pcs_json_end(w);
 }
 
+/* Thread T's group (fio's groupid within a policy's run): its job's. */
+static uint32_t thread_group(const PcsResult *r, uint32_t t) {
+  for (uint32_t j = 0; j < r->njobs; j++)
+    if (t < r->jobs[j].first + r->jobs[j].clones) return r->jobs[j].group;
+  return 0;
+}
+
+/* One group_reporting entry: group G of R (all threads with one group),
+ * as GROUPID.  fio sums a group's bytes, run times (total_run_time), CPU
+ * and switches, and takes its run from the first start to the last end;
+ * its jobname and options are its first job's (NAMED: several groups,
+ * else the first section's as before). */
+static void fio_group(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, const PcsResult *r, uint32_t g,
+                      guint groupid, gboolean named) {
+  uint32_t first = 0, end = r->threads;
+  PcsLatHist *merged = NULL;
+  if (r->njobs) { /* a group's jobs are consecutive: groupid only grows */
+    first = UINT32_MAX, end = 0;
+    merged = g_new0(PcsLatHist, 1);
+    for (uint32_t j = 0; j < r->njobs; j++) {
+      if (r->jobs[j].group != g) continue;
+      first = MIN(first, r->jobs[j].first), end = MAX(end, r->jobs[j].first + r->jobs[j].clones);
+      pcs_lathist_merge(merged, &r->job_read_lat[j]);
+    }
+  }
+  uint64_t bytes = 0, run_ns = 0, cpu_ns = 0, ctx = 0, start = UINT64_MAX, done = 0;
+  for (uint32_t t = first; t < end; t++) {
+    bytes += r->thread_bytes[t];
+    run_ns += r->thread_done_ns[t] - r->thread_start_ns[t]; /* fio's total_run_time: the threads' run times summed */
+    cpu_ns += r->thread_cpu_ns[t], ctx += r->thread_switches[t];
+    start = MIN(start, r->thread_start_ns[t]), done = MAX(done, r->thread_done_ns[t]);
+  }
+  const PcsLatHist *lat = merged ? merged : &r->read_lat;
+  Dir d = {.bytes = bytes, .ns = done - start, .lat = lat};
+  thread_samples(&d, r, p->workload_block_size, first, end - first);
+  fio_job(w, p, job, named ? first : G_MAXUINT32, groupid, &d, lat, cpu_ns, run_ns, ctx);
+  g_free(merged);
+}
+
 void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, const PcsResult *res, size_t n) {
   PcsJson w;
   pcs_json_init(&w, out);
@@ -258,19 +302,17 @@ void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, co
   gboolean grouped = group_reporting(p);
   for (size_t i = 0; i < n; i++) {
     const PcsResult *r = &res[i];
+    uint32_t ngroups = r->njobs ? r->jobs[r->njobs - 1].group + 1 : 1;
     if (grouped || !r->thread_read_lat) {
-      uint64_t run_ns = 0; /* fio's total_run_time: the threads' run times summed */
-      for (uint32_t t = 0; t < r->threads; t++) run_ns += r->thread_done_ns[t];
-      Dir d = {.bytes = r->bytes_returned, .ns = r->sim_time_ns, .lat = &r->read_lat};
-      thread_samples(&d, r, p->workload_block_size, 0, r->threads);
-      fio_job(&w, p, job, G_MAXUINT32, (guint)i, &d, &r->read_lat, r->reader_cpu_ns, run_ns, r->reader_switches);
+      for (uint32_t g = 0; g < ngroups; g++) fio_group(&w, p, job, r, g, (guint)(i * ngroups + g), ngroups > 1);
       continue;
     }
     for (uint32_t t = 0; t < r->threads; t++) {
-      Dir d = {.bytes = r->thread_bytes[t], .ns = r->thread_done_ns[t], .lat = &r->thread_read_lat[t]};
+      uint64_t run_ns = r->thread_done_ns[t] - r->thread_start_ns[t]; /* from its start (barriers) */
+      Dir d = {.bytes = r->thread_bytes[t], .ns = run_ns, .lat = &r->thread_read_lat[t]};
       thread_samples(&d, r, p->workload_block_size, t, 1);
-      fio_job(&w, p, job, t, (guint)i, &d, &r->thread_read_lat[t], r->thread_cpu_ns[t], r->thread_done_ns[t],
-              r->thread_switches[t]);
+      fio_job(&w, p, job, t, (guint)(i * ngroups + thread_group(r, t)), &d, &r->thread_read_lat[t],
+              r->thread_cpu_ns[t], run_ns, r->thread_switches[t]);
     }
   }
   pcs_json_end(&w);

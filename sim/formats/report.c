@@ -132,6 +132,19 @@ char *pcs_report_bytes(uint64_t bytes) {
  * with a file per thread what is read: "8 thread(s), 8 files of 256 MiB
  * (2048 MiB), ...", with several files a thread "files of 250 MiB each,
  * 4 a thread" after it. */
+/* Several jobs: each job's bs, "4 KiB (small), 1 MiB (large)". */
+static char *jobs_bs(const PcsParams *p) {
+  GString *s = g_string_new(NULL);
+  for (uint32_t j = 0; j < p->njobs; j++) {
+    PcsParams view;
+    if (!pcs_params_job_view(p, j, &view, NULL)) continue; /* validated before the run */
+    g_autofree char *bs = pcs_report_bytes(view.workload_block_size);
+    g_string_append_printf(s, "%s%s (%s)", j ? ", " : "", bs, p->jobs[j].name);
+    pcs_params_clear(&view);
+  }
+  return g_string_free(s, FALSE);
+}
+
 static void table_title(GString *out, const PcsParams *p) {
   g_autofree char *file = pcs_report_bytes(p->workload_file_size);
   g_autofree char *bs = pcs_report_bytes(p->workload_block_size);
@@ -142,8 +155,9 @@ static void table_title(GString *out, const PcsParams *p) {
                                            : g_strdup_printf("%" G_GUINT64_FORMAT "%s", g_ascii_strtoull(file, NULL, 10) * n, unit);
   g_autofree char *files = n > 1 ? g_strdup_printf("%" G_GUINT64_FORMAT " files of %s (%s)", n, file, all)
                                  : g_strdup_printf("%s file", file);
+  g_autofree char *bss = p->jobs ? jobs_bs(p) : g_strdup(bs);
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s, bs %s, readahead %s, ",
-                         p->scenario_name, p->workload_threads, files, bs, ra);
+                         p->scenario_name, p->workload_threads, files, bss, ra);
   if (p->workload_nrfiles > 1) { /* the file service too: "4 files a thread, roundrobin" */
     g_string_append_printf(out, "%" G_GUINT64_FORMAT " files a thread%s, %s, ", p->workload_nrfiles,
                            pcs_params_files(p) == PCS_FILES_SHARED ? " (shared)" : "", p->workload_file_service_type);
@@ -191,6 +205,19 @@ static void table_line(GString *out, const char *policy, const char *seed, const
                          v->lat_p99, change);
 }
 
+/* Several jobs: under a policy's line (the whole run, fio's group total),
+ * a line per job: its name and clones, its own MiB/s and read() latency. */
+static void table_jobs(GString *out, const PcsResult *r) {
+  for (uint32_t j = 0; j < r->njobs; j++) {
+    const PcsJobResult *jr = &r->jobs[j];
+    g_autofree char *name = g_strdup_printf("  %s x%u", jr->name, jr->clones);
+    double p50 = (double)pcs_lathist_percentile(&r->job_read_lat[j], 50.0) / PCS_NS_PER_US;
+    double p99 = (double)pcs_lathist_percentile(&r->job_read_lat[j], 99.0) / PCS_NS_PER_US;
+    g_string_append_printf(out, "%-16s %12.1f %12s %9s %9s %9s %10s %9s %10.1f %10.1f %8s\n", name,
+                           pcs_result_job_mib_s(r, j), "-", "-", "-", "-", "-", "-", p50, p99, "-");
+  }
+}
+
 void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
   table_title(out, p);
   g_string_append_printf(out, "seed %" G_GUINT64_FORMAT "\n\n", p->scenario_seed);
@@ -199,6 +226,7 @@ void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, si
   for (size_t i = 0; i < n; i++) {
     TableRow v = table_row_of(&res[i]);
     table_line(out, res[i].policy.name, "", &v, i == 0 ? 0 : base);
+    table_jobs(out, &res[i]);
   }
 }
 
@@ -233,6 +261,10 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
     g_autofree char *v = pcs_params_format(p, &t[i]);
     g_string_append_printf(out, "# %s.%s=%s\n", t[i].section, t[i].key, v);
   }
+  for (uint32_t j = 0; j < p->njobs; j++) { /* several jobs: read back by results.c */
+    g_autofree char *job = pcs_params_job_text(&p->jobs[j]);
+    g_string_append_printf(out, "# job %s\n", job);
+  }
   const PcsDerivedInfo *d = pcs_params_derived_table(&n);
   for (size_t i = 0; i < n; i++) /* "derived": not read back as a key */
     g_string_append_printf(out, "# derived %s.%s=%" G_GUINT64_FORMAT "\n", d[i].section, d[i].key, d[i].value(p));
@@ -257,6 +289,32 @@ void pcs_report_json_columns(PcsJson *w, const PcsResult *r) {
   }
 }
 
+/* Several jobs: "jobs", each job's own figures (the entry around it is
+ * the whole run: aggregate_mib_s is every job's bytes over the run). */
+static void json_jobs(PcsJson *w, const PcsResult *r) {
+  if (!r->njobs) return;
+  static const double pcts[] = {50.0, 90.0, 99.0, 99.9};
+  static const char *const keys[] = {"read_lat_us_p50", "read_lat_us_p90", "read_lat_us_p99", "read_lat_us_p999"};
+  pcs_json_begin_array(w, "jobs", PCS_JSON_LINES);
+  for (uint32_t j = 0; j < r->njobs; j++) {
+    const PcsJobResult *jr = &r->jobs[j];
+    pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
+    pcs_json_string(w, "name", jr->name);
+    pcs_json_uint(w, "clones", jr->clones);
+    pcs_json_uint(w, "group", jr->group);
+    pcs_json_uint(w, "bytes", jr->bytes);
+    pcs_json_uint(w, "read_calls", r->job_read_lat[j].n);
+    pcs_json_uint(w, "start_ns", jr->start_ns);
+    pcs_json_uint(w, "done_ns", jr->done_ns);
+    pcs_json_double(w, "mib_s", DECIMAL_FORMAT, pcs_result_job_mib_s(r, j));
+    for (size_t k = 0; k < G_N_ELEMENTS(pcts); k++)
+      pcs_json_double(w, keys[k], DECIMAL_FORMAT,
+                      (double)pcs_lathist_percentile(&r->job_read_lat[j], pcts[k]) / PCS_NS_PER_US);
+    pcs_json_end(w);
+  }
+  pcs_json_end(w);
+}
+
 void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout) {
   pcs_json_begin_object(w, NULL, layout);
   pcs_report_json_columns(w, r);
@@ -267,6 +325,7 @@ void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout
   pcs_json_begin_array(w, "device_latency_us_hist", PCS_JSON_INLINE);
   for (uint32_t k = 0; k < PCS_LATENCY_BUCKETS; k++) pcs_json_uint(w, NULL, r->latency_us_hist[k]);
   pcs_json_end(w);
+  json_jobs(w, r);
   pcs_json_end(w);
 }
 
@@ -313,6 +372,14 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
       pcs_json_raw(w, key, v); /* a number: counts and sizes in bytes, times in ns, fractions as written */
   }
   pcs_json_end(w);
+  if (p->jobs) { /* several jobs: read back by results.c */
+    pcs_json_begin_array(w, "scenario_jobs", PCS_JSON_LINES);
+    for (uint32_t j = 0; j < p->njobs; j++) {
+      g_autofree char *job = pcs_params_job_text(&p->jobs[j]);
+      pcs_json_string(w, NULL, job);
+    }
+    pcs_json_end(w);
+  }
   const PcsDerivedInfo *d = pcs_params_derived_table(&n);
   pcs_json_begin_object(w, "derived", PCS_JSON_INLINE); /* from the keys above, not read back */
   for (size_t i = 0; i < n; i++) {
@@ -380,6 +447,20 @@ static TableRow table_spread_row(const PcsSeedResults *s, size_t j, int which) {
 
 static const char *const spread_names[] = {"median", "min", "max"};
 
+/* Several jobs: each job's median MiB/s over the seeds of policy J. */
+static void table_seed_jobs(GString *out, const PcsSeedResults *s, size_t j) {
+  const PcsResult *first = seed_result(s, 0, j);
+  double *v = g_new(double, s->nseeds);
+  for (uint32_t job = 0; job < first->njobs; job++) {
+    for (size_t k = 0; k < s->nseeds; k++) v[k] = pcs_result_job_mib_s(seed_result(s, k, j), job);
+    PcsSpread sp = pcs_spread(v, s->nseeds);
+    g_autofree char *name = g_strdup_printf("  %s x%u", first->jobs[job].name, first->jobs[job].clones);
+    g_string_append_printf(out, "%-16s %6s %12.1f %12s %9s %9s %9s %10s %9s %10s %10s %8s\n", name, "median",
+                           sp.median, "-", "-", "-", "-", "-", "-", "-", "-", "-");
+  }
+  g_free(v);
+}
+
 void pcs_report_seeds_table(GString *out, const PcsParams *p, const PcsSeedResults *s) {
   table_title(out, p);
   g_string_append_printf(out, "seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT "\n\n", s->first,
@@ -398,6 +479,7 @@ void pcs_report_seeds_table(GString *out, const PcsParams *p, const PcsSeedResul
       g_autofree char *label = g_strdup_printf(" %6s", spread_names[w]);
       table_line(out, name, label, &v, j && w == 0 ? base_median.aggr : 0);
     }
+    table_seed_jobs(out, s, j);
   }
 }
 
@@ -431,6 +513,29 @@ void pcs_report_seeds_csv(GString *out, const PcsParams *p, const PcsSeedResults
 static void json_number(PcsJson *w, const char *key, double v, gboolean count) {
   g_autofree char *text = pcs_report_number(v, count);
   pcs_json_raw(w, key, text);
+}
+
+/* Several jobs: each job's MiB/s over the seeds of policy J. */
+static void json_seed_jobs(PcsJson *w, const PcsSeedResults *s, size_t j) {
+  const PcsResult *first = seed_result(s, 0, j);
+  if (!first->njobs) return;
+  pcs_json_begin_array(w, "jobs", PCS_JSON_LINES);
+  double *v = g_new(double, s->nseeds);
+  for (uint32_t job = 0; job < first->njobs; job++) {
+    for (size_t k = 0; k < s->nseeds; k++) v[k] = pcs_result_job_mib_s(seed_result(s, k, j), job);
+    PcsSpread sp = pcs_spread(v, s->nseeds);
+    pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
+    pcs_json_string(w, "name", first->jobs[job].name);
+    pcs_json_uint(w, "clones", first->jobs[job].clones);
+    pcs_json_begin_object(w, "mib_s", PCS_JSON_INLINE);
+    json_number(w, "median", sp.median, FALSE);
+    json_number(w, "min", sp.min, FALSE);
+    json_number(w, "max", sp.max, FALSE);
+    pcs_json_end(w);
+    pcs_json_end(w);
+  }
+  g_free(v);
+  pcs_json_end(w);
 }
 
 void pcs_report_seeds_json(GString *out, const PcsParams *p, const PcsSeedResults *s) {
@@ -469,6 +574,7 @@ void pcs_report_seeds_json(GString *out, const PcsParams *p, const PcsSeedResult
       json_number(&w, "max", sp.max, count);
       pcs_json_end(&w);
     }
+    json_seed_jobs(&w, s, j);
     pcs_json_end(&w);
   }
   pcs_json_end(&w);

@@ -25,6 +25,7 @@ static void results_init(PcsResults *r, const char *path) {
   r->columns = g_ptr_array_new_with_free_func(g_free);
   r->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   r->hists = g_ptr_array_new_with_free_func(hist_free);
+  r->jobs = g_ptr_array_new_with_free_func(g_free);
 }
 
 void pcs_results_clear(PcsResults *r) {
@@ -37,6 +38,7 @@ void pcs_results_clear(PcsResults *r) {
   g_clear_pointer(&r->columns, g_ptr_array_unref);
   g_clear_pointer(&r->rows, g_ptr_array_unref);
   g_clear_pointer(&r->hists, g_ptr_array_unref);
+  g_clear_pointer(&r->jobs, g_ptr_array_unref);
 }
 
 int pcs_results_column(const PcsResults *r, const char *column) {
@@ -67,7 +69,10 @@ static void csv_comment(PcsResults *r, const char *c, guint line) {
     r->source = g_strdup(c + 7);
   } else if (g_str_has_prefix(c, "varied ")) {
     split_into(r->varied, c + 7);
-  } else if (strchr(c, '=') && strchr(c, '.') && strchr(c, '.') < strchr(c, '=') && !strchr(c, ' ')) {
+  } else if (g_str_has_prefix(c, "job ")) {
+    g_ptr_array_add(r->jobs, g_strdup(c + 4));
+  } else if (strchr(c, '=') && strchr(c, '.') && strchr(c, '.') < strchr(c, '=') &&
+             !memchr(c, ' ', (size_t)(strchr(c, '=') - c))) { /* a value may hold blanks (memory.buddyinfo) */
     add_scenario(r, c, line);
   }
 }
@@ -204,6 +209,12 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
       add_scenario(r, a, 0);
     }
   }
+  JsonNode *jobs = json_object_get_member(top, "scenario_jobs");
+  for (guint i = 0; jobs && JSON_NODE_HOLDS_ARRAY(jobs) && i < json_array_get_length(json_node_get_array(jobs)); i++) {
+    JsonNode *e = json_array_get_element(json_node_get_array(jobs), i);
+    if (JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING)
+      g_ptr_array_add(r->jobs, g_strdup(json_node_get_string(e)));
+  }
   JsonNode *sw = json_object_get_member(top, "sweep");
   JsonNode *varied = sw && JSON_NODE_HOLDS_OBJECT(sw) ? json_object_get_member(json_node_get_object(sw), "varied") : NULL;
   if (varied && JSON_NODE_HOLDS_ARRAY(varied)) {
@@ -262,6 +273,22 @@ static gboolean set_recorded(PcsParams *p, const char *key, const char *value, c
   return pcs_params_set(p, info, v, where, error);
 }
 
+/* Several jobs recorded: P's jobs. */
+static gboolean results_jobs(const PcsResults *r, PcsParams *p, GError **error) {
+  if (!r->jobs->len) return TRUE;
+  pcs_params_jobs_free(p->jobs, p->njobs);
+  p->njobs = r->jobs->len;
+  p->jobs = g_new0(PcsJobSpec, p->njobs);
+  for (guint j = 0; j < r->jobs->len; j++) {
+    g_autofree char *why = NULL;
+    if (!pcs_params_job_parse(g_ptr_array_index(r->jobs, j), &p->jobs[j], &why)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: recorded job %u: %s", r->path, j + 1, why);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError **error) {
   if (r->scenario->len == 0) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no recorded scenario (no provenance)", r->path);
@@ -275,6 +302,7 @@ gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError
   }
   g_free(p->source);
   p->source = g_strdup(r->source ? r->source : r->path);
+  if (!results_jobs(r, p, error)) return FALSE;
   if (row == G_MAXUINT) return TRUE;
   char **cells = g_ptr_array_index(r->rows, row);
   for (guint i = 0; i < r->varied->len; i++) {

@@ -35,6 +35,22 @@ enum {
   PCS_EV_DEVICE_DONE /* the device finished a request (device.c) */
 };
 
+/* One job's view of the run: what its readers read with.  One job (a
+ * plain scenario): the run's own keys; several (PcsParams.jobs): each
+ * job's view (pcs_params_job_view()), its clones the readers
+ * [first, first + clones), numbered on over the jobs as fio numbers them. */
+struct PcsSimJob {
+  const PcsParams *p; /* the job's keys: &view, or the run's with one job */
+  PcsParams view;     /* several jobs: the job's own view; unused with one */
+  uint64_t block_pages, window_pages; /* workload.block_size; the per-file readahead window (fadvise_hint, rw) */
+  gboolean randread;     /* workload.rw = randread: each call reads the block fio picks (reader.c) */
+  gboolean rand_reseed;  /* fio's randrepeat: each loop reads the same order (fiorand.c) */
+  gboolean fmode_random; /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
+  uint32_t first, clones;
+  uint32_t left;         /* clones not finished yet (barriers: sim.c) */
+  gboolean started;      /* its readers have started (a job behind a barrier starts later) */
+};
+
 struct PcsSim {
   const PcsParams *p;
   PcsPolicy policy;
@@ -45,16 +61,13 @@ struct PcsSim {
   /* the page cache, in pages: files of file_pages each, one after the
    * other on disk: nrfiles shared by every reader, or with per-thread
    * files nrfiles per reader, each reader's after the one before */
-  uint64_t npages, file_pages, block_pages, window_pages;
+  uint64_t npages, file_pages;
   uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
   gboolean per_thread_files; /* workload.files = per-thread */
   uint32_t nrfiles;          /* workload.nrfiles: files per reader (a set per reader, or one set shared) */
   PcsFileService fservice;   /* workload.file_service_type and its :N */
   uint32_t fservice_nr;
   uint32_t openfiles;        /* workload.openfiles, 0 taken as nrfiles */
-  gboolean randread;         /* workload.rw = randread: each call reads the block fio picks (reader.c) */
-  gboolean rand_reseed;      /* fio's randrepeat: each loop reads the same order (fiorand.c) */
-  gboolean fmode_random;     /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
   uint32_t max_folio_order;  /* readahead.max_folio_order: large folios (ext4, xfs) when > 0 */
   uint64_t bdi_io_pages;     /* the bdi's io_pages: btrfs's own bdi 32, a block device's max_sectors (readahead.c) */
@@ -64,6 +77,8 @@ struct PcsSim {
   gboolean fold;             /* copies may be folded into one event: pcs_fold_allowed() (fold.h) */
   gboolean fold_tied;        /* a folded event's place was not known: the run is redone unfolded (fold.h) */
 
+  PcsSimJob *jobs;    /* the jobs' views: one, or PcsParams.njobs (each reader's job: PcsReader.job) */
+  uint32_t njobs;
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;
   /* how long readers read (reader.c next_call()): workload.loops passes,
@@ -85,6 +100,10 @@ struct PcsSim {
   PcsLoop loop; /* the loop device's worker, with cost.loop_worker */
   PcsCpus cpu;
 };
+
+/* Reader R has finished (reader.c finish()): counts its job down and
+ * starts the jobs whose barrier that lifts (sim.c). */
+void pcs_sim_reader_done(PcsSim *s, PcsReader *r);
 
 /* Reports one model event to the trace consumer, if any; costs one branch otherwise. */
 static inline void pcs_trace(PcsSim *s, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {

@@ -111,6 +111,9 @@ uint64_t pcs_ra_next_size(uint64_t cur, uint64_t max) {
 /* The first page of THREAD's file and the page after its last. */
 static inline uint64_t file_first(const PcsSim *s, uint32_t thread) { return s->readers[thread].file_first; }
 static inline uint64_t file_end(const PcsSim *s, uint32_t thread) { return s->readers[thread].file_end; }
+/* THREAD's per-file window (its job's fadvise_hint and rw) and FMODE_RANDOM. */
+static inline uint64_t window(const PcsSim *s, uint32_t thread) { return s->readers[thread].job->window_pages; }
+static inline gboolean fmode_random(const PcsSim *s, uint32_t thread) { return s->readers[thread].job->fmode_random; }
 
 /* radix_tree_next_hole(): first absent index in [from, from + scan). */
 static uint64_t next_hole(PcsSim *s, uint32_t thread, uint64_t from, uint64_t scan) {
@@ -154,7 +157,7 @@ static gboolean ra_build_list(PcsSim *s, uint32_t thread, PcsRaList *out, uint64
  * (e.g. just ramped up from the marker) gets the next window appended. */
 static gboolean ra_submit(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset,
                           PcsTraceKind kind) {
-  uint64_t max = s->window_pages;
+  uint64_t max = window(s, thread);
   if (offset == ra->start && ra->size == ra->async_size) {
     ra->async_size = pcs_ra_next_size(ra->size, max);
     ra->size += ra->async_size;
@@ -165,18 +168,18 @@ static gboolean ra_submit(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList 
 static gboolean ra_initial(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset,
                            uint64_t req, PcsTraceKind kind) {
   ra->start = offset;
-  ra->size = pcs_ra_init_size(req, s->window_pages);
+  ra->size = pcs_ra_init_size(req, window(s, thread));
   ra->async_size = ra->size > req ? ra->size - req : ra->size;
   return ra_submit(s, thread, ra, out, offset, kind);
 }
 
 /* The part of ondemand_readahead() shared by both entry points: a hit at
  * the expected index ramps the window up. */
-static gboolean ra_sequential(PcsSim *s, PcsRaState *ra, uint64_t offset) {
+static gboolean ra_sequential(PcsSim *s, uint32_t thread, PcsRaState *ra, uint64_t offset) {
   if (offset != ra->start + ra->size - ra->async_size && offset != ra->start + ra->size)
     return FALSE;
   ra->start += ra->size;
-  ra->size = pcs_ra_next_size(ra->size, s->window_pages);
+  ra->size = pcs_ra_next_size(ra->size, window(s, thread));
   ra->async_size = ra->size;
   return TRUE;
 }
@@ -239,14 +242,14 @@ static uint64_t ra6_prev_run(PcsSim *s, uint32_t thread, uint64_t index, uint64_
 /* ractl_max_pages(): the window, or a read larger than it up to the bdi's
  * io_pages (btrfs's own bdi has 32, less than any window it gets here; a
  * block device's is its max_sectors: ext4, xfs). */
-static uint64_t ra6_max_pages(const PcsSim *s, uint64_t req) {
-  uint64_t max = s->window_pages;
+static uint64_t ra6_max_pages(const PcsSim *s, uint32_t thread, uint64_t req) {
+  uint64_t max = window(s, thread);
   if (req > max && s->bdi_io_pages > max) max = MIN(req, s->bdi_io_pages);
   return max;
 }
 
 static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
-  uint64_t max = ra6_max_pages(s, req);
+  uint64_t max = ra6_max_pages(s, thread, req);
   uint64_t rel = index - file_first(s, thread);
   /* prev_pos is set where the last read() call ended (filemap_read()) */
   uint64_t prev_index = ra->prev_end_valid ? ra->prev_end : UINT64_MAX;
@@ -397,7 +400,7 @@ void pcs_ra_list_fallback(PcsSim *s, uint32_t thread, const PcsRaState *ra, PcsR
 }
 
 static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
-  uint64_t max = ra6_max_pages(s, req);
+  uint64_t max = ra6_max_pages(s, thread, req);
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
   uint64_t scanned = 0;
   ra6_count(s, kind);
@@ -426,20 +429,20 @@ static gboolean ra_forced(PcsSim *s, uint32_t thread, PcsRaList *out, uint64_t o
   const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
   if (s->kernel == PCS_KERNEL_V6_18) {
     ra6_count(s, kind);
-    uint64_t n = MIN(req, MAX(s->bdi_io_pages, s->window_pages));
+    uint64_t n = MIN(req, MAX(s->bdi_io_pages, window(s, thread)));
     return ra6_list(s, thread, out, offset, n, 0, kind);
   }
   return ra_build_list(s, thread, out, offset, req, 0, kind);
 }
 
 gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
-  if (s->fmode_random) return ra_forced(s, thread, out, offset, req);
+  if (fmode_random(s, thread)) return ra_forced(s, thread, out, offset, req);
   if (s->kernel == PCS_KERNEL_V6_18) return ra6_sync(s, thread, ra, out, offset, req);
   const PcsTraceKind kind = PCS_TRACE_RA_SYNC;
-  uint64_t max = s->window_pages;
+  uint64_t max = window(s, thread);
   uint64_t rel = offset - file_first(s, thread); /* ondemand_readahead()'s offset: in THREAD's file */
   if (rel == 0) return ra_initial(s, thread, ra, out, offset, req, kind);
-  if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
+  if (ra->size && ra_sequential(s, thread, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   if (req > max) return ra_initial(s, thread, ra, out, offset, req, kind);
   /* sequential cache miss: the last read() call ended at offset - 1
    * (ra->prev_pos is stored once per call, reader.c next_call()) */
@@ -459,9 +462,9 @@ gboolean pcs_ra_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out,
 gboolean pcs_ra_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t offset, uint64_t req) {
   if (s->kernel == PCS_KERNEL_V6_18) return ra6_async(s, thread, ra, out, offset, req);
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
-  uint64_t max = s->window_pages;
+  uint64_t max = window(s, thread);
   if (pcs_blk_read_congested(&s->blk)) return FALSE; /* v3.5 page_cache_async_readahead() */
-  if (ra->size && ra_sequential(s, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
+  if (ra->size && ra_sequential(s, thread, ra, offset)) return ra_submit(s, thread, ra, out, offset, kind);
   /* Hit a marker without valid state (interleaved readers): start right
    * after the cached run that follows offset. */
   uint64_t start = next_hole(s, thread, offset + 1, max);

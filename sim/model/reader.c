@@ -1,5 +1,10 @@
 /* reader.c - one fio reader thread: the read() loop and ->readpages.
  *
+ * Each reader is a clone of one job (r->job, sim.c): its block size, rw
+ * and random stream, engine and readahead window are its job's, so
+ * several fio job sections run at once; with one job they are the
+ * scenario's.
+ *
  * Under [scenario] kernel = v3.5 the read() loop mirrors
  * do_generic_file_read() (mm/filemap.c, v3.x), page by page:
  *   1. look the page up; on a miss run synchronous readahead and look again;
@@ -201,10 +206,10 @@ static void files_init(PcsSim *s, PcsReader *r) {
   if (s->fservice == PCS_FSERVICE_RANDOM) { /* td->next_file_state: td_fill_rand_seeds_internal() */
     int mode;
     uint64_t randseed;
-    pcs_params_random_seed(s->p, &mode, &randseed);
+    pcs_params_random_seed(r->job->p, &mode, &randseed);
     if (mode == 0) randseed = PCS_FIORAND_DEFAULT_RANDSEED; /* randrepeat=1 without randseed: options.c's 0x89 */
     uint64_t seed = pcs_fiorand_stream_seed(randseed, r->id + 1, PCS_FIORAND_FILE_OFF);
-    gboolean use64 = !strcmp(s->p->workload_random_generator, "tausworthe64");
+    gboolean use64 = !strcmp(r->job->p->workload_random_generator, "tausworthe64");
     pcs_fiorand_init(&fs->rand, fs->nfiles, TRUE, use64, seed);
   }
   files_load(s, r, 0); /* where the reader stands before its first call (no file chosen yet) */
@@ -223,34 +228,35 @@ static inline PcsReaderState again_state(const PcsSim *s) {
   return s->kernel == PCS_KERNEL_V6_18 ? PCS_RD_GATHER_AGAIN : PCS_RD_FIND_PAGE_AGAIN;
 }
 
-void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id) {
+void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job) {
   memset(r, 0, sizeof *r);
   r->id = id;
+  r->job = job;
   r->state = call_state(s);
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
   r->file_first = s->per_thread_files ? (uint64_t)id * s->file_pages : 0;
   r->file_end = r->file_first + s->file_pages;
   r->read_first = r->file_first + s->offset_pages;
   r->pos = r->call_end = r->read_first;
-  r->list.cap = list_cap(s->p);
+  r->list.cap = list_cap(job->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
   r->list.marker = UINT64_MAX;
   if (s->max_folio_order) r->list.orders = g_new0(uint8_t, r->list.cap);
-  r->rp.pool_cap = pool_cap(s->p, &s->policy);
+  r->rp.pool_cap = pool_cap(job->p, &s->policy);
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
   if (s->nrfiles > 1) files_init(s, r);
-  pcs_engine_init(&r->eng, s->p);
+  pcs_engine_init(&r->eng, job->p);
   r->uring_next = r->read_first;
   if (r->eng.kind == PCS_ENGINE_URING) r->state = PCS_RD_URING;
-  if (s->randread) { /* fio's thread_number: 1 for the first clone, on over every job's clones */
+  if (job->randread) { /* fio's thread_number: 1 for the first clone, on over every job's clones */
     int mode;
     uint64_t randseed;
-    pcs_params_random_seed(s->p, &mode, &randseed);
+    pcs_params_random_seed(job->p, &mode, &randseed);
     gboolean repeat = mode == 0 || mode == 3; /* fio, fio-noreseed: FIO_RANDSEED * thread_number */
     uint64_t seed = pcs_fiorand_block_seed(repeat ? PCS_FIORAND_REPEAT : PCS_FIORAND_RANDSEED, randseed, id + 1);
-    gboolean use64 = !strcmp(s->p->workload_random_generator, "tausworthe64");
-    pcs_fiorand_init(&r->rand, rand_blocks(s->p), s->p->workload_norandommap != 0, use64, seed);
+    gboolean use64 = !strcmp(job->p->workload_random_generator, "tausworthe64");
+    pcs_fiorand_init(&r->rand, rand_blocks(job->p), job->p->workload_norandommap != 0, use64, seed);
   }
 }
 
@@ -308,9 +314,15 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < s->nreaders; i++) {
     const PcsReader *t = &s->readers[i];
-    if (t->state == PCS_RD_DONE) continue;
+    if (t->state == PCS_RD_DONE || !t->job->started) continue; /* a job behind a barrier has not opened it */
     /* its batch, or pos: the folio it waits on or, in BATCH_LOCKED, holds locked */
     for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
+    /* io_uring's parked reads: their folios stay (differs from the kernel,
+     * where a parked read holds no reference and its retry would miss and
+     * read again: only a job behind a barrier invalidates while io_uring
+     * reads are parked, as io_uring refuses loops and time_based) */
+    for (uint32_t k = 0; t->eng.kind == PCS_ENGINE_URING && k < t->eng.depth; k++)
+      if (t->eng.reads[k].issued && !t->eng.reads[k].done) s->keep[n++] = t->eng.reads[k].pos;
   }
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);
@@ -320,26 +332,27 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
 /* A read fio reaps (engine.c): its latency from its queueing to now. */
 typedef struct {
   PcsSim *s;
-  uint32_t thread;
+  uint32_t thread, job;
 } Reaper;
 
 static void read_reaped(void *ctx, PcsTime start) {
   Reaper *rp = ctx;
   PcsTime now = rp->s->evq.now;
-  pcs_result_read_done(rp->s->res, rp->thread, now > start ? now - start : 0);
+  pcs_result_read_done(rp->s->res, rp->thread, rp->job, now > start ? now - start : 0);
 }
 
 /* R is done: its loops are read, or the runtime passed. */
 static gboolean finish(PcsSim *s, PcsReader *r) {
   if (r->eng.kind == PCS_ENGINE_LIBAIO) {
     pcs_engine_libaio_drain(&r->eng);
-    pcs_engine_libaio_flush(&r->eng, read_reaped, &(Reaper){s, r->id});
+    pcs_engine_libaio_flush(&r->eng, read_reaped, &(Reaper){s, r->id, (uint32_t)(r->job - s->jobs)});
   }
   r->state = PCS_RD_DONE;
   r->done_at = s->evq.now;
   s->readers_done++;
   pcs_trace(s, r->id + 1, PCS_TRACE_FINISH, r->pos, 0);
   pcs_cpu_release(s, r->id, PCS_TASK_EXIT);
+  pcs_sim_reader_done(s, r); /* may start a job behind a barrier */
   return FALSE;
 }
 
@@ -356,8 +369,8 @@ static gboolean finish(PcsSim *s, PcsReader *r) {
 static gboolean end_of_file(PcsSim *s, PcsReader *r) {
   if (!s->time_based && ++r->loop >= s->loops) return finish(s, r);
   if (!s->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
-  if (s->randread) { /* fio_file_reset(): the map emptied; a new loop reseeds under randrepeat (clear_io_state()) */
-    pcs_fiorand_reset(&r->rand, !s->time_based && s->rand_reseed);
+  if (r->job->randread) { /* fio_file_reset(): the map emptied; a new loop reseeds under randrepeat (clear_io_state()) */
+    pcs_fiorand_reset(&r->rand, !s->time_based && r->job->rand_reseed);
     r->rand_calls = 0;
   }
   invalidate_file(s, r);
@@ -373,10 +386,10 @@ static gboolean next_rand_call(PcsSim *s, PcsReader *r) {
   uint64_t b = pcs_fiorand_next(&r->rand);
   g_assert(b < r->rand.nblocks); /* a map is full only after nblocks calls */
   r->rand_calls++;
-  r->pos = r->read_first + b * s->block_pages;
-  r->call_end = r->pos + s->block_pages;
+  r->pos = r->read_first + b * r->job->block_pages;
+  r->call_end = r->pos + r->job->block_pages;
   r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
-  pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, r->pos, s->block_pages);
+  pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, r->pos, r->job->block_pages);
   if (r->eng.kind == PCS_ENGINE_LIBAIO) {
     uint32_t calls = pcs_engine_libaio_read(&r->eng, r->call_start);
     return run_cpu(s, r, s->p->cost_fio_user + calls * s->p->cost_syscall, call_state(s));
@@ -454,9 +467,9 @@ static gboolean files_next(PcsSim *s, PcsReader *r) {
 static gboolean next_call(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
   if (page > r->read_first && r->eng.kind != PCS_ENGINE_LIBAIO) /* the call that ended (libaio: when reaped) */
-    pcs_result_read_done(s->res, r->id, s->evq.now - r->call_start);
+    pcs_result_read_done(s->res, r->id, (uint32_t)(r->job - s->jobs), s->evq.now - r->call_start);
   if (r->eng.kind == PCS_ENGINE_LIBAIO) /* the reads this call's io_getevents() reaped */
-    pcs_engine_libaio_flush(&r->eng, read_reaped, &(Reaper){s, r->id});
+    pcs_engine_libaio_flush(&r->eng, read_reaped, &(Reaper){s, r->id, (uint32_t)(r->job - s->jobs)});
   if (s->kernel == PCS_KERNEL_V6_18 && page > r->read_first) {
     r->ra.prev_end = page; /* filemap_read(): ra->prev_pos = last_pos */
     r->ra.prev_end_valid = TRUE;
@@ -469,7 +482,7 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     r->ra.prev_valid = TRUE;
   }
   if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
-  if (s->randread) return next_rand_call(s, r);
+  if (r->job->randread) return next_rand_call(s, r);
   if (G_UNLIKELY(r->files.nfiles > 1)) {
     if (!files_next(s, r)) return finish(s, r);
     page = r->pos;
@@ -479,7 +492,7 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
   }
   /* call k = (page - read_first) * PAGE / bs covers bytes [k bs, (k+1) bs) after the offset and ends in
    * the page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
-  uint64_t bs = s->p->workload_block_size, end = ((page - r->read_first) * PCS_PAGE_SIZE / bs + 1) * bs;
+  uint64_t bs = r->job->p->workload_block_size, end = ((page - r->read_first) * PCS_PAGE_SIZE / bs + 1) * bs;
   r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
   r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
@@ -968,18 +981,18 @@ static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked) {
  * the rest, reap every read (cleanup_pending_aio()), then finish. */
 static gboolean uring_more(const PcsSim *s, const PcsReader *r) {
   if (s->stop_at && s->evq.now >= s->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
-  return s->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->file_end;
+  return r->job->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->file_end;
 }
 
 static gboolean uring_queue(PcsSim *s, PcsReader *r) {
   PcsEngine *e = &r->eng;
   if (uring_more(s, r)) {
     uint64_t pos = r->uring_next;
-    if (s->randread) { /* fio's get_next_rand_offset() (fiorand.c), one block per read */
+    if (r->job->randread) { /* fio's get_next_rand_offset() (fiorand.c), one block per read */
       r->rand_calls++;
-      pos = r->read_first + pcs_fiorand_next(&r->rand) * s->block_pages;
+      pos = r->read_first + pcs_fiorand_next(&r->rand) * r->job->block_pages;
     }
-    uint64_t end = MIN(pos + s->block_pages, r->file_end);
+    uint64_t end = MIN(pos + r->job->block_pages, r->file_end);
     r->uring_next = end;
     pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, pos, end - pos);
     gboolean commit = pcs_engine_uring_queue(e, pos, end, s->evq.now + s->p->cost_fio_user);
@@ -1019,7 +1032,7 @@ static gboolean uring_step(PcsSim *s, PcsReader *r) {
     e->in_enter = e->waiting = FALSE;
   }
   if (e->reaping) {
-    pcs_engine_uring_reap(e, read_reaped, &(Reaper){s, r->id});
+    pcs_engine_uring_reap(e, read_reaped, &(Reaper){s, r->id, (uint32_t)(r->job - s->jobs)});
     if (e->reaped < e->reap_min) { /* io_uring_enter(0, min, GETEVENTS) */
       e->in_enter = e->waiting = TRUE;
       return run_cpu(s, r, s->p->cost_syscall, PCS_RD_URING);
@@ -1155,6 +1168,9 @@ static void reader_run(PcsSim *s, PcsReader *r) { reader_run_inline(s, r); }
 
 void pcs_reader_start(PcsSim *s, PcsReader *r) {
   g_assert((r->state == call_state(s) || r->state == PCS_RD_URING) && r->pos == r->read_first);
+  /* a job started by a barrier opens the shared file then: fio's invalidate=1
+   * drops what the jobs before it cached (at time 0 nothing is cached) */
+  if (s->evq.now > 0 && !s->per_thread_files && s->nrfiles == 1) invalidate_file(s, r);
   reader_run(s, r);
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 typedef struct PcsSim PcsSim;
+typedef struct PcsSimJob PcsSimJob;
 
 /* Where a reader goes on when it next runs (reader.c).  States of
  * do_generic_file_read() (v3.5) first, then of filemap_read() (v6.18,
@@ -109,6 +110,7 @@ typedef struct {
 
 typedef struct {
   uint32_t id; /* 0-based; task id too */
+  const PcsSimJob *job; /* the job it is a clone of: its block size, rw, engine (internal.h) */
   uint64_t file_first, file_end; /* its file's pages: all readers share one file, or each has its own */
   uint64_t read_first;           /* where it starts reading: file_first + workload.offset */
   PcsReaderState state;
@@ -137,11 +139,13 @@ typedef struct {
 
 /* Bytes one reader allocates under P and POLICY (for pcs_sim_estimate()). */
 uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy);
-/* Called once per run for reader ID; sizes its page list, and its pool for the run's policy. */
-void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id);
+/* Called once per run for reader ID, a clone of JOB; sizes its page list, and its pool for the run's policy. */
+void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job);
 /* Frees what pcs_reader_init() allocated. */
 void pcs_reader_clear(PcsReader *r);
-/* At time 0: R issues its first read() (asks for CPU: schedules). */
+/* R issues its first read() (asks for CPU: schedules): at time 0, or,
+ * for a job behind a barrier (sim.c), when the barrier falls, after
+ * fio's invalidate=1 of the shared file it opens then. */
 void pcs_reader_start(PcsSim *s, PcsReader *r);
 /* EV is a reader's PCS_EV_TASK_STEP, just popped: its CPU step has run;
  * the reader goes on until it waits again (schedules).  Then the next

@@ -14,6 +14,12 @@
  * sleeper or queued work may be left: teardown asserts it, as libuv's
  * uv_loop_close() refuses to close a loop with live handles.
  *
+ * Several jobs (PcsParams.jobs, fio job sections read differently): each
+ * job's view of the keys it reads with on its own (PcsSimJob, jobs_init());
+ * its clones are the readers after the jobs before it.  A job behind a
+ * barrier (stonewall, wait_for) starts when the last clone it waits for
+ * finishes (pcs_sim_reader_done()), not at time 0.
+ *
  * sim_init() builds each module's state in the order a page travels
  * through them: reader.c, readahead.c, pagecache.c, alloc.c, bio.c, blk.c,
  * csum.c, device.c, endio.c (include/pcsim/sim.h draws the hub: reader.c
@@ -67,7 +73,23 @@ static double est_passes(const PcsParams *p, uint64_t cached, uint64_t npages, u
   return ceil((double)p->workload_runtime / MAX(MAX(device_ns, cpu_ns), 1.0));
 }
 
+/* Several jobs: the sum of each job's estimate as a run of its own (its
+ * clones alone; a shared file's pages are counted once per job: over). */
+static PcsEstimate jobs_estimate(const PcsParams *p, const PcsPolicy *policy) {
+  PcsEstimate sum = {0, 0};
+  for (uint32_t j = 0; j < p->njobs; j++) {
+    PcsParams view;
+    if (!pcs_params_job_view(p, j, &view, NULL)) continue; /* pcs_params_validate() reports it */
+    PcsEstimate e = pcs_sim_estimate(&view, policy);
+    pcs_params_clear(&view);
+    sum.memory_bytes += e.memory_bytes;
+    sum.events = e.events > UINT64_MAX - sum.events ? UINT64_MAX : sum.events + e.events;
+  }
+  return sum;
+}
+
 PcsEstimate pcs_sim_estimate(const PcsParams *p, const PcsPolicy *policy) {
+  if (p->jobs) return jobs_estimate(p, policy);
   /* what one thread reads: workload.nrfiles files */
   uint64_t npages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE) * p->workload_nrfiles;
   uint64_t calls = ceil_div(p->workload_file_size, p->workload_block_size) * p->workload_nrfiles;
@@ -118,6 +140,65 @@ gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GErro
   return TRUE;
 }
 
+/* JOB's keys as its readers use them (P: the job's view, or the run's). */
+static void job_fill(PcsSimJob *job, const PcsParams *p, uint32_t first, uint32_t clones) {
+  job->p = p;
+  job->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
+  job->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
+  job->randread = pcs_params_randread(p);
+  job->fmode_random = pcs_params_fmode_random(p);
+  int seed_mode;
+  uint64_t seed;
+  pcs_params_random_seed(p, &seed_mode, &seed);
+  job->rand_reseed = seed_mode == 0; /* randseed sets fio's rand_repeatable to 0 (init.c fixup_options()) */
+  job->first = first, job->clones = job->left = clones;
+}
+
+/* The run's jobs: one, the scenario itself, or each of P->jobs with its
+ * own view (pcs_params_validate() has checked them). */
+static void jobs_init(PcsSim *s, const PcsParams *p) {
+  s->njobs = p->jobs ? p->njobs : 1;
+  s->jobs = g_new0(PcsSimJob, s->njobs);
+  if (!p->jobs) return job_fill(&s->jobs[0], p, 0, (uint32_t)p->workload_threads);
+  uint32_t first = 0;
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    PcsSimJob *job = &s->jobs[j];
+    gboolean ok = pcs_params_job_view(p, j, &job->view, NULL);
+    g_assert(ok);
+    job_fill(job, &job->view, first, (uint32_t)p->jobs[j].clones);
+    first += job->clones;
+  }
+}
+
+/* Job J may start: it has no barrier, or what it waits for has finished
+ * (fio's stonewall: every job before it; wait_for: the one it names). */
+static gboolean job_ready(const PcsSim *s, uint32_t j) {
+  if (!s->p->jobs) return TRUE;
+  const PcsJobSpec *spec = &s->p->jobs[j];
+  for (uint32_t k = 0; k < spec->after; k++)
+    if (s->jobs[k].left) return FALSE;
+  return spec->wait_for == PCS_JOB_NONE || !s->jobs[spec->wait_for].left;
+}
+
+/* Starts every job not started yet whose barrier has fallen, at now (fio
+ * starts a job behind a stonewall when the jobs before it have exited). */
+static void jobs_start(PcsSim *s) {
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    PcsSimJob *job = &s->jobs[j];
+    if (job->started || !job_ready(s, j)) continue;
+    job->started = TRUE;
+    for (uint32_t i = job->first; i < job->first + job->clones; i++) {
+      s->res->thread_start_ns[i] = s->evq.now;
+      pcs_reader_start(s, &s->readers[i]);
+    }
+  }
+}
+
+void pcs_sim_reader_done(PcsSim *s, PcsReader *r) {
+  PcsSimJob *job = &s->jobs[r->job - s->jobs];
+  if (--job->left == 0 && s->njobs > 1) jobs_start(s);
+}
+
 static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
                      PcsResult *res) {
   memset(s, 0, sizeof *s);
@@ -142,29 +223,29 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->openfiles = p->workload_openfiles && p->workload_openfiles < s->nrfiles ? (uint32_t)p->workload_openfiles
                                                                              : s->nrfiles; /* init.c fixup_options() */
   s->npages = s->file_pages * pcs_params_nfiles(p);
-  s->block_pages = p->workload_block_size / PCS_PAGE_SIZE;
-  s->randread = pcs_params_randread(p);
-  s->fmode_random = pcs_params_fmode_random(p);
-  int seed_mode;
-  uint64_t seed;
-  pcs_params_random_seed(p, &seed_mode, &seed);
-  s->rand_reseed = seed_mode == 0; /* randseed sets fio's rand_repeatable to 0 (init.c fixup_options()) */
-  s->window_pages = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
+  jobs_init(s, p);
+  uint64_t block_pages = 0;
+  for (uint32_t j = 0; j < s->njobs; j++) block_pages = MAX(block_pages, s->jobs[j].block_pages);
   s->nreaders = (uint32_t)p->workload_threads;
   s->loops = p->workload_loops;
   s->time_based = p->workload_time_based != 0;
   s->stop_at = p->workload_runtime;
   /* each reader's pos, or under v6.18 the folio_batch it holds (at most
    * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
-  uint64_t batch_pages = s->max_folio_order ? MAX(PCS_FOLIO_BATCH, s->block_pages) : PCS_FOLIO_BATCH; /* folios: to the call's end */
-  s->keep = g_new(uint64_t, (batch_pages + 1) * (size_t)s->nreaders);
+  uint64_t batch_pages = s->max_folio_order ? MAX(PCS_FOLIO_BATCH, block_pages) : PCS_FOLIO_BATCH; /* folios: to the call's end */
+  size_t parked = 0; /* and io_uring's parked reads' folios (reader.c invalidate_file()) */
+  for (uint32_t j = 0; j < s->njobs; j++)
+    if (pcs_engine_kind(s->jobs[j].p) == PCS_ENGINE_URING) parked += (size_t)s->jobs[j].clones * s->jobs[j].p->workload_iodepth;
+  s->keep = g_new(uint64_t, (batch_pages + 1) * (size_t)s->nreaders + parked);
   uint32_t nworkers = (uint32_t)p->cpu_endio_workers;
 
   /* each module's state, in the order a page travels */
   s->readers = g_new(PcsReader, s->nreaders);
-  for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_init(s, &s->readers[i], i);
+  for (uint32_t j = 0; j < s->njobs; j++)
+    for (uint32_t i = s->jobs[j].first; i < s->jobs[j].first + s->jobs[j].clones; i++)
+      pcs_reader_init(s, &s->readers[i], i, &s->jobs[j]);
   if (s->max_folio_order) { /* page_cache_ra_order()'s folios: at most a list's worth */
-    s->ra_folios.cap = s->readers[0].list.cap;
+    for (uint32_t i = 0; i < s->nreaders; i++) s->ra_folios.cap = MAX(s->ra_folios.cap, s->readers[i].list.cap);
     s->ra_folios.folios = g_new(PcsRaFolio, s->ra_folios.cap);
   }
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
@@ -189,6 +270,8 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);
   res->thread_done_ns = g_new0(uint64_t, s->nreaders);
+  res->thread_start_ns = g_new0(uint64_t, s->nreaders);
+  if (p->jobs) res->job_read_lat = g_new0(PcsLatHist, s->njobs);
   res->thread_inserts = g_new0(uint64_t, s->nreaders);
   res->insert_order = g_new0(uint32_t, s->nreaders);
   if (s->opt.count_page_reads) res->page_reads = g_new0(uint64_t, s->npages);
@@ -211,6 +294,9 @@ static void sim_check_drained(PcsSim *s) {
 static void sim_clear(PcsSim *s) {
   for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_clear(&s->readers[i]);
   g_free(s->readers);
+  for (uint32_t j = 0; s->jobs && j < s->njobs; j++)
+    if (s->jobs[j].p == &s->jobs[j].view) pcs_params_clear(&s->jobs[j].view);
+  g_free(s->jobs);
   g_free(s->keep);
   g_free(s->ra_folios.folios);
   pcs_pc_clear(&s->pc);
@@ -227,7 +313,7 @@ static void sim_clear(PcsSim *s) {
 
 /* Returns FALSE when opt.cancel stopped the run early. */
 static gboolean sim_loop(PcsSim *s) {
-  for (uint32_t i = 0; i < s->nreaders; i++) pcs_reader_start(s, &s->readers[i]);
+  jobs_start(s);
   PcsEvent ev;
   const volatile int *cancel = s->opt.cancel;
   gboolean more = pcs_evq_pop(&s->evq, &ev);
@@ -258,6 +344,24 @@ static gboolean sim_loop(PcsSim *s) {
     more = pcs_evq_pop(&s->evq, &ev);
   }
   return TRUE;
+}
+
+/* Each job's figures, from its clones' (several jobs). */
+static void jobs_result(const PcsSim *s, PcsResult *out) {
+  out->njobs = s->njobs;
+  out->jobs = g_new0(PcsJobResult, s->njobs);
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    const PcsSimJob *job = &s->jobs[j];
+    PcsJobResult *jr = &out->jobs[j];
+    jr->name = g_strdup(s->p->jobs[j].name);
+    jr->first = job->first, jr->clones = job->clones, jr->group = s->p->jobs[j].group;
+    jr->start_ns = UINT64_MAX;
+    for (uint32_t i = job->first; i < job->first + job->clones; i++) {
+      jr->bytes += out->thread_bytes[i];
+      jr->start_ns = MIN(jr->start_ns, out->thread_start_ns[i]);
+      jr->done_ns = MAX(jr->done_ns, out->thread_done_ns[i]);
+    }
+  }
 }
 
 gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
@@ -291,6 +395,7 @@ gboolean pcs_sim_run(const PcsParams *p, const PcsPolicy *policy, const PcsRunOp
     out->reader_cpu_ns += out->thread_cpu_ns[i];
     out->reader_switches += out->thread_switches[i];
   }
+  if (p->jobs) jobs_result(&s, out);
   out->events = s.evq.popped;
   pcs_pc_count_pairs(&s.pc, &out->page_pairs, &out->owner_changes, &out->contiguous_pairs);
   sim_clear(&s);
@@ -301,6 +406,11 @@ void pcs_result_clear(PcsResult *r) {
   g_clear_pointer(&r->bio_pages_hist, g_free);
   g_clear_pointer(&r->thread_bytes, g_free);
   g_clear_pointer(&r->thread_done_ns, g_free);
+  g_clear_pointer(&r->thread_start_ns, g_free);
+  g_clear_pointer(&r->job_read_lat, g_free);
+  for (uint32_t j = 0; r->jobs && j < r->njobs; j++) g_free(r->jobs[j].name);
+  g_clear_pointer(&r->jobs, g_free);
+  r->njobs = 0;
   g_clear_pointer(&r->page_reads, g_free);
   g_clear_pointer(&r->thread_inserts, g_free);
   g_clear_pointer(&r->insert_order, g_free);

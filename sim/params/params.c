@@ -565,6 +565,98 @@ void pcs_params_clear(PcsParams *p) {
   g_clear_pointer(&p->source, g_free);
   g_clear_pointer(&p->fio_accepted, g_strfreev);
   g_clear_pointer(&p->fio_model, g_free);
+  pcs_params_jobs_free(p->jobs, p->njobs);
+  p->jobs = NULL, p->njobs = 0;
+}
+
+void pcs_params_jobs_free(PcsJobSpec *jobs, uint32_t n) {
+  for (uint32_t j = 0; jobs && j < n; j++) {
+    g_free(jobs[j].name);
+    g_strfreev(jobs[j].set);
+  }
+  g_free(jobs);
+}
+
+PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n) {
+  if (!jobs) return NULL;
+  PcsJobSpec *out = g_new(PcsJobSpec, n);
+  for (uint32_t j = 0; j < n; j++) {
+    out[j] = jobs[j];
+    out[j].name = g_strdup(jobs[j].name);
+    out[j].set = g_strdupv(jobs[j].set);
+  }
+  return out;
+}
+
+char *pcs_params_job_text(const PcsJobSpec *job) {
+  g_autofree char *name = g_uri_escape_string(job->name, NULL, FALSE);
+  g_autofree char *wait = job->wait_for == PCS_JOB_NONE ? g_strdup("none") : g_strdup_printf("%u", job->wait_for);
+  GString *s = g_string_new(NULL);
+  g_string_append_printf(s, "name=%s clones=%" G_GUINT64_FORMAT " group=%u after=%u wait_for=%s", name, job->clones,
+                         job->group, job->after, wait);
+  for (char **a = job->set; a && *a; a++) g_string_append_printf(s, " %s", *a);
+  return g_string_free(s, FALSE);
+}
+
+static gboolean job_u32(const char *v, uint32_t *out) {
+  uint64_t n;
+  if (!pcs_parse_u64(v, &n) || n >= PCS_JOB_NONE) return FALSE;
+  *out = (uint32_t)n;
+  return TRUE;
+}
+
+gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
+  memset(out, 0, sizeof *out);
+  out->wait_for = PCS_JOB_NONE;
+  g_auto(GStrv) words = g_strsplit(text, " ", -1);
+  GPtrArray *set = g_ptr_array_new();
+  gboolean ok = TRUE;
+  for (char **w = words; ok && *w; w++) {
+    char *eq = strchr(*w, '=');
+    if (!**w) continue;
+    g_autofree char *k = eq ? g_strndup(*w, (gsize)(eq - *w)) : g_strdup(*w);
+    const char *v = eq ? eq + 1 : "";
+    if (!strcmp(k, "name")) g_free(out->name), out->name = g_uri_unescape_string(v, NULL), ok = out->name != NULL;
+    else if (!strcmp(k, "clones")) ok = pcs_parse_u64(v, &out->clones);
+    else if (!strcmp(k, "group")) ok = job_u32(v, &out->group);
+    else if (!strcmp(k, "after")) ok = job_u32(v, &out->after);
+    else if (!strcmp(k, "wait_for")) ok = !strcmp(v, "none") || job_u32(v, &out->wait_for);
+    else if (eq && strchr(k, '.')) g_ptr_array_add(set, g_strdup(*w));
+    else ok = FALSE;
+    if (!ok) *why = g_strdup_printf("'%s': expected name=, clones=, group=, after=, wait_for= or section.key=value", *w);
+  }
+  g_ptr_array_add(set, NULL);
+  out->set = (char **)g_ptr_array_free(set, FALSE);
+  if (ok && !out->name) ok = FALSE, *why = g_strdup("no name=");
+  if (!ok) {
+    g_free(out->name), g_strfreev(out->set);
+    memset(out, 0, sizeof *out);
+  }
+  return ok;
+}
+
+gboolean pcs_params_job_view(const PcsParams *p, uint32_t j, PcsParams *out, GError **error) {
+  g_assert(j < p->njobs);
+  const PcsJobSpec *job = &p->jobs[j];
+  PcsParams view = *p;
+  view.jobs = NULL, view.njobs = 0;
+  pcs_params_copy(out, &view);
+  out->workload_threads = job->clones;
+  for (char **a = job->set; a && *a; a++) {
+    g_auto(GStrv) kv = g_strsplit(*a, "=", 2);
+    const PcsParamInfo *info = kv[1] ? pcs_params_find_dotted(kv[0]) : NULL;
+    if (!info) {
+      pcs_params_clear(out);
+      return pcs_input_error(error, p->source ? p->source : "scenario", 0, "job '%s': '%s': expected section.key=value",
+                             job->name, *a);
+    }
+    g_autofree char *where = g_strdup_printf("%s: job '%s'", p->source ? p->source : "scenario", job->name);
+    if (!pcs_params_set(out, info, kv[1], where, error)) {
+      pcs_params_clear(out);
+      return FALSE;
+    }
+  }
+  return TRUE;
 }
 
 void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
@@ -577,6 +669,7 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
   dst->source = g_strdup(src->source);
   dst->fio_accepted = g_strdupv(src->fio_accepted);
   dst->fio_model = g_strdup(src->fio_model);
+  dst->jobs = pcs_params_jobs_copy(src->jobs, src->njobs);
 }
 
 /* fio's names of scenario keys: a scenario that says `bs = 32k` meant this. */
@@ -751,6 +844,57 @@ static const char *blame(const PcsParams *p, const char *first, const char *seco
 /* Ranges (lo, hi) are checked by pcs_params_set() from the table; these are
  * the checks between keys and of page alignment. */
 
+/* The keys a job of several may read with its own value (reader.c takes
+ * them per reader); every other key is the run's. */
+static const char *const job_keys[] = {"workload.block_size", "workload.rw", "workload.norandommap",
+                                       "workload.random_seed", "workload.random_generator", "workload.ioengine",
+                                       "workload.iodepth", "workload.iodepth_batch",
+                                       "workload.iodepth_batch_complete_min", "workload.iodepth_batch_complete_max",
+                                       "workload.iodepth_low", NULL};
+
+/* Several jobs: their clones add up to workload.threads, each sets only
+ * job_keys[], its barrier names a job before it, and its view validates. */
+static gboolean jobs_validate(const PcsParams *p, GError **error) {
+  if (!p->jobs) return TRUE;
+  const char *src = p->source ? p->source : "scenario";
+  uint64_t clones = 0;
+  for (const char *const *k = job_keys; *k; k++) { /* each job's own value would win over it */
+    g_autofree char *where = pcs_params_where(p, *k);
+    if (!strcmp(where, "--set"))
+      return pcs_input_error(error, where, 0, "%s: each of the %u jobs reads with its own (its job section's); "
+                             "change it in the job file", *k, p->njobs);
+  }
+  for (uint32_t j = 0; j < p->njobs; j++) {
+    const PcsJobSpec *job = &p->jobs[j];
+    clones += job->clones;
+    if (!job->clones) return pcs_input_error(error, src, 0, "job '%s' has no clones", job->name);
+    if (job->after > j || (job->wait_for != PCS_JOB_NONE && job->wait_for >= j))
+      return pcs_input_error(error, src, 0, "job '%s' waits for a job after it", job->name);
+    for (char **a = job->set; a && *a; a++) {
+      g_autofree char *key = g_strndup(*a, strcspn(*a, "="));
+      gboolean ok = FALSE;
+      for (const char *const *k = job_keys; *k && !ok; k++) ok = !strcmp(*k, key);
+      if (!ok)
+        return pcs_input_error(error, src, 0, "job '%s' sets %s of its own: pcsim's jobs share it (a job reads with "
+                               "its own workload.block_size, rw, random options, ioengine and iodepth)", job->name, key);
+    }
+    PcsParams view;
+    if (!pcs_params_job_view(p, j, &view, error)) return FALSE;
+    gboolean ok = pcs_params_validate(&view, error);
+    pcs_params_clear(&view);
+    if (!ok) {
+      g_prefix_error(error, "job '%s': ", job->name);
+      return FALSE;
+    }
+  }
+  if (clones != p->workload_threads) {
+    g_autofree char *at = pcs_params_where(p, "workload.threads");
+    return pcs_input_error(error, at, 0, "workload.threads = %" G_GUINT64_FORMAT ": the jobs' clones add up to %"
+                           G_GUINT64_FORMAT, p->workload_threads, clones);
+  }
+  return TRUE;
+}
+
 gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK("readahead.read_ahead_kb", p->readahead_read_ahead_kb % (PCS_PAGE_SIZE / PCS_KIB) == 0,
         "readahead.read_ahead_kb = %" G_GUINT64_FORMAT ": expected a multiple of %u, as sysfs shows it "
@@ -880,7 +1024,7 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   uint64_t blocks[PCS_BUDDY_ORDERS];
   CHECK("memory.buddyinfo", pcs_params_parse_buddyinfo(p->memory_buddyinfo, blocks, &why),
         "memory.buddyinfo = '%s': %s", p->memory_buddyinfo, why);
-  return TRUE;
+  return jobs_validate(p, error);
 }
 
 gboolean pcs_params_parse_buddyinfo(const char *text, uint64_t blocks[PCS_BUDDY_ORDERS], char **why) {

@@ -1,0 +1,407 @@
+/* test_fio_jobs.c - several fio job sections at once (issue 38): each
+ * section a job of its own (PcsParams.jobs) whose clones read with its bs,
+ * rw, ioengine and iodepth over the file setup they share; stonewall and
+ * wait_for as barriers, new_group as fio's groupid; what the jobs cannot
+ * differ in refused by name. */
+#include "support.h"
+
+#include "pcsim/fio.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+/* The issue's job, verbatim but for its size (SIZE) and an extra line in
+ * [large] (LARGE_EXTRA, may be ""). */
+static char *example(const char *size, const char *large_extra) {
+  return g_strdup_printf("[global]\nthread\nioengine=sync\nrw=read\ninvalidate=1\nfilename=big\nsize=%s\n\n"
+                         "[small]\nbs=4k\nnumjobs=2\n\n[large]\nbs=1M\nnumjobs=2\n%s",
+                         size, large_extra);
+}
+
+/* TEXT loaded and applied over the shipped linux-6.18-btrfs (fails the test on error). */
+static void load_job(const char *text, PcsParams *p, PcsFioJob *job) {
+  test_load(p, "workloads/linux-6.18-btrfs.ini");
+  GError *error = NULL;
+  if (!pcs_fio_load_text(job, "job.fio", text, strlen(text), &error) || !pcs_fio_apply(job, p, &error))
+    fail_msg("%s", error->message);
+}
+
+static gboolean has(char **set, const char *kv) {
+  for (char **a = set; a && *a; a++)
+    if (!strcmp(*a, kv)) return TRUE;
+  return FALSE;
+}
+
+static void expect_refusal(const char *text, const char *want) {
+  PcsFioJob job;
+  GError *error = NULL;
+  if (pcs_fio_load_text(&job, "job.fio", text, strlen(text), &error)) fail_msg("accepted: %s", text);
+  if (!strstr(error->message, want)) fail_msg("'%s' lacks '%s'", error->message, want);
+  g_error_free(error);
+  pcs_fio_clear(&job);
+}
+
+static void sections_that_differ_become_jobs(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  g_autofree char *text = example("1000M", "");
+  load_job(text, &p, &job);
+  assert_int_equal(p.njobs, 2);
+  assert_int_equal(p.workload_threads, 4);
+  assert_string_equal(p.jobs[0].name, "small");
+  assert_string_equal(p.jobs[1].name, "large");
+  assert_int_equal(p.jobs[0].clones, 2);
+  assert_int_equal(p.jobs[1].clones, 2);
+  assert_true(has(p.jobs[0].set, "workload.block_size=4096"));
+  assert_true(has(p.jobs[1].set, "workload.block_size=1048576"));
+  assert_true(has(p.jobs[1].set, "workload.rw=read"));
+  assert_int_equal(p.jobs[1].group, 0);
+  assert_int_equal(p.jobs[1].after, 0);
+  assert_int_equal(p.jobs[1].wait_for, PCS_JOB_NONE);
+  GError *error = NULL;
+  assert_true(pcs_params_validate(&p, &error));
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* stonewall (and its alias) waits for every job before it and opens a group */
+  g_autofree char *wall = example("8M", "wait_for_previous\n");
+  load_job(wall, &p, &job);
+  assert_int_equal(p.jobs[1].after, 1);
+  assert_int_equal(p.jobs[1].group, 1);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+  g_autofree char *group = example("8M", "new_group\n");
+  load_job(group, &p, &job);
+  assert_int_equal(p.jobs[1].after, 0);
+  assert_int_equal(p.jobs[1].group, 1);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+  g_autofree char *waits = example("8M", "wait_for=small\n");
+  load_job(waits, &p, &job);
+  assert_int_equal(p.jobs[1].wait_for, 0);
+  assert_int_equal(p.jobs[1].group, 0);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* sections that read the same way stay one job: their numjobs add up */
+  load_job("[a]\nsize=8m\nnumjobs=2\n[b]\nsize=8m\nnumjobs=3\n", &p, &job);
+  assert_null(p.jobs);
+  assert_int_equal(p.workload_threads, 5);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* a job's own rw, engine and depth */
+  load_job("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\nioengine=libaio\niodepth=8\n", &p, &job);
+  assert_int_equal(p.njobs, 2);
+  assert_true(has(p.jobs[0].set, "workload.rw=read"));
+  assert_true(has(p.jobs[0].set, "workload.ioengine=sync"));
+  assert_true(has(p.jobs[1].set, "workload.rw=randread"));
+  assert_true(has(p.jobs[1].set, "workload.ioengine=libaio"));
+  assert_true(has(p.jobs[1].set, "workload.iodepth=8"));
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+static void what_jobs_share_is_refused_when_it_differs(void **state) {
+  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in size");
+  expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nfilename=y\nbs=1m\n",
+                 "job.fio:4: job 'b' reads differently from job 'a' in file");
+  expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in file");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nfadvise_hint=0\n", "in fadvise_hint");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nloops=2\n", "in loops");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
+                 "job.fio:5: fio option wait_for=c: no job of that name before this one");
+  /* a key each job reads with its own cannot be --set over them all */
+  g_autofree char *text = example("8M", "");
+  g_autofree char *path = test_tempfile("jobs.fio", text);
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "run", path, "--set", "workload.block_size=8k", NULL), 2);
+  assert_non_null(strstr(err, "--set: workload.block_size: each of the 2 jobs reads with its own"));
+  assert_string_equal(out, "");
+}
+
+typedef struct {
+  uint64_t calls[4];
+} Calls;
+
+static void count_calls(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Calls *c = user;
+  if (kind == PCS_TRACE_SYSCALL && thread >= 1 && thread <= 4) c->calls[thread - 1]++;
+}
+
+/* The issue's job: the small clones' read() calls are 4 KiB, the large
+ * ones' 1 MiB (bytes / calls), each clone reads the whole file, and the
+ * run's bytes are the jobs' bytes. */
+static void each_job_reads_with_its_own_block_size(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  g_autofree char *text = example("16M", "");
+  load_job(text, &p, &job);
+  Calls c = {{0}};
+  PcsRunOptions opt = {.trace = count_calls, .trace_user = &c};
+  PcsResult r;
+  GError *error = NULL;
+  PcsPolicy policy;
+  assert_true(pcs_policy_parse("window", &policy, NULL));
+  if (!pcs_sim_run(&p, &policy, &opt, &r, &error)) fail_msg("%s", error->message);
+  for (int t = 0; t < 4; t++) {
+    assert_int_equal(r.thread_bytes[t], 16u << 20);
+    assert_int_equal(r.thread_bytes[t] / c.calls[t], t < 2 ? 4096 : 1048576);
+    assert_int_equal(r.thread_start_ns[t], 0);
+  }
+  assert_int_equal(r.bytes_returned, 4 * (16u << 20));
+  assert_non_null(r.job_read_lat);
+  assert_int_equal(r.job_read_lat[0].n, 2 * 4096);
+  assert_int_equal(r.job_read_lat[1].n, 2 * 16);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+/* stonewall: the large clones start when the last small clone has finished. */
+static void stonewall_starts_a_job_when_the_ones_before_have_finished(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  g_autofree char *text = example("16M", "stonewall\n");
+  load_job(text, &p, &job);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  uint64_t small_done = MAX(r.thread_done_ns[0], r.thread_done_ns[1]);
+  assert_true(small_done > 0);
+  assert_int_equal(r.thread_start_ns[0], 0);
+  assert_int_equal(r.thread_start_ns[2], small_done);
+  assert_int_equal(r.thread_start_ns[3], small_done);
+  assert_true(r.thread_done_ns[2] > small_done);
+  assert_int_equal(r.bytes_returned, 4 * (16u << 20));
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+/* Jobs that read the same way run as the one job they are: the jobs'
+ * path (each reader's view) gives the plain run's figures to the byte. */
+static void jobs_that_read_alike_run_as_one_job(void **state) {
+  PcsParams one, two;
+  PcsFioJob j1, j2;
+  load_job("[a]\nsize=16m\nbs=64k\nnumjobs=4\nfilename=f\n", &one, &j1);
+  load_job("[a]\nsize=16m\nbs=64k\nnumjobs=2\nfilename=f\n[b]\nsize=16m\nbs=64k\nnumjobs=2\nfilename=f\nnew_group\n",
+           &two, &j2);
+  assert_null(one.jobs);
+  assert_int_equal(two.njobs, 2);
+  PcsResult a, b;
+  test_run(&one, "pool:16", &a);
+  test_run(&two, "pool:16", &b);
+  assert_int_equal(a.sim_time_ns, b.sim_time_ns);
+  assert_int_equal(a.bios, b.bios);
+  assert_int_equal(a.events, b.events);
+  assert_int_equal(a.read_lat.n, b.read_lat.n);
+  for (int t = 0; t < 4; t++) assert_int_equal(a.thread_done_ns[t], b.thread_done_ns[t]);
+  pcs_result_clear(&a), pcs_result_clear(&b);
+  pcs_fio_clear(&j1), pcs_params_clear(&one);
+  pcs_fio_clear(&j2), pcs_params_clear(&two);
+}
+
+/* `pcsim run JOB --format FORMAT [EXTRA]` of TEXT; its stdout, parsed
+ * into *ROOT when ROOT is not NULL (fails the test unless it exits 0). */
+static char *run_job(const char *text, const char *format, const char *extra, JsonParser **parser) {
+  g_autofree char *path = test_tempfile("jobs.fio", text);
+  char *out = NULL;
+  g_autofree char *err = NULL;
+  int rc = extra ? test_pcsim(&out, &err, "run", path, "--format", format, "--policy", "window", extra, NULL)
+                 : test_pcsim(&out, &err, "run", path, "--format", format, "--policy", "window", NULL);
+  if (rc != 0) fail_msg("exit %d: %s", rc, err);
+  if (parser) {
+    *parser = json_parser_new();
+    GError *error = NULL;
+    if (!json_parser_load_from_data(*parser, out, -1, &error)) fail_msg("%s", error->message);
+  }
+  return out;
+}
+
+static JsonObject *root_of(JsonParser *parser) { return json_node_get_object(json_parser_get_root(parser)); }
+
+/* --format json: results[0] is the whole run (aggregate_mib_s: every
+ * job's bytes over the run) with each job's own figures in "jobs". */
+static void json_lists_each_job_and_the_total(void **state) {
+  g_autofree char *text = example("64M", "");
+  JsonParser *parser;
+  g_autofree char *out = run_job(text, "json", NULL, &parser);
+  JsonObject *r = json_array_get_object_element(json_object_get_array_member(root_of(parser), "results"), 0);
+  JsonArray *jobs = json_object_get_array_member(r, "jobs");
+  assert_int_equal(json_array_get_length(jobs), 2);
+  const char *names[] = {"small", "large"};
+  const gint64 call[] = {4096, 1048576};
+  double bytes = 0, sum_mib_s = 0;
+  for (guint j = 0; j < 2; j++) {
+    JsonObject *job = json_array_get_object_element(jobs, j);
+    assert_string_equal(json_object_get_string_member(job, "name"), names[j]);
+    assert_int_equal(json_object_get_int_member(job, "clones"), 2);
+    gint64 b = json_object_get_int_member(job, "bytes");
+    assert_int_equal(b, 2 * (64 << 20)); /* each clone reads the whole file */
+    assert_int_equal(b / json_object_get_int_member(job, "read_calls"), call[j]);
+    assert_true(json_object_get_double_member(job, "mib_s") > 0);
+    assert_true(json_object_get_double_member(job, "read_lat_us_p99") >= json_object_get_double_member(job, "read_lat_us_p50"));
+    bytes += (double)b;
+    sum_mib_s += json_object_get_double_member(job, "mib_s");
+  }
+  double secs = (double)json_object_get_int_member(r, "sim_time_ns") / 1e9;
+  double aggr = json_object_get_double_member(r, "aggregate_mib_s");
+  assert_true(fabs(aggr - bytes / (1 << 20) / secs) < 0.001); /* the total: all jobs' bytes over the run */
+  assert_true(aggr <= sum_mib_s + 0.001); /* each job over its own run, which is at most the whole run */
+  g_object_unref(parser);
+
+  /* one job: no "jobs" (its output is what it was: test_pinned) */
+  g_autofree char *one = run_job("[j]\nsize=8m\nfilename=f\nnumjobs=2\n", "json", NULL, NULL);
+  assert_null(strstr(one, "\"jobs\""));
+}
+
+/* --format fio-json: fio's entries, by section name and clone, and its groups. */
+static void fio_json_lists_jobs_as_fio_does(void **state) {
+  g_autofree char *text = example("64M", "");
+  JsonParser *parser;
+  g_autofree char *out = run_job(text, "fio-json", NULL, &parser);
+  JsonArray *jobs = json_object_get_array_member(root_of(parser), "jobs");
+  assert_int_equal(json_array_get_length(jobs), 4);
+  const char *names[] = {"small", "small", "large", "large"};
+  for (guint j = 0; j < 4; j++) {
+    JsonObject *job = json_array_get_object_element(jobs, j);
+    assert_string_equal(json_object_get_string_member(job, "jobname"), names[j]);
+    assert_int_equal(json_object_get_int_member(job, "groupid"), 0);
+    JsonObject *rd = json_object_get_object_member(job, "read");
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes"), 64 << 20);
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes") / json_object_get_int_member(rd, "total_ios"),
+                     j < 2 ? 4096 : 1048576);
+  }
+  g_object_unref(parser);
+
+  /* group_reporting: one entry per group; stonewall opens the second */
+  g_autofree char *grouped = example("64M", "");
+  g_autofree char *gtext = g_strconcat("[global]\ngroup_reporting\n", grouped, NULL);
+  g_autofree char *out2 = run_job(gtext, "fio-json", NULL, &parser);
+  jobs = json_object_get_array_member(root_of(parser), "jobs");
+  assert_int_equal(json_array_get_length(jobs), 1);
+  g_object_unref(parser);
+  g_autofree char *walled = example("64M", "stonewall\n");
+  g_autofree char *wtext = g_strconcat("[global]\ngroup_reporting\n", walled, NULL);
+  g_autofree char *out3 = run_job(wtext, "fio-json", NULL, &parser);
+  jobs = json_object_get_array_member(root_of(parser), "jobs");
+  assert_int_equal(json_array_get_length(jobs), 2);
+  for (guint g = 0; g < 2; g++) {
+    JsonObject *job = json_array_get_object_element(jobs, g);
+    assert_string_equal(json_object_get_string_member(job, "jobname"), g ? "large" : "small");
+    assert_int_equal(json_object_get_int_member(job, "groupid"), g);
+    JsonObject *rd = json_object_get_object_member(job, "read");
+    assert_int_equal(json_object_get_int_member(rd, "io_bytes"), 2 * (64 << 20));
+  }
+  g_object_unref(parser);
+}
+
+/* The table: the policy's line (the whole run), then a line per job. */
+static void the_table_shows_each_job_and_the_total(void **state) {
+  g_autofree char *text = example("64M", "");
+  g_autofree char *out = run_job(text, "table", NULL, NULL);
+  assert_non_null(strstr(out, "bs 4 KiB (small), 1 MiB (large)"));
+  const char *w = strstr(out, "\nwindow "), *small = strstr(out, "\n  small x2 "), *large = strstr(out, "\n  large x2 ");
+  assert_non_null(w);
+  assert_non_null(small);
+  assert_non_null(large);
+  assert_true(w < small && small < large);
+  g_autofree char *seeds_table = run_job(text, "table", "--seeds=2", NULL);
+  assert_non_null(strstr(seeds_table, "\n  large x2       median "));
+  /* --seeds: each policy's summary has each job's MiB/s over the seeds */
+  JsonParser *parser;
+  g_autofree char *seeds = run_job(text, "json", "--seeds=2", &parser);
+  JsonObject *sum = json_array_get_object_element(json_object_get_array_member(root_of(parser), "summary"), 0);
+  JsonArray *jobs = json_object_get_array_member(sum, "jobs");
+  assert_int_equal(json_array_get_length(jobs), 2);
+  JsonObject *mib = json_object_get_object_member(json_array_get_object_element(jobs, 1), "mib_s");
+  assert_true(json_object_get_double_member(mib, "min") <= json_object_get_double_member(mib, "max"));
+  g_object_unref(parser);
+}
+
+/* The jobs are in the provenance (JSON scenario_jobs, CSV "# job"):
+ * --scenario-from reruns them to the same results. */
+static void scenario_from_reruns_the_jobs(void **state) {
+  g_autofree char *text = example("16M", "stonewall\n");
+  const char *formats[] = {"json", "csv"};
+  for (int f = 0; f < 2; f++) {
+    g_autofree char *first = run_job(text, formats[f], NULL, NULL);
+    assert_non_null(strstr(first, f ? "# job name=large clones=2 group=1 after=1 wait_for=none workload.block_size=1048576"
+                                    : "\"name=large clones=2 group=1 after=1 wait_for=none workload.block_size=1048576"));
+    g_autofree char *saved = test_tempfile(f ? "first.csv" : "first.json", first);
+    g_autofree char *again = NULL, *err = NULL;
+    if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", formats[f], NULL) != 0) fail_msg("%s", err);
+    if (f == 0) {
+      assert_string_equal(strstr(again, "\"results\""), strstr(first, "\"results\""));
+    } else { /* the data lines */
+      assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+    }
+  }
+}
+
+/* Jobs of every kind at once (rw=read and randread, sync, io_uring and
+ * libaio, one behind wait_for, whose open invalidates the file under
+ * io_uring's parked reads): the run ends drained, and folded copies give
+ * the unfolded run's output to the byte (fold.h). */
+static void every_kind_of_job_at_once_runs_as_unfolded(void **state) {
+  const char *text = "[global]\nthread\ninvalidate=1\nfilename=big\nsize=16M\n"
+                     "[seq]\nbs=32k\nnumjobs=2\n[rand]\nrw=randread\nbs=4k\nnumjobs=2\n"
+                     "[uring]\nioengine=io_uring\niodepth=16\nbs=128k\n"
+                     "[aio]\nioengine=libaio\niodepth=8\nbs=64k\nwait_for=seq\n";
+  g_autofree char *folded = run_job(text, "json", NULL, NULL);
+  g_autofree char *unfolded = run_job(text, "json", "--no-fold", NULL);
+  assert_string_equal(strstr(folded, "\"results\""), strstr(unfolded, "\"results\"")); /* the sources differ: two temp files */
+  assert_non_null(strstr(folded, "{\"name\": \"aio\", \"clones\": 1, \"group\": 0, \"bytes\": 16777216, \"read_calls\": 256,"));
+  assert_non_null(strstr(folded, "{\"name\": \"rand\", \"clones\": 2, \"group\": 0, \"bytes\": 33554432, \"read_calls\": 8192,"));
+}
+
+/* The real fio reads the issue's job file as pcsim does: fio --parse-only
+ * accepts it, and fio --showcmd's options of each --name= section give
+ * each job's bs and numjobs. */
+static void real_fio_reads_the_sections_alike(void **state) {
+  g_autofree char *fio = g_find_program_in_path("fio");
+  if (!fio) {
+    print_message("skipped: fio is not installed (apt-get install fio)\n");
+    skip();
+  }
+  g_autofree char *path = test_path("tests/data/fio/sections.fio");
+  PcsParams p;
+  PcsFioJob job;
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  load_job(text, &p, &job);
+  char *parse[] = {fio, "--parse-only", path, NULL}, *show[] = {fio, "--showcmd", path, NULL};
+  int status = 0;
+  g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, parse, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o1, &e1, &status, NULL));
+  assert_true(g_spawn_check_wait_status(status, NULL));
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, show, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o2, &e2, &status, NULL));
+  g_auto(GStrv) words = g_strsplit_set(g_strstrip(o2), " \n", -1);
+  int j = -1;
+  for (char **w = words; *w; w++) {
+    if (g_str_has_prefix(*w, "--name=")) {
+      j++;
+      assert_true((uint32_t)j < p.njobs);
+      assert_string_equal(*w + 7, p.jobs[j].name);
+    } else if (j >= 0 && g_str_has_prefix(*w, "--bs=")) {
+      uint64_t bs;
+      assert_true(pcs_fio_size(*w + 5, 1024, &bs));
+      g_autofree char *kv = g_strdup_printf("workload.block_size=%" G_GUINT64_FORMAT, bs);
+      assert_true(has(p.jobs[j].set, kv));
+    } else if (j >= 0 && g_str_has_prefix(*w, "--numjobs=")) {
+      assert_int_equal(g_ascii_strtoull(*w + 10, NULL, 10), p.jobs[j].clones);
+    }
+  }
+  assert_int_equal(j + 1, p.njobs);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(sections_that_differ_become_jobs),
+    cmocka_unit_test(real_fio_reads_the_sections_alike),
+    cmocka_unit_test(what_jobs_share_is_refused_when_it_differs),
+    cmocka_unit_test(each_job_reads_with_its_own_block_size),
+    cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
+    cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
+    cmocka_unit_test(json_lists_each_job_and_the_total),
+    cmocka_unit_test(fio_json_lists_jobs_as_fio_does),
+    cmocka_unit_test(the_table_shows_each_job_and_the_total),
+    cmocka_unit_test(scenario_from_reruns_the_jobs),
+    cmocka_unit_test(every_kind_of_job_at_once_runs_as_unfolded),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
