@@ -371,7 +371,7 @@ static void calibrated_sessions_each_from_their_own_captures(void **state) {
   assert_null(strstr(md, "calibrate refuses it"));
   assert_non_null(strstr(md, "- check: ra128-j1-rep1.ftrace.txt.gz, 1 thread(s)")); /* the one-thread check, printed */
   /* each row on its session's calibrated host, named after the session, and its file in DIR/hosts/ */
-  assert_non_null(strstr(csv, "/dec06.ini\n"));
+  assert_non_null(strstr(csv, "/dec06.ini,,,,,,\n")); /* btrfs: no inserts in blocks/ */
   g_autofree char *host = g_build_filename(dir, "hosts", "dec06.ini", NULL), *host_text = NULL;
   assert_true(g_file_get_contents(host, &host_text, NULL, NULL));
   assert_non_null(strstr(host_text, "[scenario]\nname = dec06\n"));
