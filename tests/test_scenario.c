@@ -108,7 +108,8 @@ static void an_unknown_name_lists_the_shipped_ones(void **state) {
   assert_int_equal(test_pcsim(&out, &err, "run", "liubo-2012", NULL), 2);
   assert_string_equal(out, "");
   assert_true(g_str_has_prefix(err, "pcsim run: liubo-2012: no such file and no shipped scenario of that name; "
-                                    "shipped: eight-threads, linux-6.18-btrfs, linux-6.18-btrfs-base, liubo-2011, liubo-2011.fio, "));
+                                    "shipped: eight-threads, linux-6.18-btrfs, linux-6.18-btrfs-base, linux-6.18-ext4, linux-6.18-xfs, liubo-2011, "
+                                    "liubo-2011.fio, "));
   g_free(out), g_free(err);
   assert_int_equal(test_pcsim(&out, &err, "replay", "liubo-2011", NULL), 2);
   assert_non_null(strstr(err, "shipped: liubo-diagram\n"));
