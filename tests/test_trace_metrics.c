@@ -284,6 +284,19 @@ static void bad_mechanism_lines_are_refused(void **state) {
   }
 }
 
+/* `pcsim compare` of an ext4 capture against the shipped ext4 host: folios
+ * against folios and pages against pages (a simulated large folio is one
+ * insert of many pages, as the tracepoint counts it). */
+static void compare_counts_folios_and_pages(void **state) {
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = test_pcsim(&out, &err, "compare", "tests/data/kernel-6.18-ext4b/blocks/ra4096-j1-rep1.ftrace.txt.gz",
+                      "workloads/linux-6.18-ext4.ini", "--set", "readahead.read_ahead_kb=4096", "--set",
+                      "workload.threads=1", NULL);
+  if (rc != 0) fail_msg("compare: exit %d: %s", rc, err);
+  assert_non_null(strstr(out, "\ninserts                               589            589    1.000\n"));
+  assert_non_null(strstr(out, "\ninserted_pages                     256000         256000    1.000\n"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(small_trace_counts_by_hand),
@@ -292,6 +305,7 @@ int main(void) {
     cmocka_unit_test(bad_mechanism_lines_are_refused),
     cmocka_unit_test(mechanism_runs_give_their_metrics),
     cmocka_unit_test(blocks_give_the_readme_medians),
+    cmocka_unit_test(compare_counts_folios_and_pages),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,7 +143,7 @@ static double sim_metric(const PcsResult *r, const PcsLargeBioWatch *w, Metric m
 #define COL(name) pcs_report_get(r, PCS_COLUMN_##name)
   Measured v = {(double)r->bios, (double)r->requests, pcs_result_mib_read(r), (double)r->threads,
                 sectors_mib(w->sectors_before), COL(ra_sync), COL(ra_async), COL(inserts),
-                COL(inserts), /* inserted_pages: the model inserts order-0 folios only, one page each */
+                COL(inserted_pages),
                 COL(owner_changes_per_mib), COL(contiguous_frames), COL(device_ms_per_mib), COL(device_mean_us),
                 COL(max_in_flight)};
 #undef COL
