@@ -22,6 +22,18 @@ void test_load(PcsParams *p, const char *workload) {
   if (!pcs_params_load(p, path, &error)) fail_msg("%s", error->message);
 }
 
+GStrv test_fixture_lines(const char *relative) {
+  g_autofree char *path = test_path(relative);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, NULL)) fail_msg("cannot read %s", relative);
+  g_auto(GStrv) all = g_strsplit(text, "\n", -1);
+  GPtrArray *out = g_ptr_array_new();
+  for (char **l = all; *l; l++)
+    if (**l) g_ptr_array_add(out, g_strdup(*l));
+  g_ptr_array_add(out, NULL);
+  return (GStrv)g_ptr_array_free(out, FALSE);
+}
+
 void test_run(const PcsParams *p, const char *policy, PcsResult *out) {
   PcsPolicy pol;
   GError *error = NULL;

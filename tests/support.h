@@ -15,6 +15,8 @@
 
 /* Absolute path of a file in the source tree. */
 char *test_path(const char *relative);
+/* The non-empty lines of the source tree's file RELATIVE (a fixture), NULL-terminated; fails the test when unreadable. */
+GStrv test_fixture_lines(const char *relative);
 /* Load a shipped workload (aborts the test on error). */
 void test_load(PcsParams *p, const char *workload);
 /* Run one policy by name; aborts the test on error. */

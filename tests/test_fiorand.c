@@ -13,13 +13,9 @@
 /* NAME.blocks: one block number a line. */
 static GArray *fio_blocks(const char *name) {
   g_autofree char *rel = g_strdup_printf("tests/data/fio-randread/%s.blocks", name);
-  g_autofree char *path = test_path(rel);
-  g_autofree char *text = NULL;
-  assert_true(g_file_get_contents(path, &text, NULL, NULL));
   GArray *out = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_auto(GStrv) lines = test_fixture_lines(rel);
   for (char **l = lines; *l; l++) {
-    if (!**l) continue;
     uint64_t b = g_ascii_strtoull(*l, NULL, 10);
     g_array_append_val(out, b);
   }

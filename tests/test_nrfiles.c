@@ -101,13 +101,9 @@ static void what_is_not_modelled_is_refused_by_name(void **state) {
 /* NAME.calls of tests/data/fio-nrfiles/: "FILENO BLOCK" per read() call. */
 static GArray *fio_calls(const char *name) {
   g_autofree char *rel = g_strdup_printf("tests/data/fio-nrfiles/%s.calls", name);
-  g_autofree char *path = test_path(rel);
-  g_autofree char *text = NULL;
-  assert_true(g_file_get_contents(path, &text, NULL, NULL));
   GArray *out = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_auto(GStrv) lines = test_fixture_lines(rel);
   for (char **l = lines; *l; l++) {
-    if (!**l) continue;
     char *end;
     uint64_t f = g_ascii_strtoull(*l, &end, 10), b = g_ascii_strtoull(end, NULL, 10);
     uint64_t call = f << 32 | b;
