@@ -119,8 +119,10 @@
  *       (pcs_calibrate_add_run()), the clat p50 of a cached read() call less
  *       the base's cost.syscall, over the job's bs in pages; copy from the
  *       smallest window's run, copy_cold from the largest's when its window
- *       exceeds cpu.cache_size.  The job's fadvise_hint also decides whether
- *       ra_pages is read_ahead_kb doubled.
+ *       exceeds cpu.cache_size.  ext4 and xfs: the clat p10 instead (their
+ *       one-thread calls wait on the device in 20-60% of them, fio's clat
+ *       bimodal, so the p50 may be a wait).  The job's fadvise_hint also
+ *       decides whether ra_pages is read_ahead_kb doubled.
  *   cost.fio_user   not in the trace: fio's user time between calls, its
  *       JSON's usr_cpu x job_runtime over read.total_ios, pooled over the
  *       one-thread runs.
