@@ -98,12 +98,12 @@ static void sections_that_differ_become_jobs(void **state) {
 }
 
 static void what_jobs_share_is_refused_when_it_differs(void **state) {
-  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in size");
+  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nruntime=2\n", "job.fio:4: job 'b' reads differently from job 'a' in runtime");
   expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nfilename=y\nbs=1m\n",
                  "job.fio:4: job 'b' reads differently from job 'a' in file");
   expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in file");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nfadvise_hint=0\n", "in fadvise_hint");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nloops=2\n", "in loops");
+  expect_refusal("[a]\nsize=8m\nruntime=2\n[b]\nsize=8m\nbs=1m\nruntime=2\ntime_based\n", "in time_based");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
                  "job.fio:5: fio option wait_for=c: no job of that name before this one");
   /* a key each job reads with its own cannot be --set over them all */
@@ -148,6 +148,56 @@ static void each_job_reads_with_its_own_block_size(void **state) {
   assert_non_null(r.job_read_lat);
   assert_int_equal(r.job_read_lat[0].n, 2 * 4096);
   assert_int_equal(r.job_read_lat[1].n, 2 * 16);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+typedef struct {
+  uint64_t ra_async_max[2]; /* the largest async readahead window of thread 1 and 2, in pages */
+} Windows;
+
+static void max_windows(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Windows *w = user;
+  if (kind == PCS_TRACE_RA_ASYNC && thread >= 1 && thread <= 2) w->ra_async_max[thread - 1] = MAX(w->ra_async_max[thread - 1], b);
+}
+
+/* Each job reads its own range of the shared file (size, offset), its own
+ * loops and with its own fadvise_hint: fio opens the file in each job, so
+ * POSIX_FADV_SEQUENTIAL doubles only that job's window (btrfs's 4 MiB bdi:
+ * 8 MiB, 2048 pages, for [a]; fadvise_hint=0 keeps [b] at 1024). */
+static void each_job_reads_its_own_range_loops_and_window(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  load_job("[global]\nfilename=big\nbs=1m\n[a]\nsize=32m\nloops=2\n[b]\nsize=16m\noffset=32m\nfadvise_hint=0\n", &p, &job);
+  assert_int_equal(p.njobs, 2);
+  assert_true(has(p.jobs[0].set, "workload.loops=2"));
+  assert_true(has(p.jobs[1].set, "workload.offset=33554432"));
+  assert_true(has(p.jobs[1].set, "readahead.fadvise_hint=0"));
+  Windows w = {{0}};
+  PcsRunOptions opt = {.trace = max_windows, .trace_user = &w};
+  PcsResult r;
+  GError *error = NULL;
+  PcsPolicy policy;
+  assert_true(pcs_policy_parse("window", &policy, NULL));
+  if (!pcs_sim_run(&p, &policy, &opt, &r, &error)) fail_msg("%s", error->message);
+  assert_int_equal(r.thread_bytes[0], 2 * (32u << 20)); /* size x loops */
+  assert_int_equal(r.thread_bytes[1], 16u << 20);
+  assert_int_equal(r.jobs[0].bytes, 2 * (32u << 20));
+  assert_int_equal(r.jobs[1].bytes, 16u << 20);
+  assert_int_equal(w.ra_async_max[0], 2048);
+  assert_int_equal(w.ra_async_max[1], 1024);
+  assert_int_equal(r.file_bytes, 48u << 20); /* the file is laid out to b's offset + size */
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* a file per clone (no filename=): each as large as its job's size; the
+   * device reads each once, their sum */
+  load_job("[a]\nsize=8m\nbs=64k\n[b]\nsize=16m\nbs=64k\nnumjobs=2\n", &p, &job);
+  test_run(&p, "window", &r);
+  assert_int_equal(r.thread_bytes[0], 8u << 20);
+  assert_int_equal(r.thread_bytes[2], 16u << 20);
+  assert_int_equal(r.pages_read * 4096, (8u + 2 * 16u) << 20);
+  assert_int_equal(r.file_bytes, (8u + 2 * 16u) << 20);
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
 }
@@ -395,6 +445,7 @@ int main(void) {
     cmocka_unit_test(real_fio_reads_the_sections_alike),
     cmocka_unit_test(what_jobs_share_is_refused_when_it_differs),
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
+    cmocka_unit_test(each_job_reads_its_own_range_loops_and_window),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
     cmocka_unit_test(json_lists_each_job_and_the_total),

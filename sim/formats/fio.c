@@ -17,9 +17,9 @@
  * Several job sections are one job when they read the same way: their
  * numjobs add up.  Sections that read with their own bs, rw (and random
  * options), ioengine or iodepth, or wait (stonewall, wait_for) or open a
- * group (new_group), are jobs run at once (PcsParams.jobs, resolve()); what
- * they share (file, size, offset, fadvise_hint, loops, runtime, time_based,
- * nrfiles) must agree.  A job without filename= gives each clone its own file
+ * group (new_group), or read their own range (size, offset), loops or
+ * fadvise_hint, are jobs run at once (PcsParams.jobs, resolve()); what
+ * they share (file, runtime, time_based, nrfiles) must agree.  A job without filename= gives each clone its own file
  * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
  * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
@@ -1035,6 +1035,12 @@ static char **job_set(const Eval *e) {
   g_ptr_array_add(a, g_strdup_printf("workload.ioengine=%s", e->engine ? e->engine : "sync"));
   for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++)
     g_ptr_array_add(a, g_strdup_printf("workload.%s=%" G_GUINT64_FORMAT, depth_keys[d], e->engine ? e->depth[d] : (d < 3 ? 1 : 0)));
+  /* its range of the file, its loops and its file's fadvise: fio opens the
+   * file in each job (its own struct file, so its own readahead window) */
+  g_ptr_array_add(a, g_strdup_printf("workload.file_size=%" G_GUINT64_FORMAT, e->size));
+  g_ptr_array_add(a, g_strdup_printf("workload.offset=%" G_GUINT64_FORMAT, e->offset));
+  g_ptr_array_add(a, g_strdup_printf("workload.loops=%" G_GUINT64_FORMAT, e->loops));
+  g_ptr_array_add(a, g_strdup_printf("readahead.fadvise_hint=%s", pcs_params_fadvise_name(e->fadvise)));
   g_ptr_array_add(a, NULL);
   return (char **)g_ptr_array_free(a, FALSE);
 }
@@ -1045,10 +1051,6 @@ static char **job_set(const Eval *e) {
 static const char *shared_differs(const Eval *e, const Eval *first) {
   if ((first->file && g_strcmp0(e->file, first->file)) || (!first->file != !e->file))
     return "file (filename=, directory=: pcsim's jobs read one shared file, or each clone its own)";
-  if (e->size != first->size) return "size";
-  if (e->offset != first->offset) return "offset";
-  if (e->fadvise != first->fadvise) return "fadvise_hint";
-  if (e->loops != first->loops) return "loops";
   if (e->runtime_ns != first->runtime_ns) return "runtime";
   if (e->time_based != first->time_based) return "time_based";
   if (e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst))
@@ -1061,7 +1063,9 @@ static gboolean own_differs(const Eval *e, const Eval *first) {
   return e->bs != first->bs || e->randread != first->randread || e->norandommap != first->norandommap ||
          e->randrepeat != first->randrepeat || e->has_randseed != first->has_randseed ||
          e->randseed != first->randseed || e->tausworthe64 != first->tausworthe64 ||
-         g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth);
+         g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth) ||
+         e->size != first->size || e->offset != first->offset || e->loops != first->loops ||
+         e->fadvise != first->fadvise;
 }
 
 /* fio's jobname: the section's own name= (fio's "name" option), else [section]. */
@@ -1144,8 +1148,9 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       if (what && !refused->len)
         ok = pcs_input_error(error, s->file, s->line,
                              "job '%s' reads differently from job '%s' in %s: pcsim runs jobs at once with their "
-                             "own bs, numjobs, rw and its random options, ioengine and iodepth, over the file setup "
-                             "they share (file, size, offset, fadvise_hint, loops, runtime, time_based, nrfiles)",
+                             "own bs, numjobs, rw and its random options, ioengine, iodepth, size, offset, "
+                             "fadvise_hint and loops, over the file setup they share (file, runtime, time_based, "
+                             "nrfiles)",
                              section_name(s), job->name, what);
       several |= first && own_differs(&e, first);
       several |= e.stonewall || e.new_group || e.wait_for_opt;

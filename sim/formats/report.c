@@ -132,17 +132,37 @@ char *pcs_report_bytes(uint64_t bytes) {
  * with a file per thread what is read: "8 thread(s), 8 files of 256 MiB
  * (2048 MiB), ...", with several files a thread "files of 250 MiB each,
  * 4 a thread" after it. */
-/* Several jobs: each job's bs, "4 KiB (small), 1 MiB (large)". */
-static char *jobs_bs(const PcsParams *p) {
+/* What the title lists of each job when several jobs differ in it. */
+typedef enum { JOBS_BS, JOBS_SIZE, JOBS_WINDOW, JOBS_LOOPS } JobsKey;
+
+static uint64_t jobs_key(const PcsParams *p, JobsKey k) {
+  switch (k) {
+  case JOBS_BS: return p->workload_block_size;
+  case JOBS_SIZE: return p->workload_file_size;
+  case JOBS_WINDOW: return pcs_params_window_bytes(p);
+  case JOBS_LOOPS: return p->workload_loops;
+  }
+  g_assert_not_reached();
+}
+
+/* Several jobs: each job's K, "4 KiB (small), 1 MiB (large)" (loops as a
+ * number); NULL when every job's is the run's (bs: listed always, as
+ * before the other keys were a job's own). */
+static char *jobs_values(const PcsParams *p, JobsKey k) {
   GString *s = g_string_new(NULL);
+  gboolean differs = k == JOBS_BS;
   for (uint32_t j = 0; j < p->njobs; j++) {
     PcsParams view;
     if (!pcs_params_job_view(p, j, &view, NULL)) continue; /* validated before the run */
-    g_autofree char *bs = pcs_report_bytes(view.workload_block_size);
-    g_string_append_printf(s, "%s%s (%s)", j ? ", " : "", bs, p->jobs[j].name);
+    uint64_t v = jobs_key(&view, k);
+    differs |= v != jobs_key(p, k);
+    g_autofree char *text = k == JOBS_LOOPS ? g_strdup_printf("%" G_GUINT64_FORMAT, v) : pcs_report_bytes(v);
+    g_string_append_printf(s, "%s%s (%s)", j ? ", " : "", text, p->jobs[j].name);
     pcs_params_clear(&view);
   }
-  return g_string_free(s, FALSE);
+  if (differs) return g_string_free(s, FALSE);
+  g_string_free(s, TRUE);
+  return NULL;
 }
 
 static void table_title(GString *out, const PcsParams *p) {
@@ -155,16 +175,25 @@ static void table_title(GString *out, const PcsParams *p) {
                                            : g_strdup_printf("%" G_GUINT64_FORMAT "%s", g_ascii_strtoull(file, NULL, 10) * n, unit);
   g_autofree char *files = n > 1 ? g_strdup_printf("%" G_GUINT64_FORMAT " files of %s (%s)", n, file, all)
                                  : g_strdup_printf("%s file", file);
-  g_autofree char *bss = p->jobs ? jobs_bs(p) : g_strdup(bs);
+  g_autofree char *bss = p->jobs ? jobs_values(p, JOBS_BS) : g_strdup(bs);
+  g_autofree char *sizes = p->jobs ? jobs_values(p, JOBS_SIZE) : NULL; /* jobs reading their own sizes: "read 8 MiB (a), ..." */
+  g_autofree char *windows = p->jobs ? jobs_values(p, JOBS_WINDOW) : NULL;
+  g_autofree char *loops = p->jobs ? jobs_values(p, JOBS_LOOPS) : NULL;
+  if (sizes) {
+    g_free(files);
+    files = pcs_params_files(p) == PCS_FILES_SHARED ? g_strdup_printf("one file, read %s", sizes)
+                                                    : g_strdup_printf("a file each, of %s", sizes);
+  }
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s, bs %s, readahead %s, ",
-                         p->scenario_name, p->workload_threads, files, bss, ra);
+                         p->scenario_name, p->workload_threads, files, bss, windows ? windows : ra);
   if (p->workload_nrfiles > 1) { /* the file service too: "4 files a thread, roundrobin" */
     g_string_append_printf(out, "%" G_GUINT64_FORMAT " files a thread%s, %s, ", p->workload_nrfiles,
                            pcs_params_files(p) == PCS_FILES_SHARED ? " (shared)" : "", p->workload_file_service_type);
     if (p->workload_openfiles && p->workload_openfiles < p->workload_nrfiles)
       g_string_append_printf(out, "openfiles %" G_GUINT64_FORMAT ", ", p->workload_openfiles);
   }
-  if (p->workload_loops > 1) g_string_append_printf(out, "loops %" G_GUINT64_FORMAT ", ", p->workload_loops);
+  if (loops) g_string_append_printf(out, "loops %s, ", loops);
+  else if (p->workload_loops > 1) g_string_append_printf(out, "loops %" G_GUINT64_FORMAT ", ", p->workload_loops);
   if (p->workload_runtime) { /* in its largest whole unit */
     static const char *const units[] = {"ns", "us", "ms", "s"};
     uint64_t t = p->workload_runtime;

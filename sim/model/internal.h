@@ -46,6 +46,10 @@ struct PcsSimJob {
   gboolean randread;     /* workload.rw = randread: each call reads the block fio picks (reader.c) */
   gboolean rand_reseed;  /* fio's randrepeat: each loop reads the same order (fiorand.c) */
   gboolean fmode_random; /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
+  /* its clones' file range (fio's file_offset, io_size): pages
+   * [offset_pages, offset_pages + size_pages) of a file of file_pages
+   * (its own layout: offset + size), each clone loops passes over it */
+  uint64_t offset_pages, size_pages, file_pages, loops;
   uint32_t first, clones;
   uint32_t left;         /* clones not finished yet (barriers: sim.c) */
   gboolean started;      /* its readers have started (a job behind a barrier starts later) */
@@ -61,8 +65,7 @@ struct PcsSim {
   /* the page cache, in pages: files of file_pages each, one after the
    * other on disk: nrfiles shared by every reader, or with per-thread
    * files nrfiles per reader, each reader's after the one before */
-  uint64_t npages, file_pages;
-  uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
+  uint64_t npages, file_pages; /* file_pages: the largest job's offset + size (fio lays a shared file out to it) */
   gboolean per_thread_files; /* workload.files = per-thread */
   uint32_t nrfiles;          /* workload.nrfiles: files per reader (a set per reader, or one set shared) */
   PcsFileService fservice;   /* workload.file_service_type and its :N */
@@ -81,10 +84,10 @@ struct PcsSim {
   uint32_t njobs;
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;
-  /* how long readers read (reader.c next_call()): workload.loops passes,
-   * or over and over (workload.time_based), no read() started at or after
-   * stop_at (workload.runtime; 0: none) */
-  uint64_t loops;
+  /* how long readers read (reader.c next_call()): their job's
+   * workload.loops passes (PcsSimJob.loops), or over and over
+   * (workload.time_based), no read() started at or after stop_at
+   * (workload.runtime; 0: none) */
   gboolean time_based;
   PcsTime stop_at;
   uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (reader.c) */
