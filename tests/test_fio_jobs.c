@@ -99,8 +99,8 @@ static void sections_that_differ_become_jobs(void **state) {
 
 static void what_jobs_share_is_refused_when_it_differs(void **state) {
   expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nruntime=2\n", "job.fio:4: job 'b' reads differently from job 'a' in runtime");
-  expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nfilename=y\nbs=1m\n",
-                 "job.fio:4: job 'b' reads differently from job 'a' in file");
+  expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nfilename=y:z\nbs=1m\n",
+                 "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
   expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in file");
   expect_refusal("[a]\nsize=8m\nruntime=2\n[b]\nsize=8m\nbs=1m\nruntime=2\ntime_based\n", "in time_based");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
@@ -200,6 +200,43 @@ static void each_job_reads_its_own_range_loops_and_window(void **state) {
   assert_int_equal(r.file_bytes, (8u + 2 * 16u) << 20);
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+static char *run_job(const char *text, const char *format, const char *extra, JsonParser **parser);
+
+/* Sections naming different files: each file its own pages, shared by
+ * its job's clones (and by every job naming it), each clone its own open
+ * file; the device reads each file once, their sum. */
+static void each_job_reads_its_own_file(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  load_job("[global]\nbs=1m\n[a]\nfilename=x\nsize=32m\nnumjobs=2\n[b]\nfilename=y\nsize=16m\nnumjobs=2\n"
+           "[c]\nfilename=x\nsize=8m\nbs=64k\n", &p, &job);
+  assert_int_equal(p.njobs, 3);
+  assert_int_equal(p.jobs[0].file, 0);
+  assert_int_equal(p.jobs[1].file, 1);
+  assert_int_equal(p.jobs[2].file, 0); /* [c] reads [a]'s file */
+  assert_int_equal(pcs_params_nfiles(&p), 2);
+  g_autofree char *text = pcs_params_job_text(&p.jobs[1]);
+  assert_non_null(strstr(text, " file=1"));
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[0].bytes, 2 * (32u << 20));
+  assert_int_equal(r.jobs[1].bytes, 2 * (16u << 20));
+  assert_int_equal(r.jobs[2].bytes, 8u << 20);
+  assert_int_equal(r.pages_read * 4096, (32u + 16u) << 20); /* x once, y once: [c]'s 8 MiB are x's */
+  assert_int_equal(r.file_bytes, (32u + 16u) << 20);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* --scenario-from reruns them (file=1 in the job's provenance): the same rows */
+  g_autofree char *first = run_job("[global]\nbs=1m\n[a]\nfilename=x\nsize=8m\n[b]\nfilename=y\nsize=4m\n", "csv", NULL, NULL);
+  assert_non_null(strstr(first, "# job name=b clones=1 group=0 after=0 wait_for=none file=1 "));
+  assert_non_null(strstr(first, ",3072,")); /* pages_read: 8 + 4 MiB */
+  g_autofree char *saved = test_tempfile("files.csv", first);
+  g_autofree char *again = NULL, *err = NULL;
+  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
+  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
 }
 
 /* stonewall: the large clones start when the last small clone has finished. */
@@ -446,6 +483,7 @@ int main(void) {
     cmocka_unit_test(what_jobs_share_is_refused_when_it_differs),
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
     cmocka_unit_test(each_job_reads_its_own_range_loops_and_window),
+    cmocka_unit_test(each_job_reads_its_own_file),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
     cmocka_unit_test(json_lists_each_job_and_the_total),

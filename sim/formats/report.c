@@ -181,8 +181,9 @@ static void table_title(GString *out, const PcsParams *p) {
   g_autofree char *loops = p->jobs ? jobs_values(p, JOBS_LOOPS) : NULL;
   if (sizes) {
     g_free(files);
-    files = pcs_params_files(p) == PCS_FILES_SHARED ? g_strdup_printf("one file, read %s", sizes)
-                                                    : g_strdup_printf("a file each, of %s", sizes);
+    files = pcs_params_files(p) == PCS_FILES_PER_THREAD ? g_strdup_printf("a file each, of %s", sizes)
+            : n > 1 ? g_strdup_printf("%" G_GUINT64_FORMAT " files, read %s", n, sizes)
+                    : g_strdup_printf("one file, read %s", sizes);
   }
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s, bs %s, readahead %s, ",
                          p->scenario_name, p->workload_threads, files, bss, windows ? windows : ra);

@@ -50,6 +50,11 @@ struct PcsSimJob {
    * [offset_pages, offset_pages + size_pages) of a file of file_pages
    * (its own layout: offset + size), each clone loops passes over it */
   uint64_t offset_pages, size_pages, file_pages, loops;
+  /* the file it reads: with shared files the run's file (PcsJobSpec.file),
+   * as large as the largest offset + size of its jobs (eof_pages); a
+   * clone's own file is its job's file_pages */
+  uint32_t file;
+  uint64_t eof_pages;
   uint32_t first, clones;
   uint32_t left;         /* clones not finished yet (barriers: sim.c) */
   gboolean started;      /* its readers have started (a job behind a barrier starts later) */
@@ -63,9 +68,10 @@ struct PcsSim {
   PcsResult *res;
 
   /* the page cache, in pages: files of file_pages each, one after the
-   * other on disk: nrfiles shared by every reader, or with per-thread
-   * files nrfiles per reader, each reader's after the one before */
-  uint64_t npages, file_pages; /* file_pages: the largest job's offset + size (fio lays a shared file out to it) */
+   * other on disk: nrfiles shared by the readers of a file's jobs (one set
+   * per file the jobs name: PcsSimJob.file), or with per-thread files
+   * nrfiles per reader, each reader's after the one before */
+  uint64_t npages, file_pages; /* file_pages: a file's slot, the largest job's offset + size (fio lays a shared file out to it) */
   gboolean per_thread_files; /* workload.files = per-thread */
   uint32_t nrfiles;          /* workload.nrfiles: files per reader (a set per reader, or one set shared) */
   PcsFileService fservice;   /* workload.file_service_type and its :N */

@@ -179,11 +179,11 @@ uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
 }
 
 /* R's file is the one at page FIRST: its end (a shared file's is the
- * run's largest offset + size, a file of R's own its job's) and the range
- * R's job reads of it (fio's file_offset and io_size). */
-static void file_range(const PcsSim *s, PcsReader *r, uint64_t first) {
+ * largest offset + size of its jobs, a file of R's own its job's) and the
+ * range R's job reads of it (fio's file_offset and io_size). */
+static void file_range(PcsReader *r, uint64_t first) {
   r->file_first = first;
-  r->file_end = first + (s->per_thread_files ? r->job->file_pages : s->file_pages);
+  r->file_end = first + r->job->eof_pages;
   r->read_first = first + r->job->offset_pages;
   r->read_end = r->read_first + r->job->size_pages;
 }
@@ -198,7 +198,7 @@ static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
     fs->f[fs->cur].ra = r->ra;
   }
   fs->cur = j;
-  file_range(s, r, (uint64_t)(fs->first + j) * s->file_pages);
+  file_range(r, (uint64_t)(fs->first + j) * s->file_pages);
   r->pos = r->call_end = fs->f[j].pos;
   r->ra = fs->f[j].ra;
   r->batch_n = 0; /* v6.18: the batch of the call that ended is long copied */
@@ -207,7 +207,8 @@ static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
 static void files_init(PcsSim *s, PcsReader *r) {
   PcsReaderFiles *fs = &r->files;
   fs->nfiles = s->nrfiles;
-  fs->first = s->per_thread_files ? r->id * s->nrfiles : 0; /* reader ID's set follows reader ID-1's on disk */
+  /* reader ID's set follows reader ID-1's on disk; a shared set is its job's file's */
+  fs->first = (s->per_thread_files ? r->id : r->job->file) * s->nrfiles;
   fs->cur = PCS_NONE;
   fs->f = g_new0(PcsReaderFile, fs->nfiles);
   for (uint32_t j = 0; j < fs->nfiles; j++) fs->f[j].pos = (uint64_t)(fs->first + j) * s->file_pages + r->job->offset_pages;
@@ -242,7 +243,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job)
   r->job = job;
   r->state = call_state(s);
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
-  file_range(s, r, s->per_thread_files ? (uint64_t)id * s->file_pages : 0);
+  file_range(r, (uint64_t)(s->per_thread_files ? id : job->file * s->nrfiles) * s->file_pages);
   r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(job->p);
   r->list.pages = g_new(uint64_t, r->list.cap);

@@ -178,7 +178,20 @@ static void jobs_init(PcsSim *s, const PcsParams *p) {
     gboolean ok = pcs_params_job_view(p, j, &job->view, NULL);
     g_assert(ok);
     job_fill(job, &job->view, first, (uint32_t)p->jobs[j].clones);
+    job->file = p->jobs[j].file;
     first += job->clones;
+  }
+}
+
+/* Each job's end of file: a shared file is laid out to the largest
+ * offset + size of the jobs that read it (fio's setup_files() extends it
+ * for each), a clone's own to its job's. */
+static void jobs_eof(PcsSim *s) {
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    PcsSimJob *job = &s->jobs[j];
+    job->eof_pages = job->file_pages;
+    for (uint32_t k = 0; !s->per_thread_files && k < s->njobs; k++)
+      if (s->jobs[k].file == job->file) job->eof_pages = MAX(job->eof_pages, s->jobs[k].file_pages);
   }
 }
 
@@ -212,14 +225,25 @@ void pcs_sim_reader_done(PcsSim *s, PcsReader *r) {
 }
 
 /* The bytes of whole pages the jobs read of every file: a shared file
- * from the lowest offset to its end, a reader's own its job's size. */
+ * from the lowest offset of its jobs to its end, a reader's own its job's
+ * size. */
 static uint64_t file_bytes(const PcsSim *s) {
-  uint64_t pages = 0, offset = UINT64_MAX;
+  uint64_t pages = 0;
   for (uint32_t j = 0; j < s->njobs; j++) {
-    pages += (uint64_t)s->jobs[j].clones * s->nrfiles * s->jobs[j].size_pages;
-    offset = MIN(offset, s->jobs[j].offset_pages);
+    const PcsSimJob *job = &s->jobs[j];
+    if (s->per_thread_files) {
+      pages += (uint64_t)job->clones * s->nrfiles * job->size_pages;
+      continue;
+    }
+    gboolean seen = FALSE; /* the file counted at its first job */
+    uint64_t offset = job->offset_pages;
+    for (uint32_t k = 0; k < s->njobs; k++)
+      if (s->jobs[k].file == job->file) {
+        seen |= k < j;
+        offset = MIN(offset, s->jobs[k].offset_pages);
+      }
+    if (!seen) pages += (job->eof_pages - offset) * s->nrfiles;
   }
-  if (!s->per_thread_files) pages = (s->file_pages - offset) * s->nrfiles;
   return pages * PCS_PAGE_SIZE;
 }
 
@@ -252,6 +276,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
     s->file_pages = MAX(s->file_pages, s->jobs[j].file_pages);
     s->fold &= s->jobs[j].loops == 1; /* fold.h: a next pass invalidates under the other readers */
   }
+  jobs_eof(s);
   s->npages = s->file_pages * pcs_params_nfiles(p);
   s->nreaders = (uint32_t)p->workload_threads;
   s->time_based = p->workload_time_based != 0;
