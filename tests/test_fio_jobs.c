@@ -335,6 +335,55 @@ static void json_lists_each_job_and_the_total(void **state) {
   assert_null(strstr(one, "\"jobs\""));
 }
 
+/* The cell of COLUMN (a header name) in the CSV data line LINE under HEADER. */
+static char *csv_cell(const char *header, const char *line, const char *column) {
+  g_auto(GStrv) h = g_strsplit(header, ",", -1), c = g_strsplit(line, ",", -1);
+  for (guint i = 0; h[i] && c[i]; i++)
+    if (!strcmp(h[i], column)) return g_strdup(c[i]);
+  fail_msg("no column %s", column);
+  return NULL;
+}
+
+/* --format csv: the run's row per policy as ever, then a row per job
+ * (its name in "job", empty on the run's row) with its figures as
+ * --format json's "jobs" gives them; one job's CSV is what it was. */
+static void csv_lists_each_job_beside_the_run(void **state) {
+  g_autofree char *text = example("16M", "");
+  JsonParser *parser;
+  g_autofree char *json = run_job(text, "json", NULL, &parser);
+  JsonArray *jobs = json_object_get_array_member(json_array_get_object_element(json_object_get_array_member(root_of(parser), "results"), 0), "jobs");
+  g_autofree char *csv = run_job(text, "csv", NULL, NULL);
+  const char *header = strstr(csv, "\npolicy,") + 1;
+  g_auto(GStrv) lines = g_strsplit(header, "\n", -1);
+  assert_true(g_str_has_suffix(lines[0], ",csum_reads,job,group,bytes,read_calls,start_ns,done_ns"));
+  assert_int_equal(g_strv_length(lines), 5); /* header, the run, small, large, "" */
+  g_autofree char *total_job = csv_cell(lines[0], lines[1], "job");
+  g_autofree char *total_bytes = csv_cell(lines[0], lines[1], "bytes");
+  assert_string_equal(total_job, "");
+  assert_string_equal(total_bytes, "67108864"); /* 4 clones x 16 MiB */
+  for (guint j = 0; j < 2; j++) {
+    JsonObject *o = json_array_get_object_element(jobs, j);
+    g_autofree char *name = csv_cell(lines[0], lines[2 + j], "job");
+    g_autofree char *bytes = csv_cell(lines[0], lines[2 + j], "bytes");
+    g_autofree char *calls = csv_cell(lines[0], lines[2 + j], "read_calls");
+    g_autofree char *threads = csv_cell(lines[0], lines[2 + j], "threads");
+    g_autofree char *mib_s = csv_cell(lines[0], lines[2 + j], "aggregate_mib_s");
+    g_autofree char *p99 = csv_cell(lines[0], lines[2 + j], "read_lat_us_p99");
+    g_autofree char *bios = csv_cell(lines[0], lines[2 + j], "bios");
+    assert_string_equal(name, json_object_get_string_member(o, "name"));
+    assert_int_equal(g_ascii_strtoll(bytes, NULL, 10), 2 * (16 << 20)); /* 2 clones x size */
+    assert_int_equal(g_ascii_strtoll(calls, NULL, 10), json_object_get_int_member(o, "read_calls"));
+    assert_string_equal(threads, "2");
+    assert_true(fabs(g_ascii_strtod(mib_s, NULL) - json_object_get_double_member(o, "mib_s")) < 1e-4);
+    assert_true(fabs(g_ascii_strtod(p99, NULL) - json_object_get_double_member(o, "read_lat_us_p99")) < 1e-4);
+    assert_string_equal(bios, ""); /* the device's figures are the run's */
+  }
+  g_object_unref(parser);
+  g_autofree char *one = run_job("[j]\nsize=8m\nfilename=f\nnumjobs=2\n", "csv", NULL, NULL);
+  assert_null(strstr(one, ",job,"));
+  assert_non_null(strstr(one, ",csum_reads\n"));
+}
+
 /* --format fio-json: fio's entries, by section name and clone, and its groups. */
 static void fio_json_lists_jobs_as_fio_does(void **state) {
   g_autofree char *text = example("64M", "");
@@ -487,6 +536,7 @@ int main(void) {
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
     cmocka_unit_test(json_lists_each_job_and_the_total),
+    cmocka_unit_test(csv_lists_each_job_beside_the_run),
     cmocka_unit_test(fio_json_lists_jobs_as_fio_does),
     cmocka_unit_test(the_table_shows_each_job_and_the_total),
     cmocka_unit_test(scenario_from_reruns_the_jobs),

@@ -262,18 +262,67 @@ void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, si
 
 /* ---- CSV ---- */
 
-void pcs_report_csv_header(GString *out) {
+static void csv_header_cells(GString *out) {
   for (size_t i = 0; i < G_N_ELEMENTS(columns); i++)
     g_string_append_printf(out, "%s%s", i ? "," : "", columns[i].name);
+}
+
+void pcs_report_csv_header(GString *out) {
+  csv_header_cells(out);
   g_string_append_c(out, '\n');
 }
 
-void pcs_report_csv_row(GString *out, const PcsResult *r) {
+static void csv_cells(GString *out, const PcsResult *r) {
   for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
     g_autofree char *cell = pcs_report_cell(r, (PcsColumn)i);
     g_string_append_printf(out, "%s%s", i ? "," : "", cell);
   }
+}
+
+void pcs_report_csv_row(GString *out, const PcsResult *r) {
+  csv_cells(out, r);
   g_string_append_c(out, '\n');
+}
+
+/* Several jobs (PcsParams.jobs): after PCS_COLUMNS, the columns that tell
+ * a job's row from the run's (job: the job's name, URI-escaped as in its
+ * "# job" line; empty on the run's row, a name fio never leaves empty)
+ * and each job's figures as --format json's "jobs" names them. */
+static const char *const csv_job_columns[] = {"job", "group", "bytes", "read_calls", "start_ns", "done_ns"};
+
+static void csv_decimal(GString *out, double v) {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append(out, g_ascii_formatd(buf, sizeof buf, DECIMAL_FORMAT, v));
+}
+
+/* Job J of R as a row: the columns it has a figure of (policy, threads
+ * its clones, aggregate_mib_s its mib_s, sim_time_ns its run from its
+ * first clone's start to its last clone's end, its read() latencies),
+ * the run's others empty, then its own columns. */
+static void csv_job_row(GString *out, const PcsResult *r, uint32_t j) {
+  const PcsJobResult *jr = &r->jobs[j];
+  static const double pcts[] = {50.0, 90.0, 99.0, 99.9};
+  for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
+    if (i) g_string_append_c(out, ',');
+    PcsColumn c = (PcsColumn)i;
+    if (c == PCS_COLUMN_policy) g_string_append(out, r->policy.name);
+    else if (c == PCS_COLUMN_threads) g_string_append_printf(out, "%u", jr->clones);
+    else if (c == PCS_COLUMN_aggregate_mib_s) csv_decimal(out, pcs_result_job_mib_s(r, j));
+    else if (c == PCS_COLUMN_sim_time_ns) g_string_append_printf(out, "%" G_GUINT64_FORMAT, jr->done_ns - jr->start_ns);
+    else if (c >= PCS_COLUMN_read_lat_us_p50 && c <= PCS_COLUMN_read_lat_us_p999)
+      csv_decimal(out, (double)pcs_lathist_percentile(&r->job_read_lat[j], pcts[c - PCS_COLUMN_read_lat_us_p50]) / PCS_NS_PER_US);
+  }
+  g_autofree char *name = g_uri_escape_string(jr->name, NULL, FALSE);
+  g_string_append_printf(out, ",%s,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+                         name, jr->group, jr->bytes, r->job_read_lat[j].n, jr->start_ns, jr->done_ns);
+}
+
+/* The run's row with the job columns: no job, no group, every job's bytes
+ * and calls, from 0 to the last thread's end. */
+static void csv_total_row(GString *out, const PcsResult *r) {
+  csv_cells(out, r);
+  g_string_append_printf(out, ",,,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",0,%" G_GUINT64_FORMAT "\n", r->bytes_returned,
+                         r->read_lat.n, r->sim_time_ns);
 }
 
 void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
@@ -302,8 +351,18 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
 
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
   pcs_report_csv_provenance(out, p);
-  pcs_report_csv_header(out);
-  for (size_t i = 0; i < n; i++) pcs_report_csv_row(out, &res[i]);
+  if (!p->njobs) { /* one job: the columns and rows as ever */
+    pcs_report_csv_header(out);
+    for (size_t i = 0; i < n; i++) pcs_report_csv_row(out, &res[i]);
+    return;
+  }
+  csv_header_cells(out);
+  for (size_t k = 0; k < G_N_ELEMENTS(csv_job_columns); k++) g_string_append_printf(out, ",%s", csv_job_columns[k]);
+  g_string_append_c(out, '\n');
+  for (size_t i = 0; i < n; i++) { /* each policy's run, then a row per job, as the table prints them */
+    csv_total_row(out, &res[i]);
+    for (uint32_t j = 0; j < res[i].njobs; j++) csv_job_row(out, &res[i], j);
+  }
 }
 
 /* ---- JSON ---- */
