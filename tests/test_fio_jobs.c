@@ -98,11 +98,11 @@ static void sections_that_differ_become_jobs(void **state) {
 }
 
 static void what_jobs_share_is_refused_when_it_differs(void **state) {
-  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nruntime=2\n", "job.fio:4: job 'b' reads differently from job 'a' in runtime");
+  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nnrfiles=2\n", "job.fio:4: job 'b' reads differently from job 'a' in nrfiles");
   expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nfilename=y:z\nbs=1m\n",
                  "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
   expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in file");
-  expect_refusal("[a]\nsize=8m\nruntime=2\n[b]\nsize=8m\nbs=1m\nruntime=2\ntime_based\n", "in time_based");
+  expect_refusal("[a]\nsize=8m\nnrfiles=2\nopenfiles=1\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
                  "job.fio:5: fio option wait_for=c: no job of that name before this one");
@@ -237,6 +237,33 @@ static void each_job_reads_its_own_file(void **state) {
   g_autofree char *again = NULL, *err = NULL;
   if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
   assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+}
+
+/* runtime and time_based are a job's own, its runtime from its own start
+ * (fio's runtime_exceeded() against the job's epoch): [a] reads its file
+ * over and over for 20 ms while [b] reads its 8 MiB once; behind a
+ * stonewall [c]'s 5 ms start when [b] has finished. */
+static void each_job_runs_for_its_own_time(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  load_job("[global]\nfilename=f\nsize=8m\n[a]\ntime_based\nruntime=20ms\n[b]\nbs=64k\n", &p, &job);
+  assert_int_equal(p.njobs, 2);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[1].bytes, 8u << 20); /* once */
+  assert_true(r.jobs[0].bytes > (8u << 20)); /* past the file: it wraps, as fio's time_based */
+  assert_true(r.jobs[0].done_ns >= 20000000 && r.jobs[0].done_ns < 21000000); /* the call under way completes */
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  load_job("[global]\nfilename=f\nsize=8m\n[b]\nbs=64k\n[c]\nstonewall\ntime_based\nruntime=5ms\n", &p, &job);
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[1].start_ns, r.jobs[0].done_ns);
+  uint64_t ran = r.jobs[1].done_ns - r.jobs[1].start_ns;
+  assert_true(ran >= 5000000 && ran < 8000000); /* 5 ms from its own start, and the call under way */
+  assert_true(r.jobs[1].bytes > 0); /* a runtime from time 0 would have ended before it started */
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
 }
 
 /* stonewall: the large clones start when the last small clone has finished. */
@@ -533,6 +560,7 @@ int main(void) {
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
     cmocka_unit_test(each_job_reads_its_own_range_loops_and_window),
     cmocka_unit_test(each_job_reads_its_own_file),
+    cmocka_unit_test(each_job_runs_for_its_own_time),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
     cmocka_unit_test(json_lists_each_job_and_the_total),

@@ -18,10 +18,11 @@
  * numjobs add up.  Sections that read with their own bs, rw (and random
  * options), ioengine or iodepth, or wait (stonewall, wait_for) or open a
  * group (new_group), or read their own file (filename=), range (size,
- * offset), loops or fadvise_hint, are jobs run at once (PcsParams.jobs,
- * resolve()); what they share (runtime, time_based, nrfiles, and whether
- * clones read files the jobs name or each its own) must agree.  A job without filename= gives each clone its own file
- * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ * offset), loops, runtime, time_based or fadvise_hint, are jobs run at
+ * once (PcsParams.jobs, resolve()); what they share (nrfiles, openfiles,
+ * file_service_type, and whether clones read files the jobs name or each
+ * its own) must agree.  A job without filename= gives each clone its own
+ * file (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
  * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
  * them (files_sizes()), with file_service_type and openfiles.
@@ -1041,6 +1042,9 @@ static char **job_set(const Eval *e) {
   g_ptr_array_add(a, g_strdup_printf("workload.file_size=%" G_GUINT64_FORMAT, e->size));
   g_ptr_array_add(a, g_strdup_printf("workload.offset=%" G_GUINT64_FORMAT, e->offset));
   g_ptr_array_add(a, g_strdup_printf("workload.loops=%" G_GUINT64_FORMAT, e->loops));
+  g_ptr_array_add(a, g_strdup_printf("workload.time_based=%d", e->time_based ? 1 : 0));
+  g_ptr_array_add(a, e->runtime_ns ? g_strdup_printf("workload.runtime=%" G_GUINT64_FORMAT "ns", e->runtime_ns)
+                                   : g_strdup("workload.runtime=0"));
   g_ptr_array_add(a, g_strdup_printf("readahead.fadvise_hint=%s", pcs_params_fadvise_name(e->fadvise)));
   g_ptr_array_add(a, NULL);
   return (char **)g_ptr_array_free(a, FALSE);
@@ -1054,8 +1058,6 @@ static const char *shared_differs(const Eval *e, const Eval *first) {
     return "file (filename=, directory=: pcsim's jobs read files they name, or each clone its own, not both)";
   if ((e->names > 1 || first->names > 1) && strcmp(e->file, first->file))
     return "file (filename=a:b naming several files: pcsim's jobs with their own files name one each)";
-  if (e->runtime_ns != first->runtime_ns) return "runtime";
-  if (e->time_based != first->time_based) return "time_based";
   if (e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst))
     return "nrfiles, openfiles or file_service_type";
   return NULL;
@@ -1068,7 +1070,8 @@ static gboolean own_differs(const Eval *e, const Eval *first) {
          e->randseed != first->randseed || e->tausworthe64 != first->tausworthe64 ||
          g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth) ||
          e->size != first->size || e->offset != first->offset || e->loops != first->loops ||
-         e->fadvise != first->fadvise || g_strcmp0(e->file, first->file);
+         e->fadvise != first->fadvise || g_strcmp0(e->file, first->file) || e->runtime_ns != first->runtime_ns ||
+         e->time_based != first->time_based;
 }
 
 /* fio's jobname: the section's own name= (fio's "name" option), else [section]. */
@@ -1167,8 +1170,8 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
         ok = pcs_input_error(error, s->file, s->line,
                              "job '%s' reads differently from job '%s' in %s: pcsim runs jobs at once with their "
                              "own bs, numjobs, rw and its random options, ioengine, iodepth, filename, size, "
-                             "offset, fadvise_hint and loops, over the setup they share (runtime, time_based, "
-                             "nrfiles; all name their files or none does)",
+                             "offset, fadvise_hint, loops, runtime and time_based, over the setup they share "
+                             "(nrfiles, openfiles, file_service_type; all name their files or none does)",
                              section_name(s), job->name, what);
       several |= first && own_differs(&e, first);
       several |= e.stonewall || e.new_group || e.wait_for_opt;

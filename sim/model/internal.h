@@ -55,6 +55,11 @@ struct PcsSimJob {
    * clone's own file is its job's file_pages */
   uint32_t file;
   uint64_t eof_pages;
+  /* how long its clones read: workload.time_based (over and over), no
+   * read() started at or after stop_at, its start + workload.runtime (fio
+   * counts a job's runtime from its own start; 0: none) */
+  gboolean time_based;
+  PcsTime runtime, stop_at;
   uint32_t first, clones;
   uint32_t left;         /* clones not finished yet (barriers: sim.c) */
   gboolean started;      /* its readers have started (a job behind a barrier starts later) */
@@ -91,11 +96,7 @@ struct PcsSim {
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;
   /* how long readers read (reader.c next_call()): their job's
-   * workload.loops passes (PcsSimJob.loops), or over and over
-   * (workload.time_based), no read() started at or after stop_at
-   * (workload.runtime; 0: none) */
-  gboolean time_based;
-  PcsTime stop_at;
+   * workload.loops passes, or time_based and runtime (PcsSimJob) */
   uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (reader.c) */
 
   PcsPageCache pc;

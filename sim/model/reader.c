@@ -374,10 +374,10 @@ static gboolean finish(PcsSim *s, PcsReader *r) {
  *     file_ra_state.
  * Differs from fio: the close, open and fadvise calls cost no CPU time. */
 static gboolean end_of_file(PcsSim *s, PcsReader *r) {
-  if (!s->time_based && ++r->loop >= r->job->loops) return finish(s, r);
-  if (!s->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
+  if (!r->job->time_based && ++r->loop >= r->job->loops) return finish(s, r);
+  if (!r->job->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
   if (r->job->randread) { /* fio_file_reset(): the map emptied; a new loop reseeds under randrepeat (clear_io_state()) */
-    pcs_fiorand_reset(&r->rand, !s->time_based && r->job->rand_reseed);
+    pcs_fiorand_reset(&r->rand, !r->job->time_based && r->job->rand_reseed);
     r->rand_calls = 0;
   }
   invalidate_file(s, r);
@@ -488,7 +488,7 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     r->ra.prev_index = page - 1;
     r->ra.prev_valid = TRUE;
   }
-  if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
+  if (r->job->stop_at && s->evq.now >= r->job->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
   if (r->job->randread) return next_rand_call(s, r);
   if (G_UNLIKELY(r->files.nfiles > 1)) {
     if (!files_next(s, r)) return finish(s, r);
@@ -987,7 +987,7 @@ static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked) {
  * commits what is queued first (td_io_getevents()).  All queued: commit
  * the rest, reap every read (cleanup_pending_aio()), then finish. */
 static gboolean uring_more(const PcsSim *s, const PcsReader *r) {
-  if (s->stop_at && s->evq.now >= s->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
+  if (r->job->stop_at && s->evq.now >= r->job->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
   return r->job->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->read_end;
 }
 

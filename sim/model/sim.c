@@ -163,6 +163,8 @@ static void job_fill(PcsSimJob *job, const PcsParams *p, uint32_t first, uint32_
   job->size_pages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
   job->file_pages = job->offset_pages + job->size_pages; /* fio lays the file out to offset + size */
   job->loops = p->workload_loops;
+  job->time_based = p->workload_time_based != 0;
+  job->runtime = p->workload_runtime;
   job->first = first, job->clones = job->left = clones;
 }
 
@@ -212,6 +214,7 @@ static void jobs_start(PcsSim *s) {
     PcsSimJob *job = &s->jobs[j];
     if (job->started || !job_ready(s, j)) continue;
     job->started = TRUE;
+    job->stop_at = job->runtime ? s->evq.now + job->runtime : 0; /* fio: runtime from the job's own start */
     for (uint32_t i = job->first; i < job->first + job->clones; i++) {
       s->res->thread_start_ns[i] = s->evq.now;
       pcs_reader_start(s, &s->readers[i]);
@@ -274,13 +277,11 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
     /* each file as large as the largest offset + size of a job reading it
      * (a file of a reader's own: a slot that large, its end its job's) */
     s->file_pages = MAX(s->file_pages, s->jobs[j].file_pages);
-    s->fold &= s->jobs[j].loops == 1; /* fold.h: a next pass invalidates under the other readers */
+    s->fold &= s->jobs[j].loops == 1 && !s->jobs[j].time_based; /* fold.h: a next pass invalidates under the other readers */
   }
   jobs_eof(s);
   s->npages = s->file_pages * pcs_params_nfiles(p);
   s->nreaders = (uint32_t)p->workload_threads;
-  s->time_based = p->workload_time_based != 0;
-  s->stop_at = p->workload_runtime;
   /* each reader's pos, or under v6.18 the folio_batch it holds (at most
    * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
   uint64_t batch_pages = s->max_folio_order ? MAX(PCS_FOLIO_BATCH, block_pages) : PCS_FOLIO_BATCH; /* folios: to the call's end */

@@ -856,7 +856,8 @@ static const char *const job_keys[] = {"workload.block_size", "workload.rw", "wo
                                        "workload.iodepth", "workload.iodepth_batch",
                                        "workload.iodepth_batch_complete_min", "workload.iodepth_batch_complete_max",
                                        "workload.iodepth_low", "workload.file_size", "workload.offset",
-                                       "readahead.fadvise_hint", "workload.loops", NULL};
+                                       "readahead.fadvise_hint", "workload.loops", "workload.time_based",
+                                       "workload.runtime", NULL};
 
 /* Several jobs: their clones add up to workload.threads, each sets only
  * job_keys[], its barrier names a job before it, and its view validates. */
@@ -890,8 +891,8 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
       for (const char *const *k = job_keys; *k && !ok; k++) ok = !strcmp(*k, key);
       if (!ok)
         return pcs_input_error(error, src, 0, "job '%s' sets %s of its own: pcsim's jobs share it (a job reads with "
-                               "its own workload.block_size, rw, random options, ioengine, iodepth, file_size, offset, loops and "
-                               "readahead.fadvise_hint)", job->name, key);
+                               "its own workload.block_size, rw, random options, ioengine, iodepth, file_size, offset, loops, "
+                               "time_based, runtime and readahead.fadvise_hint)", job->name, key);
     }
     PcsParams view;
     if (!pcs_params_job_view(p, j, &view, error)) return FALSE;
