@@ -1,9 +1,12 @@
 /* reader.c - one fio reader thread: the read() loop and ->readpages.
  *
  * Each reader is a clone of one job (r->job, sim.c): its block size, rw
- * and random stream, engine and readahead window are its job's, so
- * several fio job sections run at once; with one job they are the
- * scenario's.
+ * and random stream, engine, readahead window (its own open file's
+ * fadvise), file, range [offset, offset + size) of it (read_first,
+ * read_end; readahead stops at the file's end, file_end, which may lie
+ * past the range in a file other jobs read further), loops, runtime and
+ * time_based are its job's, so several fio job sections run at once;
+ * with one job they are the scenario's.
  *
  * Under [scenario] kernel = v3.5 the read() loop mirrors
  * do_generic_file_read() (mm/filemap.c, v3.x), page by page:
