@@ -139,7 +139,7 @@ static void what_would_change_the_result_is_refused(void **state) {
   expect_refusal("[global]\nbs=4k\n", "no job section");
   expect_refusal("[j]\nsize=8m\nnumjobs=0\n", "job.fio:3: fio option numjobs");
   expect_refusal("[j]\nsize=8q\n", "job.fio:2: fio option size = '8q'");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=16m\n", "job.fio:3: job 'b' reads differently");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=16m\nnrfiles=2\n", "job.fio:3: job 'b' reads differently");
   expect_refusal("[j\nsize=8m\n", "job.fio:1:");
   expect_refusal("[j]\nsize=8m\ninclude /nonexistent/x.fio\n", "job.fio:3: include:");
   /* fio's own words for a value it does not know (it matches them exactly) */
@@ -148,7 +148,7 @@ static void what_would_change_the_result_is_refused(void **state) {
                  "(fio: failed parsing fadvise_hint=yes)");
   expect_refusal("[j]\nsize=8m\nfadvise_hint=Sequential\n", "fio: failed parsing fadvise_hint=Sequential");
   expect_refusal("[j]\nsize=8m\nfadvise_hint\n", "job.fio:3: fio option fadvise_hint = '': expected");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nfadvise_hint=0\n", "job.fio:3: job 'b' reads differently");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nfadvise_hint=0\nfilename=f\n", "job.fio:3: job 'b' reads differently");
 }
 
 /* The real fio accepts every file pcsim accepts and reads the same numjobs,
@@ -336,7 +336,7 @@ static void randread_options_map_onto_the_scenario(void **state) {
   /* fio's fadvise_hint=1 on randread is POSIX_FADV_RANDOM: the bdi's window, not doubled */
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\n"), 32);
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\nfadvise_hint=sequential\n"), 64);
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\noffset=4k\n", "job.fio:3: job 'b' reads differently from job 'a' in offset");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\noffset=4k\nfilename=f\n", "job.fio:3: job 'b' reads differently from job 'a' in file");
   expect_refusal("[j]\nsize=8m\nrw=randread\nallrandrepeat=1\n", "job.fio:4: fio option 'allrandrepeat=1' is not modelled");
   EXPECT_KEY("[j]\nsize=8m\nrw=randread\npercentage_random=100\n", "workload.rw", "randread"); /* fio's default */
   expect_refusal("[j]\nsize=8m\nrw=randread\npercentage_random=50\n",

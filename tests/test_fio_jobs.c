@@ -98,12 +98,12 @@ static void sections_that_differ_become_jobs(void **state) {
 }
 
 static void what_jobs_share_is_refused_when_it_differs(void **state) {
-  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in size");
-  expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nfilename=y\nbs=1m\n",
-                 "job.fio:4: job 'b' reads differently from job 'a' in file");
+  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nnrfiles=2\n", "job.fio:4: job 'b' reads differently from job 'a' in nrfiles");
+  expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nfilename=y:z\nbs=1m\n",
+                 "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
   expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in file");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nfadvise_hint=0\n", "in fadvise_hint");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nloops=2\n", "in loops");
+  expect_refusal("[a]\nsize=8m\nnrfiles=2\nopenfiles=1\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
+  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
                  "job.fio:5: fio option wait_for=c: no job of that name before this one");
   /* a key each job reads with its own cannot be --set over them all */
@@ -148,6 +148,120 @@ static void each_job_reads_with_its_own_block_size(void **state) {
   assert_non_null(r.job_read_lat);
   assert_int_equal(r.job_read_lat[0].n, 2 * 4096);
   assert_int_equal(r.job_read_lat[1].n, 2 * 16);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+typedef struct {
+  uint64_t ra_async_max[2]; /* the largest async readahead window of thread 1 and 2, in pages */
+} Windows;
+
+static void max_windows(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
+  Windows *w = user;
+  if (kind == PCS_TRACE_RA_ASYNC && thread >= 1 && thread <= 2) w->ra_async_max[thread - 1] = MAX(w->ra_async_max[thread - 1], b);
+}
+
+/* Each job reads its own range of the shared file (size, offset), its own
+ * loops and with its own fadvise_hint: fio opens the file in each job, so
+ * POSIX_FADV_SEQUENTIAL doubles only that job's window (btrfs's 4 MiB bdi:
+ * 8 MiB, 2048 pages, for [a]; fadvise_hint=0 keeps [b] at 1024). */
+static void each_job_reads_its_own_range_loops_and_window(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  load_job("[global]\nfilename=big\nbs=1m\n[a]\nsize=32m\nloops=2\n[b]\nsize=16m\noffset=32m\nfadvise_hint=0\n", &p, &job);
+  assert_int_equal(p.njobs, 2);
+  assert_true(has(p.jobs[0].set, "workload.loops=2"));
+  assert_true(has(p.jobs[1].set, "workload.offset=33554432"));
+  assert_true(has(p.jobs[1].set, "readahead.fadvise_hint=0"));
+  Windows w = {{0}};
+  PcsRunOptions opt = {.trace = max_windows, .trace_user = &w};
+  PcsResult r;
+  GError *error = NULL;
+  PcsPolicy policy;
+  assert_true(pcs_policy_parse("window", &policy, NULL));
+  if (!pcs_sim_run(&p, &policy, &opt, &r, &error)) fail_msg("%s", error->message);
+  assert_int_equal(r.thread_bytes[0], 2 * (32u << 20)); /* size x loops */
+  assert_int_equal(r.thread_bytes[1], 16u << 20);
+  assert_int_equal(r.jobs[0].bytes, 2 * (32u << 20));
+  assert_int_equal(r.jobs[1].bytes, 16u << 20);
+  assert_int_equal(w.ra_async_max[0], 2048);
+  assert_int_equal(w.ra_async_max[1], 1024);
+  assert_int_equal(r.file_bytes, 48u << 20); /* the file is laid out to b's offset + size */
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* a file per clone (no filename=): each as large as its job's size; the
+   * device reads each once, their sum */
+  load_job("[a]\nsize=8m\nbs=64k\n[b]\nsize=16m\nbs=64k\nnumjobs=2\n", &p, &job);
+  test_run(&p, "window", &r);
+  assert_int_equal(r.thread_bytes[0], 8u << 20);
+  assert_int_equal(r.thread_bytes[2], 16u << 20);
+  assert_int_equal(r.pages_read * 4096, (8u + 2 * 16u) << 20);
+  assert_int_equal(r.file_bytes, (8u + 2 * 16u) << 20);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+}
+
+static char *run_job(const char *text, const char *format, const char *extra, JsonParser **parser);
+
+/* Sections naming different files: each file its own pages, shared by
+ * its job's clones (and by every job naming it), each clone its own open
+ * file; the device reads each file once, their sum. */
+static void each_job_reads_its_own_file(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  load_job("[global]\nbs=1m\n[a]\nfilename=x\nsize=32m\nnumjobs=2\n[b]\nfilename=y\nsize=16m\nnumjobs=2\n"
+           "[c]\nfilename=x\nsize=8m\nbs=64k\n", &p, &job);
+  assert_int_equal(p.njobs, 3);
+  assert_int_equal(p.jobs[0].file, 0);
+  assert_int_equal(p.jobs[1].file, 1);
+  assert_int_equal(p.jobs[2].file, 0); /* [c] reads [a]'s file */
+  assert_int_equal(pcs_params_nfiles(&p), 2);
+  g_autofree char *text = pcs_params_job_text(&p.jobs[1]);
+  assert_non_null(strstr(text, " file=1"));
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[0].bytes, 2 * (32u << 20));
+  assert_int_equal(r.jobs[1].bytes, 2 * (16u << 20));
+  assert_int_equal(r.jobs[2].bytes, 8u << 20);
+  assert_int_equal(r.pages_read * 4096, (32u + 16u) << 20); /* x once, y once: [c]'s 8 MiB are x's */
+  assert_int_equal(r.file_bytes, (32u + 16u) << 20);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  /* --scenario-from reruns them (file=1 in the job's provenance): the same rows */
+  g_autofree char *first = run_job("[global]\nbs=1m\n[a]\nfilename=x\nsize=8m\n[b]\nfilename=y\nsize=4m\n", "csv", NULL, NULL);
+  assert_non_null(strstr(first, "# job name=b clones=1 group=0 after=0 wait_for=none file=1 "));
+  assert_non_null(strstr(first, ",3072,")); /* pages_read: 8 + 4 MiB */
+  g_autofree char *saved = test_tempfile("files.csv", first);
+  g_autofree char *again = NULL, *err = NULL;
+  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
+  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+}
+
+/* runtime and time_based are a job's own, its runtime from its own start
+ * (fio's runtime_exceeded() against the job's epoch): [a] reads its file
+ * over and over for 20 ms while [b] reads its 8 MiB once; behind a
+ * stonewall [c]'s 5 ms start when [b] has finished. */
+static void each_job_runs_for_its_own_time(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  load_job("[global]\nfilename=f\nsize=8m\n[a]\ntime_based\nruntime=20ms\n[b]\nbs=64k\n", &p, &job);
+  assert_int_equal(p.njobs, 2);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[1].bytes, 8u << 20); /* once */
+  assert_true(r.jobs[0].bytes > (8u << 20)); /* past the file: it wraps, as fio's time_based */
+  assert_true(r.jobs[0].done_ns >= 20000000 && r.jobs[0].done_ns < 21000000); /* the call under way completes */
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+
+  load_job("[global]\nfilename=f\nsize=8m\n[b]\nbs=64k\n[c]\nstonewall\ntime_based\nruntime=5ms\n", &p, &job);
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[1].start_ns, r.jobs[0].done_ns);
+  uint64_t ran = r.jobs[1].done_ns - r.jobs[1].start_ns;
+  assert_true(ran >= 5000000 && ran < 8000000); /* 5 ms from its own start, and the call under way */
+  assert_true(r.jobs[1].bytes > 0); /* a runtime from time 0 would have ended before it started */
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
 }
@@ -246,6 +360,55 @@ static void json_lists_each_job_and_the_total(void **state) {
   /* one job: no "jobs" (its output is what it was: test_pinned) */
   g_autofree char *one = run_job("[j]\nsize=8m\nfilename=f\nnumjobs=2\n", "json", NULL, NULL);
   assert_null(strstr(one, "\"jobs\""));
+}
+
+/* The cell of COLUMN (a header name) in the CSV data line LINE under HEADER. */
+static char *csv_cell(const char *header, const char *line, const char *column) {
+  g_auto(GStrv) h = g_strsplit(header, ",", -1), c = g_strsplit(line, ",", -1);
+  for (guint i = 0; h[i] && c[i]; i++)
+    if (!strcmp(h[i], column)) return g_strdup(c[i]);
+  fail_msg("no column %s", column);
+  return NULL;
+}
+
+/* --format csv: the run's row per policy as ever, then a row per job
+ * (its name in "job", empty on the run's row) with its figures as
+ * --format json's "jobs" gives them; one job's CSV is what it was. */
+static void csv_lists_each_job_beside_the_run(void **state) {
+  g_autofree char *text = example("16M", "");
+  JsonParser *parser;
+  g_autofree char *json = run_job(text, "json", NULL, &parser);
+  JsonArray *jobs = json_object_get_array_member(json_array_get_object_element(json_object_get_array_member(root_of(parser), "results"), 0), "jobs");
+  g_autofree char *csv = run_job(text, "csv", NULL, NULL);
+  const char *header = strstr(csv, "\npolicy,") + 1;
+  g_auto(GStrv) lines = g_strsplit(header, "\n", -1);
+  assert_true(g_str_has_suffix(lines[0], ",csum_reads,job,group,bytes,read_calls,start_ns,done_ns"));
+  assert_int_equal(g_strv_length(lines), 5); /* header, the run, small, large, "" */
+  g_autofree char *total_job = csv_cell(lines[0], lines[1], "job");
+  g_autofree char *total_bytes = csv_cell(lines[0], lines[1], "bytes");
+  assert_string_equal(total_job, "");
+  assert_string_equal(total_bytes, "67108864"); /* 4 clones x 16 MiB */
+  for (guint j = 0; j < 2; j++) {
+    JsonObject *o = json_array_get_object_element(jobs, j);
+    g_autofree char *name = csv_cell(lines[0], lines[2 + j], "job");
+    g_autofree char *bytes = csv_cell(lines[0], lines[2 + j], "bytes");
+    g_autofree char *calls = csv_cell(lines[0], lines[2 + j], "read_calls");
+    g_autofree char *threads = csv_cell(lines[0], lines[2 + j], "threads");
+    g_autofree char *mib_s = csv_cell(lines[0], lines[2 + j], "aggregate_mib_s");
+    g_autofree char *p99 = csv_cell(lines[0], lines[2 + j], "read_lat_us_p99");
+    g_autofree char *bios = csv_cell(lines[0], lines[2 + j], "bios");
+    assert_string_equal(name, json_object_get_string_member(o, "name"));
+    assert_int_equal(g_ascii_strtoll(bytes, NULL, 10), 2 * (16 << 20)); /* 2 clones x size */
+    assert_int_equal(g_ascii_strtoll(calls, NULL, 10), json_object_get_int_member(o, "read_calls"));
+    assert_string_equal(threads, "2");
+    assert_true(fabs(g_ascii_strtod(mib_s, NULL) - json_object_get_double_member(o, "mib_s")) < 1e-4);
+    assert_true(fabs(g_ascii_strtod(p99, NULL) - json_object_get_double_member(o, "read_lat_us_p99")) < 1e-4);
+    assert_string_equal(bios, ""); /* the device's figures are the run's */
+  }
+  g_object_unref(parser);
+  g_autofree char *one = run_job("[j]\nsize=8m\nfilename=f\nnumjobs=2\n", "csv", NULL, NULL);
+  assert_null(strstr(one, ",job,"));
+  assert_non_null(strstr(one, ",csum_reads\n"));
 }
 
 /* --format fio-json: fio's entries, by section name and clone, and its groups. */
@@ -395,9 +558,13 @@ int main(void) {
     cmocka_unit_test(real_fio_reads_the_sections_alike),
     cmocka_unit_test(what_jobs_share_is_refused_when_it_differs),
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
+    cmocka_unit_test(each_job_reads_its_own_range_loops_and_window),
+    cmocka_unit_test(each_job_reads_its_own_file),
+    cmocka_unit_test(each_job_runs_for_its_own_time),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),
     cmocka_unit_test(json_lists_each_job_and_the_total),
+    cmocka_unit_test(csv_lists_each_job_beside_the_run),
     cmocka_unit_test(fio_json_lists_jobs_as_fio_does),
     cmocka_unit_test(the_table_shows_each_job_and_the_total),
     cmocka_unit_test(scenario_from_reruns_the_jobs),

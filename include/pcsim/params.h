@@ -318,6 +318,11 @@ typedef struct {
    * the jobs [0, after) has finished (stonewall), or, when wait_for is not
    * PCS_JOB_NONE, every clone of job wait_for; else at once */
   uint32_t after, wait_for;
+  /* with shared files (workload.files = shared): which of the run's files
+   * (fio's filename=) the job reads, 0, 1, ... in the order the jobs first
+   * name them; jobs of one file share its pages, each job its own open
+   * file (readahead state).  0 for per-thread files. */
+  uint32_t file;
 } PcsJobSpec;
 
 #define PCS_JOB_NONE UINT32_MAX
@@ -398,7 +403,8 @@ void pcs_params_jobs_free(PcsJobSpec *jobs, uint32_t n);
 PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n);
 /* JOB as one line of provenance, read back by pcs_params_job_parse():
  * "name=small clones=2 group=0 after=0 wait_for=none workload.block_size=4096 ..."
- * (the name URI-escaped, wait_for a job index or none).  g_free it. */
+ * (the name URI-escaped, wait_for a job index or none, then file=N when
+ * N is not 0).  g_free it. */
 char *pcs_params_job_text(const PcsJobSpec *job);
 /* TEXT as pcs_params_job_text() writes it into OUT (clear it with
  * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */

@@ -17,10 +17,12 @@
  * Several job sections are one job when they read the same way: their
  * numjobs add up.  Sections that read with their own bs, rw (and random
  * options), ioengine or iodepth, or wait (stonewall, wait_for) or open a
- * group (new_group), are jobs run at once (PcsParams.jobs, resolve()); what
- * they share (file, size, offset, fadvise_hint, loops, runtime, time_based,
- * nrfiles) must agree.  A job without filename= gives each clone its own file
- * (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ * group (new_group), or read their own file (filename=), range (size,
+ * offset), loops, runtime, time_based or fadvise_hint, are jobs run at
+ * once (PcsParams.jobs, resolve()); what they share (nrfiles, openfiles,
+ * file_service_type, and whether clones read files the jobs name or each
+ * its own) must agree.  A job without filename= gives each clone its own
+ * file (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
  * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
  * them (files_sizes()), with file_service_type and openfiles.
@@ -1035,6 +1037,15 @@ static char **job_set(const Eval *e) {
   g_ptr_array_add(a, g_strdup_printf("workload.ioengine=%s", e->engine ? e->engine : "sync"));
   for (guint d = 0; d < G_N_ELEMENTS(depth_keys); d++)
     g_ptr_array_add(a, g_strdup_printf("workload.%s=%" G_GUINT64_FORMAT, depth_keys[d], e->engine ? e->depth[d] : (d < 3 ? 1 : 0)));
+  /* its range of the file, its loops and its file's fadvise: fio opens the
+   * file in each job (its own struct file, so its own readahead window) */
+  g_ptr_array_add(a, g_strdup_printf("workload.file_size=%" G_GUINT64_FORMAT, e->size));
+  g_ptr_array_add(a, g_strdup_printf("workload.offset=%" G_GUINT64_FORMAT, e->offset));
+  g_ptr_array_add(a, g_strdup_printf("workload.loops=%" G_GUINT64_FORMAT, e->loops));
+  g_ptr_array_add(a, g_strdup_printf("workload.time_based=%d", e->time_based ? 1 : 0));
+  g_ptr_array_add(a, e->runtime_ns ? g_strdup_printf("workload.runtime=%" G_GUINT64_FORMAT "ns", e->runtime_ns)
+                                   : g_strdup("workload.runtime=0"));
+  g_ptr_array_add(a, g_strdup_printf("readahead.fadvise_hint=%s", pcs_params_fadvise_name(e->fadvise)));
   g_ptr_array_add(a, NULL);
   return (char **)g_ptr_array_free(a, FALSE);
 }
@@ -1043,14 +1054,10 @@ static char **job_set(const Eval *e) {
  * varies only params.c job_keys[]): the first of them E differs in from
  * FIRST, or NULL. */
 static const char *shared_differs(const Eval *e, const Eval *first) {
-  if ((first->file && g_strcmp0(e->file, first->file)) || (!first->file != !e->file))
-    return "file (filename=, directory=: pcsim's jobs read one shared file, or each clone its own)";
-  if (e->size != first->size) return "size";
-  if (e->offset != first->offset) return "offset";
-  if (e->fadvise != first->fadvise) return "fadvise_hint";
-  if (e->loops != first->loops) return "loops";
-  if (e->runtime_ns != first->runtime_ns) return "runtime";
-  if (e->time_based != first->time_based) return "time_based";
+  if (!first->file != !e->file)
+    return "file (filename=, directory=: pcsim's jobs read files they name, or each clone its own, not both)";
+  if ((e->names > 1 || first->names > 1) && strcmp(e->file, first->file))
+    return "file (filename=a:b naming several files: pcsim's jobs with their own files name one each)";
   if (e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst))
     return "nrfiles, openfiles or file_service_type";
   return NULL;
@@ -1061,7 +1068,10 @@ static gboolean own_differs(const Eval *e, const Eval *first) {
   return e->bs != first->bs || e->randread != first->randread || e->norandommap != first->norandommap ||
          e->randrepeat != first->randrepeat || e->has_randseed != first->has_randseed ||
          e->randseed != first->randseed || e->tausworthe64 != first->tausworthe64 ||
-         g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth);
+         g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth) ||
+         e->size != first->size || e->offset != first->offset || e->loops != first->loops ||
+         e->fadvise != first->fadvise || g_strcmp0(e->file, first->file) || e->runtime_ns != first->runtime_ns ||
+         e->time_based != first->time_based;
 }
 
 /* fio's jobname: the section's own name= (fio's "name" option), else [section]. */
@@ -1088,6 +1098,21 @@ static gboolean job_barrier(const PcsFioJob *job, const Eval *e, guint j, PcsJob
     return pcs_input_error(error, o->file, o->line, "fio option wait_for=%s: no job of that name before this one "
                            "(fio waits only for a job defined before it)", o->value);
   return TRUE;
+}
+
+/* Job J's file among the files the jobs name (PcsJobSpec.file): 0, 1,
+ * ... in the order they first name them; 0 for a clone's own file. */
+static uint32_t job_file(GArray *evals, guint j) {
+  const char *name = g_array_index(evals, Eval, j).file;
+  uint32_t n = 0;
+  for (guint k = 0; name && k < j; k++) {
+    const char *other = g_array_index(evals, Eval, k).file;
+    gboolean named_before = FALSE;
+    for (guint m = 0; m < k && !named_before; m++) named_before = !strcmp(g_array_index(evals, Eval, m).file, other);
+    if (!strcmp(other, name)) return n;
+    if (!named_before) n++;
+  }
+  return n;
 }
 
 /* The run's keys from the first job FIRST. */
@@ -1144,8 +1169,9 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       if (what && !refused->len)
         ok = pcs_input_error(error, s->file, s->line,
                              "job '%s' reads differently from job '%s' in %s: pcsim runs jobs at once with their "
-                             "own bs, numjobs, rw and its random options, ioengine and iodepth, over the file setup "
-                             "they share (file, size, offset, fadvise_hint, loops, runtime, time_based, nrfiles)",
+                             "own bs, numjobs, rw and its random options, ioengine, iodepth, filename, size, "
+                             "offset, fadvise_hint, loops, runtime and time_based, over the setup they share "
+                             "(nrfiles, openfiles, file_service_type; all name their files or none does)",
                              section_name(s), job->name, what);
       several |= first && own_differs(&e, first);
       several |= e.stonewall || e.new_group || e.wait_for_opt;
@@ -1189,6 +1215,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       spec->clones = e->numjobs;
       spec->set = job_set(e);
       spec->group = sec->group = group;
+      spec->file = job_file(evals, j);
       ok = job_barrier(job, e, j, spec, error);
     }
   }

@@ -132,17 +132,37 @@ char *pcs_report_bytes(uint64_t bytes) {
  * with a file per thread what is read: "8 thread(s), 8 files of 256 MiB
  * (2048 MiB), ...", with several files a thread "files of 250 MiB each,
  * 4 a thread" after it. */
-/* Several jobs: each job's bs, "4 KiB (small), 1 MiB (large)". */
-static char *jobs_bs(const PcsParams *p) {
+/* What the title lists of each job when several jobs differ in it. */
+typedef enum { JOBS_BS, JOBS_SIZE, JOBS_WINDOW, JOBS_LOOPS } JobsKey;
+
+static uint64_t jobs_key(const PcsParams *p, JobsKey k) {
+  switch (k) {
+  case JOBS_BS: return p->workload_block_size;
+  case JOBS_SIZE: return p->workload_file_size;
+  case JOBS_WINDOW: return pcs_params_window_bytes(p);
+  case JOBS_LOOPS: return p->workload_loops;
+  }
+  g_assert_not_reached();
+}
+
+/* Several jobs: each job's K, "4 KiB (small), 1 MiB (large)" (loops as a
+ * number); NULL when every job's is the run's (bs: listed always, as
+ * before the other keys were a job's own). */
+static char *jobs_values(const PcsParams *p, JobsKey k) {
   GString *s = g_string_new(NULL);
+  gboolean differs = k == JOBS_BS;
   for (uint32_t j = 0; j < p->njobs; j++) {
     PcsParams view;
     if (!pcs_params_job_view(p, j, &view, NULL)) continue; /* validated before the run */
-    g_autofree char *bs = pcs_report_bytes(view.workload_block_size);
-    g_string_append_printf(s, "%s%s (%s)", j ? ", " : "", bs, p->jobs[j].name);
+    uint64_t v = jobs_key(&view, k);
+    differs |= v != jobs_key(p, k);
+    g_autofree char *text = k == JOBS_LOOPS ? g_strdup_printf("%" G_GUINT64_FORMAT, v) : pcs_report_bytes(v);
+    g_string_append_printf(s, "%s%s (%s)", j ? ", " : "", text, p->jobs[j].name);
     pcs_params_clear(&view);
   }
-  return g_string_free(s, FALSE);
+  if (differs) return g_string_free(s, FALSE);
+  g_string_free(s, TRUE);
+  return NULL;
 }
 
 static void table_title(GString *out, const PcsParams *p) {
@@ -155,16 +175,26 @@ static void table_title(GString *out, const PcsParams *p) {
                                            : g_strdup_printf("%" G_GUINT64_FORMAT "%s", g_ascii_strtoull(file, NULL, 10) * n, unit);
   g_autofree char *files = n > 1 ? g_strdup_printf("%" G_GUINT64_FORMAT " files of %s (%s)", n, file, all)
                                  : g_strdup_printf("%s file", file);
-  g_autofree char *bss = p->jobs ? jobs_bs(p) : g_strdup(bs);
+  g_autofree char *bss = p->jobs ? jobs_values(p, JOBS_BS) : g_strdup(bs);
+  g_autofree char *sizes = p->jobs ? jobs_values(p, JOBS_SIZE) : NULL; /* jobs reading their own sizes: "read 8 MiB (a), ..." */
+  g_autofree char *windows = p->jobs ? jobs_values(p, JOBS_WINDOW) : NULL;
+  g_autofree char *loops = p->jobs ? jobs_values(p, JOBS_LOOPS) : NULL;
+  if (sizes) {
+    g_free(files);
+    files = pcs_params_files(p) == PCS_FILES_PER_THREAD ? g_strdup_printf("a file each, of %s", sizes)
+            : n > 1 ? g_strdup_printf("%" G_GUINT64_FORMAT " files, read %s", n, sizes)
+                    : g_strdup_printf("one file, read %s", sizes);
+  }
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s, bs %s, readahead %s, ",
-                         p->scenario_name, p->workload_threads, files, bss, ra);
+                         p->scenario_name, p->workload_threads, files, bss, windows ? windows : ra);
   if (p->workload_nrfiles > 1) { /* the file service too: "4 files a thread, roundrobin" */
     g_string_append_printf(out, "%" G_GUINT64_FORMAT " files a thread%s, %s, ", p->workload_nrfiles,
                            pcs_params_files(p) == PCS_FILES_SHARED ? " (shared)" : "", p->workload_file_service_type);
     if (p->workload_openfiles && p->workload_openfiles < p->workload_nrfiles)
       g_string_append_printf(out, "openfiles %" G_GUINT64_FORMAT ", ", p->workload_openfiles);
   }
-  if (p->workload_loops > 1) g_string_append_printf(out, "loops %" G_GUINT64_FORMAT ", ", p->workload_loops);
+  if (loops) g_string_append_printf(out, "loops %s, ", loops);
+  else if (p->workload_loops > 1) g_string_append_printf(out, "loops %" G_GUINT64_FORMAT ", ", p->workload_loops);
   if (p->workload_runtime) { /* in its largest whole unit */
     static const char *const units[] = {"ns", "us", "ms", "s"};
     uint64_t t = p->workload_runtime;
@@ -232,18 +262,67 @@ void pcs_report_table(GString *out, const PcsParams *p, const PcsResult *res, si
 
 /* ---- CSV ---- */
 
-void pcs_report_csv_header(GString *out) {
+static void csv_header_cells(GString *out) {
   for (size_t i = 0; i < G_N_ELEMENTS(columns); i++)
     g_string_append_printf(out, "%s%s", i ? "," : "", columns[i].name);
+}
+
+void pcs_report_csv_header(GString *out) {
+  csv_header_cells(out);
   g_string_append_c(out, '\n');
 }
 
-void pcs_report_csv_row(GString *out, const PcsResult *r) {
+static void csv_cells(GString *out, const PcsResult *r) {
   for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
     g_autofree char *cell = pcs_report_cell(r, (PcsColumn)i);
     g_string_append_printf(out, "%s%s", i ? "," : "", cell);
   }
+}
+
+void pcs_report_csv_row(GString *out, const PcsResult *r) {
+  csv_cells(out, r);
   g_string_append_c(out, '\n');
+}
+
+/* Several jobs (PcsParams.jobs): after PCS_COLUMNS, the columns that tell
+ * a job's row from the run's (job: the job's name, URI-escaped as in its
+ * "# job" line; empty on the run's row, a name fio never leaves empty)
+ * and each job's figures as --format json's "jobs" names them. */
+static const char *const csv_job_columns[] = {"job", "group", "bytes", "read_calls", "start_ns", "done_ns"};
+
+static void csv_decimal(GString *out, double v) {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append(out, g_ascii_formatd(buf, sizeof buf, DECIMAL_FORMAT, v));
+}
+
+/* Job J of R as a row: the columns it has a figure of (policy, threads
+ * its clones, aggregate_mib_s its mib_s, sim_time_ns its run from its
+ * first clone's start to its last clone's end, its read() latencies),
+ * the run's others empty, then its own columns. */
+static void csv_job_row(GString *out, const PcsResult *r, uint32_t j) {
+  const PcsJobResult *jr = &r->jobs[j];
+  static const double pcts[] = {50.0, 90.0, 99.0, 99.9};
+  for (size_t i = 0; i < G_N_ELEMENTS(columns); i++) {
+    if (i) g_string_append_c(out, ',');
+    PcsColumn c = (PcsColumn)i;
+    if (c == PCS_COLUMN_policy) g_string_append(out, r->policy.name);
+    else if (c == PCS_COLUMN_threads) g_string_append_printf(out, "%u", jr->clones);
+    else if (c == PCS_COLUMN_aggregate_mib_s) csv_decimal(out, pcs_result_job_mib_s(r, j));
+    else if (c == PCS_COLUMN_sim_time_ns) g_string_append_printf(out, "%" G_GUINT64_FORMAT, jr->done_ns - jr->start_ns);
+    else if (c >= PCS_COLUMN_read_lat_us_p50 && c <= PCS_COLUMN_read_lat_us_p999)
+      csv_decimal(out, (double)pcs_lathist_percentile(&r->job_read_lat[j], pcts[c - PCS_COLUMN_read_lat_us_p50]) / PCS_NS_PER_US);
+  }
+  g_autofree char *name = g_uri_escape_string(jr->name, NULL, FALSE);
+  g_string_append_printf(out, ",%s,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n",
+                         name, jr->group, jr->bytes, r->job_read_lat[j].n, jr->start_ns, jr->done_ns);
+}
+
+/* The run's row with the job columns: no job, no group, every job's bytes
+ * and calls, from 0 to the last thread's end. */
+static void csv_total_row(GString *out, const PcsResult *r) {
+  csv_cells(out, r);
+  g_string_append_printf(out, ",,,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",0,%" G_GUINT64_FORMAT "\n", r->bytes_returned,
+                         r->read_lat.n, r->sim_time_ns);
 }
 
 void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
@@ -272,8 +351,18 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
 
 void pcs_report_csv(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
   pcs_report_csv_provenance(out, p);
-  pcs_report_csv_header(out);
-  for (size_t i = 0; i < n; i++) pcs_report_csv_row(out, &res[i]);
+  if (!p->njobs) { /* one job: the columns and rows as ever */
+    pcs_report_csv_header(out);
+    for (size_t i = 0; i < n; i++) pcs_report_csv_row(out, &res[i]);
+    return;
+  }
+  csv_header_cells(out);
+  for (size_t k = 0; k < G_N_ELEMENTS(csv_job_columns); k++) g_string_append_printf(out, ",%s", csv_job_columns[k]);
+  g_string_append_c(out, '\n');
+  for (size_t i = 0; i < n; i++) { /* each policy's run, then a row per job, as the table prints them */
+    csv_total_row(out, &res[i]);
+    for (uint32_t j = 0; j < res[i].njobs; j++) csv_job_row(out, &res[i], j);
+  }
 }
 
 /* ---- JSON ---- */

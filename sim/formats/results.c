@@ -100,6 +100,11 @@ static gboolean load_csv(PcsResults *r, const char *text, GError **error) {
       g_strfreev(cells);
       return FALSE;
     }
+    int job = pcs_results_column(r, "job");
+    if (job >= 0 && *cells[job]) { /* a job's row (several jobs, report.c): the results are the run's rows */
+      g_strfreev(cells);
+      continue;
+    }
     g_ptr_array_add(r->rows, cells);
     g_ptr_array_add(r->hists, NULL);
   }

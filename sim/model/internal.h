@@ -46,6 +46,20 @@ struct PcsSimJob {
   gboolean randread;     /* workload.rw = randread: each call reads the block fio picks (reader.c) */
   gboolean rand_reseed;  /* fio's randrepeat: each loop reads the same order (fiorand.c) */
   gboolean fmode_random; /* POSIX_FADV_RANDOM: a miss reads exactly the request (readahead.c) */
+  /* its clones' file range (fio's file_offset, io_size): pages
+   * [offset_pages, offset_pages + size_pages) of a file of file_pages
+   * (its own layout: offset + size), each clone loops passes over it */
+  uint64_t offset_pages, size_pages, file_pages, loops;
+  /* the file it reads: with shared files the run's file (PcsJobSpec.file),
+   * as large as the largest offset + size of its jobs (eof_pages); a
+   * clone's own file is its job's file_pages */
+  uint32_t file;
+  uint64_t eof_pages;
+  /* how long its clones read: workload.time_based (over and over), no
+   * read() started at or after stop_at, its start + workload.runtime (fio
+   * counts a job's runtime from its own start; 0: none) */
+  gboolean time_based;
+  PcsTime runtime, stop_at;
   uint32_t first, clones;
   uint32_t left;         /* clones not finished yet (barriers: sim.c) */
   gboolean started;      /* its readers have started (a job behind a barrier starts later) */
@@ -59,10 +73,10 @@ struct PcsSim {
   PcsResult *res;
 
   /* the page cache, in pages: files of file_pages each, one after the
-   * other on disk: nrfiles shared by every reader, or with per-thread
-   * files nrfiles per reader, each reader's after the one before */
-  uint64_t npages, file_pages;
-  uint64_t offset_pages; /* workload.offset: where each reader starts in its file */
+   * other on disk: nrfiles shared by the readers of a file's jobs (one set
+   * per file the jobs name: PcsSimJob.file), or with per-thread files
+   * nrfiles per reader, each reader's after the one before */
+  uint64_t npages, file_pages; /* file_pages: a file's slot, the largest job's offset + size (fio lays a shared file out to it) */
   gboolean per_thread_files; /* workload.files = per-thread */
   uint32_t nrfiles;          /* workload.nrfiles: files per reader (a set per reader, or one set shared) */
   PcsFileService fservice;   /* workload.file_service_type and its :N */
@@ -81,12 +95,8 @@ struct PcsSim {
   uint32_t njobs;
   PcsReader *readers; /* tasks 0..nreaders-1 */
   uint32_t nreaders, readers_done;
-  /* how long readers read (reader.c next_call()): workload.loops passes,
-   * or over and over (workload.time_based), no read() started at or after
-   * stop_at (workload.runtime; 0: none) */
-  uint64_t loops;
-  gboolean time_based;
-  PcsTime stop_at;
+  /* how long readers read (reader.c next_call()): their job's
+   * workload.loops passes, or time_based and runtime (PcsSimJob) */
   uint64_t *keep; /* scratch for a file's invalidation: pages held or slept on (reader.c) */
 
   PcsPageCache pc;

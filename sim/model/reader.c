@@ -1,9 +1,12 @@
 /* reader.c - one fio reader thread: the read() loop and ->readpages.
  *
  * Each reader is a clone of one job (r->job, sim.c): its block size, rw
- * and random stream, engine and readahead window are its job's, so
- * several fio job sections run at once; with one job they are the
- * scenario's.
+ * and random stream, engine, readahead window (its own open file's
+ * fadvise), file, range [offset, offset + size) of it (read_first,
+ * read_end; readahead stops at the file's end, file_end, which may lie
+ * past the range in a file other jobs read further), loops, runtime and
+ * time_based are its job's, so several fio job sections run at once;
+ * with one job they are the scenario's.
  *
  * Under [scenario] kernel = v3.5 the read() loop mirrors
  * do_generic_file_read() (mm/filemap.c, v3.x), page by page:
@@ -178,6 +181,16 @@ uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
          pcs_engine_bytes(p);
 }
 
+/* R's file is the one at page FIRST: its end (a shared file's is the
+ * largest offset + size of its jobs, a file of R's own its job's) and the
+ * range R's job reads of it (fio's file_offset and io_size). */
+static void file_range(PcsReader *r, uint64_t first) {
+  r->file_first = first;
+  r->file_end = first + r->job->eof_pages;
+  r->read_first = first + r->job->offset_pages;
+  r->read_end = r->read_first + r->job->size_pages;
+}
+
 /* R's file J of its set (workload.nrfiles > 1) becomes the one it reads:
  * file_first .. read_first are J's pages; the file it leaves keeps its
  * pos and readahead state in its slot. */
@@ -188,9 +201,7 @@ static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
     fs->f[fs->cur].ra = r->ra;
   }
   fs->cur = j;
-  r->file_first = (uint64_t)(fs->first + j) * s->file_pages;
-  r->file_end = r->file_first + s->file_pages;
-  r->read_first = r->file_first + s->offset_pages;
+  file_range(r, (uint64_t)(fs->first + j) * s->file_pages);
   r->pos = r->call_end = fs->f[j].pos;
   r->ra = fs->f[j].ra;
   r->batch_n = 0; /* v6.18: the batch of the call that ended is long copied */
@@ -199,10 +210,11 @@ static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
 static void files_init(PcsSim *s, PcsReader *r) {
   PcsReaderFiles *fs = &r->files;
   fs->nfiles = s->nrfiles;
-  fs->first = s->per_thread_files ? r->id * s->nrfiles : 0; /* reader ID's set follows reader ID-1's on disk */
+  /* reader ID's set follows reader ID-1's on disk; a shared set is its job's file's */
+  fs->first = (s->per_thread_files ? r->id : r->job->file) * s->nrfiles;
   fs->cur = PCS_NONE;
   fs->f = g_new0(PcsReaderFile, fs->nfiles);
-  for (uint32_t j = 0; j < fs->nfiles; j++) fs->f[j].pos = (uint64_t)(fs->first + j) * s->file_pages + s->offset_pages;
+  for (uint32_t j = 0; j < fs->nfiles; j++) fs->f[j].pos = (uint64_t)(fs->first + j) * s->file_pages + r->job->offset_pages;
   if (s->fservice == PCS_FSERVICE_RANDOM) { /* td->next_file_state: td_fill_rand_seeds_internal() */
     int mode;
     uint64_t randseed;
@@ -234,9 +246,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job)
   r->job = job;
   r->state = call_state(s);
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
-  r->file_first = s->per_thread_files ? (uint64_t)id * s->file_pages : 0;
-  r->file_end = r->file_first + s->file_pages;
-  r->read_first = r->file_first + s->offset_pages;
+  file_range(r, (uint64_t)(s->per_thread_files ? id : job->file * s->nrfiles) * s->file_pages);
   r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(job->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
@@ -326,7 +336,7 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   }
   for (uint32_t i = 0; i < s->pc.n_sleepers; i++) s->keep[n++] = s->pc.sleepers[i].page;
   qsort(s->keep, n, sizeof *s->keep, cmp_u64);
-  pcs_pc_invalidate(&s->pc, r->read_first, r->file_end, s->keep, n); /* [file_offset, +io_size) */
+  pcs_pc_invalidate(&s->pc, r->read_first, r->read_end, s->keep, n); /* [file_offset, +io_size) */
 }
 
 /* A read fio reaps (engine.c): its latency from its queueing to now. */
@@ -367,10 +377,10 @@ static gboolean finish(PcsSim *s, PcsReader *r) {
  *     file_ra_state.
  * Differs from fio: the close, open and fadvise calls cost no CPU time. */
 static gboolean end_of_file(PcsSim *s, PcsReader *r) {
-  if (!s->time_based && ++r->loop >= s->loops) return finish(s, r);
-  if (!s->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
+  if (!r->job->time_based && ++r->loop >= r->job->loops) return finish(s, r);
+  if (!r->job->time_based) memset(&r->ra, 0, sizeof r->ra); /* file_ra_state_init() of the new open */
   if (r->job->randread) { /* fio_file_reset(): the map emptied; a new loop reseeds under randrepeat (clear_io_state()) */
-    pcs_fiorand_reset(&r->rand, !s->time_based && r->job->rand_reseed);
+    pcs_fiorand_reset(&r->rand, !r->job->time_based && r->job->rand_reseed);
     r->rand_calls = 0;
   }
   invalidate_file(s, r);
@@ -456,7 +466,7 @@ static gboolean files_next(PcsSim *s, PcsReader *r) {
     /* the open's invalidate=1 (file_invalidate_cache()): another reader
      * may have cached pages of a shared file; a file of R's own has none */
     if (fs->nopen > opened && !s->per_thread_files) invalidate_file(s, r);
-    if (r->pos < r->file_end) return TRUE;
+    if (r->pos < r->read_end) return TRUE;
     fs->f[j].open = FALSE; /* fill_io_u() failed: td_io_close_file(), fio_file_set_done() */
     fs->f[j].done = TRUE;
     fs->nopen--, fs->ndone++;
@@ -481,19 +491,19 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
     r->ra.prev_index = page - 1;
     r->ra.prev_valid = TRUE;
   }
-  if (s->stop_at && s->evq.now >= s->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
+  if (r->job->stop_at && s->evq.now >= r->job->stop_at) return finish(s, r); /* fio do_io(): runtime_exceeded() */
   if (r->job->randread) return next_rand_call(s, r);
   if (G_UNLIKELY(r->files.nfiles > 1)) {
     if (!files_next(s, r)) return finish(s, r);
     page = r->pos;
-  } else if (page == r->file_end) {
+  } else if (page == r->read_end) {
     if (!end_of_file(s, r)) return FALSE;
     page = r->pos;
   }
   /* call k = (page - read_first) * PAGE / bs covers bytes [k bs, (k+1) bs) after the offset and ends in
    * the page holding its last byte; with bs >= PAGE, k is exact (a page two calls share is copied once) */
   uint64_t bs = r->job->p->workload_block_size, end = ((page - r->read_first) * PCS_PAGE_SIZE / bs + 1) * bs;
-  r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->file_end);
+  r->call_end = MIN(r->read_first + (end + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE, r->read_end);
   r->call_start = s->evq.now + s->p->cost_fio_user; /* fio stamps the call after its own user-space part */
   pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, page, r->call_end - page);
   if (r->eng.kind == PCS_ENGINE_LIBAIO) { /* io_submit() and io_getevents() around the read (engine.c) */
@@ -616,8 +626,8 @@ G_ALWAYS_INLINE static inline gboolean find_page(PcsSim *s, PcsReader *r, gboole
 G_ALWAYS_INLINE static inline void account_copy(PcsSim *s, PcsReader *r) {
   pcs_trace(s, r->id + 1, PCS_TRACE_COPY, r->pos, 0);
   r->pos++;
-  s->res->thread_bytes[r->id] += r->pos < r->file_end ? PCS_PAGE_SIZE /* the last page may be partial */
-                                                      : s->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;
+  s->res->thread_bytes[r->id] += r->pos < r->read_end ? PCS_PAGE_SIZE /* the last page may be partial */
+                                                      : r->job->p->workload_file_size - (r->pos - 1 - r->read_first) * PCS_PAGE_SIZE;
 }
 
 /* The copy of pos has run (and the ones folded in after it): account it
@@ -980,8 +990,8 @@ static gboolean uring_attempt_end(PcsSim *s, PcsReader *r, gboolean parked) {
  * commits what is queued first (td_io_getevents()).  All queued: commit
  * the rest, reap every read (cleanup_pending_aio()), then finish. */
 static gboolean uring_more(const PcsSim *s, const PcsReader *r) {
-  if (s->stop_at && s->evq.now >= s->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
-  return r->job->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->file_end;
+  if (r->job->stop_at && s->evq.now >= r->job->stop_at) return FALSE; /* do_io(): runtime_exceeded() */
+  return r->job->randread ? r->rand_calls < r->rand.nblocks : r->uring_next < r->read_end;
 }
 
 static gboolean uring_queue(PcsSim *s, PcsReader *r) {
@@ -992,7 +1002,7 @@ static gboolean uring_queue(PcsSim *s, PcsReader *r) {
       r->rand_calls++;
       pos = r->read_first + pcs_fiorand_next(&r->rand) * r->job->block_pages;
     }
-    uint64_t end = MIN(pos + r->job->block_pages, r->file_end);
+    uint64_t end = MIN(pos + r->job->block_pages, r->read_end);
     r->uring_next = end;
     pcs_trace(s, r->id + 1, PCS_TRACE_SYSCALL, pos, end - pos);
     gboolean commit = pcs_engine_uring_queue(e, pos, end, s->evq.now + s->p->cost_fio_user);

@@ -112,7 +112,7 @@ typedef struct {
   uint32_t id; /* 0-based; task id too */
   const PcsSimJob *job; /* the job it is a clone of: its block size, rw, engine (internal.h) */
   uint64_t file_first, file_end; /* its file's pages: all readers share one file, or each has its own */
-  uint64_t read_first;           /* where it starts reading: file_first + workload.offset */
+  uint64_t read_first, read_end; /* what its job reads of it: [file_first + offset, + size) */
   PcsReaderState state;
   uint64_t pos;      /* next page to copy */
   uint32_t batch_n;  /* v6.18: folios held in its folio_batch, pages [pos, pos + batch_n) (0 under v3.5) */

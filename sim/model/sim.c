@@ -137,6 +137,14 @@ gboolean pcs_sim_check_limits(const PcsParams *p, const PcsPolicy *policy, GErro
                 at, policy->name, policy->pool, p->workload_file_size / PCS_PAGE_SIZE);
     return FALSE;
   }
+  for (uint32_t j = 0; j < p->njobs; j++) { /* each job's own size */
+    PcsParams view;
+    if (!pcs_params_job_view(p, j, &view, NULL)) continue; /* pcs_params_validate() reports it */
+    gboolean ok = pcs_sim_check_limits(&view, policy, error);
+    if (!ok) g_prefix_error(error, "job '%s': ", p->jobs[j].name);
+    pcs_params_clear(&view);
+    if (!ok) return FALSE;
+  }
   return TRUE;
 }
 
@@ -151,6 +159,12 @@ static void job_fill(PcsSimJob *job, const PcsParams *p, uint32_t first, uint32_
   uint64_t seed;
   pcs_params_random_seed(p, &seed_mode, &seed);
   job->rand_reseed = seed_mode == 0; /* randseed sets fio's rand_repeatable to 0 (init.c fixup_options()) */
+  job->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
+  job->size_pages = ceil_div(p->workload_file_size, PCS_PAGE_SIZE); /* the last page may be partial */
+  job->file_pages = job->offset_pages + job->size_pages; /* fio lays the file out to offset + size */
+  job->loops = p->workload_loops;
+  job->time_based = p->workload_time_based != 0;
+  job->runtime = p->workload_runtime;
   job->first = first, job->clones = job->left = clones;
 }
 
@@ -166,7 +180,20 @@ static void jobs_init(PcsSim *s, const PcsParams *p) {
     gboolean ok = pcs_params_job_view(p, j, &job->view, NULL);
     g_assert(ok);
     job_fill(job, &job->view, first, (uint32_t)p->jobs[j].clones);
+    job->file = p->jobs[j].file;
     first += job->clones;
+  }
+}
+
+/* Each job's end of file: a shared file is laid out to the largest
+ * offset + size of the jobs that read it (fio's setup_files() extends it
+ * for each), a clone's own to its job's. */
+static void jobs_eof(PcsSim *s) {
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    PcsSimJob *job = &s->jobs[j];
+    job->eof_pages = job->file_pages;
+    for (uint32_t k = 0; !s->per_thread_files && k < s->njobs; k++)
+      if (s->jobs[k].file == job->file) job->eof_pages = MAX(job->eof_pages, s->jobs[k].file_pages);
   }
 }
 
@@ -187,6 +214,7 @@ static void jobs_start(PcsSim *s) {
     PcsSimJob *job = &s->jobs[j];
     if (job->started || !job_ready(s, j)) continue;
     job->started = TRUE;
+    job->stop_at = job->runtime ? s->evq.now + job->runtime : 0; /* fio: runtime from the job's own start */
     for (uint32_t i = job->first; i < job->first + job->clones; i++) {
       s->res->thread_start_ns[i] = s->evq.now;
       pcs_reader_start(s, &s->readers[i]);
@@ -197,6 +225,29 @@ static void jobs_start(PcsSim *s) {
 void pcs_sim_reader_done(PcsSim *s, PcsReader *r) {
   PcsSimJob *job = &s->jobs[r->job - s->jobs];
   if (--job->left == 0 && s->njobs > 1) jobs_start(s);
+}
+
+/* The bytes of whole pages the jobs read of every file: a shared file
+ * from the lowest offset of its jobs to its end, a reader's own its job's
+ * size. */
+static uint64_t file_bytes(const PcsSim *s) {
+  uint64_t pages = 0;
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    const PcsSimJob *job = &s->jobs[j];
+    if (s->per_thread_files) {
+      pages += (uint64_t)job->clones * s->nrfiles * job->size_pages;
+      continue;
+    }
+    gboolean seen = FALSE; /* the file counted at its first job */
+    uint64_t offset = job->offset_pages;
+    for (uint32_t k = 0; k < s->njobs; k++)
+      if (s->jobs[k].file == job->file) {
+        seen |= k < j;
+        offset = MIN(offset, s->jobs[k].offset_pages);
+      }
+    if (!seen) pages += (job->eof_pages - offset) * s->nrfiles;
+  }
+  return pages * PCS_PAGE_SIZE;
 }
 
 static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, const PcsRunOptions *opt,
@@ -213,23 +264,24 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
    * queue's max_sectors for a block device's (blk_apply_bdi_limits()) */
   s->bdi_io_pages = s->endio_inline ? p->block_max_sectors / PCS_SECTORS_PER_PAGE : PCS_RA_BTRFS_IO_PAGES;
   s->copy_cold = p->cost_copy_cold != 0 && pcs_params_filesystem(p) == PCS_FS_BTRFS; /* btrfs's end-io reads the data (endio.c) */
-  s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
-  /* the last page may be partial; with workload.offset the file is offset + file_size bytes (fio) */
-  s->offset_pages = p->workload_offset / PCS_PAGE_SIZE;
-  s->file_pages = s->offset_pages + ceil_div(p->workload_file_size, PCS_PAGE_SIZE);
   s->nrfiles = (uint32_t)p->workload_nrfiles;
   pcs_params_file_service(p, &s->fservice, &s->fservice_nr);
   s->openfiles = p->workload_openfiles && p->workload_openfiles < s->nrfiles ? (uint32_t)p->workload_openfiles
                                                                              : s->nrfiles; /* init.c fixup_options() */
-  s->npages = s->file_pages * pcs_params_nfiles(p);
   jobs_init(s, p);
+  s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   uint64_t block_pages = 0;
-  for (uint32_t j = 0; j < s->njobs; j++) block_pages = MAX(block_pages, s->jobs[j].block_pages);
+  for (uint32_t j = 0; j < s->njobs; j++) {
+    block_pages = MAX(block_pages, s->jobs[j].block_pages);
+    /* each file as large as the largest offset + size of a job reading it
+     * (a file of a reader's own: a slot that large, its end its job's) */
+    s->file_pages = MAX(s->file_pages, s->jobs[j].file_pages);
+    s->fold &= s->jobs[j].loops == 1 && !s->jobs[j].time_based; /* fold.h: a next pass invalidates under the other readers */
+  }
+  jobs_eof(s);
+  s->npages = s->file_pages * pcs_params_nfiles(p);
   s->nreaders = (uint32_t)p->workload_threads;
-  s->loops = p->workload_loops;
-  s->time_based = p->workload_time_based != 0;
-  s->stop_at = p->workload_runtime;
   /* each reader's pos, or under v6.18 the folio_batch it holds (at most
    * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
   uint64_t batch_pages = s->max_folio_order ? MAX(PCS_FOLIO_BATCH, block_pages) : PCS_FOLIO_BATCH; /* folios: to the call's end */
@@ -265,7 +317,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
 
   res->policy = *policy;
   res->threads = s->nreaders;
-  res->file_bytes = (s->file_pages - s->offset_pages) * PCS_PAGE_SIZE * (s->npages / s->file_pages); /* pages read of every file */
+  res->file_bytes = file_bytes(s); /* pages read of every file */
   res->hist_len = (uint32_t)s->bio.max_pages + 1;
   res->bio_pages_hist = g_new0(uint64_t, res->hist_len);
   res->thread_bytes = g_new0(uint64_t, s->nreaders);

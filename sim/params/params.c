@@ -280,7 +280,10 @@ static int name_index(const char *const *names, size_t n, const char *name) {
 }
 
 uint64_t pcs_params_nfiles(const PcsParams *p) {
-  return p->workload_nrfiles * (pcs_params_files(p) == PCS_FILES_PER_THREAD ? p->workload_threads : 1);
+  if (pcs_params_files(p) == PCS_FILES_PER_THREAD) return p->workload_nrfiles * p->workload_threads;
+  uint64_t named = 1; /* several jobs: the files they name (PcsJobSpec.file) */
+  for (uint32_t j = 0; p->jobs && j < p->njobs; j++) named = MAX(named, (uint64_t)p->jobs[j].file + 1);
+  return p->workload_nrfiles * named;
 }
 
 /* fio's posval names (options.c file_service_type) and str_fst_cb()'s ":N"
@@ -594,6 +597,7 @@ char *pcs_params_job_text(const PcsJobSpec *job) {
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "name=%s clones=%" G_GUINT64_FORMAT " group=%u after=%u wait_for=%s", name, job->clones,
                          job->group, job->after, wait);
+  if (job->file) g_string_append_printf(s, " file=%u", job->file);
   for (char **a = job->set; a && *a; a++) g_string_append_printf(s, " %s", *a);
   return g_string_free(s, FALSE);
 }
@@ -621,9 +625,10 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
     else if (!strcmp(k, "group")) ok = job_u32(v, &out->group);
     else if (!strcmp(k, "after")) ok = job_u32(v, &out->after);
     else if (!strcmp(k, "wait_for")) ok = !strcmp(v, "none") || job_u32(v, &out->wait_for);
+    else if (!strcmp(k, "file")) ok = job_u32(v, &out->file);
     else if (eq && strchr(k, '.')) g_ptr_array_add(set, g_strdup(*w));
     else ok = FALSE;
-    if (!ok) *why = g_strdup_printf("'%s': expected name=, clones=, group=, after=, wait_for= or section.key=value", *w);
+    if (!ok) *why = g_strdup_printf("'%s': expected name=, clones=, group=, after=, wait_for=, file= or section.key=value", *w);
   }
   g_ptr_array_add(set, NULL);
   out->set = (char **)g_ptr_array_free(set, FALSE);
@@ -850,7 +855,9 @@ static const char *const job_keys[] = {"workload.block_size", "workload.rw", "wo
                                        "workload.random_seed", "workload.random_generator", "workload.ioengine",
                                        "workload.iodepth", "workload.iodepth_batch",
                                        "workload.iodepth_batch_complete_min", "workload.iodepth_batch_complete_max",
-                                       "workload.iodepth_low", NULL};
+                                       "workload.iodepth_low", "workload.file_size", "workload.offset",
+                                       "readahead.fadvise_hint", "workload.loops", "workload.time_based",
+                                       "workload.runtime", NULL};
 
 /* Several jobs: their clones add up to workload.threads, each sets only
  * job_keys[], its barrier names a job before it, and its view validates. */
@@ -858,6 +865,7 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
   if (!p->jobs) return TRUE;
   const char *src = p->source ? p->source : "scenario";
   uint64_t clones = 0;
+  uint32_t files = 0;
   for (const char *const *k = job_keys; *k; k++) { /* each job's own value would win over it */
     g_autofree char *where = pcs_params_where(p, *k);
     if (!strcmp(where, "--set"))
@@ -870,13 +878,21 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
     if (!job->clones) return pcs_input_error(error, src, 0, "job '%s' has no clones", job->name);
     if (job->after > j || (job->wait_for != PCS_JOB_NONE && job->wait_for >= j))
       return pcs_input_error(error, src, 0, "job '%s' waits for a job after it", job->name);
+    if (job->file > files) /* numbered in the order the jobs first name them */
+      return pcs_input_error(error, src, 0, "job '%s' reads file %u: expected at most %u (files are numbered as "
+                             "the jobs first name them)", job->name, job->file, files);
+    if (job->file && pcs_params_files(p) == PCS_FILES_PER_THREAD)
+      return pcs_input_error(error, src, 0, "job '%s' reads file %u: with workload.files = per-thread each clone "
+                             "reads its own", job->name, job->file);
+    files = MAX(files, job->file + 1);
     for (char **a = job->set; a && *a; a++) {
       g_autofree char *key = g_strndup(*a, strcspn(*a, "="));
       gboolean ok = FALSE;
       for (const char *const *k = job_keys; *k && !ok; k++) ok = !strcmp(*k, key);
       if (!ok)
         return pcs_input_error(error, src, 0, "job '%s' sets %s of its own: pcsim's jobs share it (a job reads with "
-                               "its own workload.block_size, rw, random options, ioengine and iodepth)", job->name, key);
+                               "its own workload.block_size, rw, random options, ioengine, iodepth, file_size, offset, loops, "
+                               "time_based, runtime and readahead.fadvise_hint)", job->name, key);
     }
     PcsParams view;
     if (!pcs_params_job_view(p, j, &view, error)) return FALSE;
