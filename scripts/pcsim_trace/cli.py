@@ -11,11 +11,11 @@ import argparse
 import signal
 import sys
 
-from . import (alone_requests, colaunch, csum_leaf_reads, fio_cpu, host_freeze, idle_wake, loop_worker,
+from . import (alone_requests, colaunch, csum_leaf_reads, device_busy, fio_cpu, host_freeze, idle_wake, loop_worker,
                lru_batch, marker_hits, preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing,
                wake_wait_burst, window_chain, window_order)
 
-COMMANDS = (alone_requests, colaunch, csum_leaf_reads, fio_cpu, host_freeze, idle_wake, loop_worker, lru_batch, marker_hits,
+COMMANDS = (alone_requests, colaunch, csum_leaf_reads, device_busy, fio_cpu, host_freeze, idle_wake, loop_worker, lru_batch, marker_hits,
             preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing, wake_wait_burst,
             window_chain, window_order)
 

@@ -119,9 +119,11 @@
  *       (pcs_calibrate_add_run()), the clat p50 of a cached read() call less
  *       the base's cost.syscall, over the job's bs in pages; copy from the
  *       smallest window's run, copy_cold from the largest's when its window
- *       exceeds cpu.cache_size.  ext4 and xfs: the clat p10 instead (their
- *       one-thread calls wait on the device in 20-60% of them, fio's clat
- *       bimodal, so the p50 may be a wait).  The job's fadvise_hint also
+ *       exceeds cpu.cache_size.  ext4 and xfs: the clat p10 instead (on a
+ *       guest with free page reporting their one-thread calls copy out of
+ *       order-9 folios whose memory the host took back, about 6 us a page,
+ *       in 20-60% of them: fio's clat bimodal, and the p50 may be such a
+ *       cold copy; docs/notebook/2026-12-06-reported-memory.md).  The job's fadvise_hint also
  *       decides whether ra_pages is read_ahead_kb doubled.
  *   cost.fio_user   not in the trace: fio's user time between calls, its
  *       JSON's usr_cpu x job_runtime over read.total_ios, pooled over the
@@ -1756,14 +1758,15 @@ static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
                               key, window / PCS_KIB, base->cpu_cache_size / PCS_KIB));
       continue;
     }
-    /* ext4, xfs: a one-thread run waits on the device in 20-60% of its calls (fio's clat is bimodal, 3 us cached
-     * and 50 us waiting: the window is one folio, readable only whole), so its p50 may be a wait; p10 is a
-     * cached call */
+    /* ext4, xfs: in 20-60% of a one-thread run's calls the copy is cold (fio's clat is bimodal, 3 us warm and
+     * about 50 us cold: an order-9 folio's memory reported free to the host, each page's first touch a host
+     * fault; the device is idle most of the run), so its p50 may be a cold copy; p10 is a warm one */
     gboolean p10 = large_folios(c) && t->clat10_ns > 0;
     double clat = p10 ? t->clat10_ns : t->clat_ns;
     double pages = (double)((t->bs + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE), per = (clat - syscall) / pages;
-    g_autofree char *why_p10 = p10 ? g_strdup_printf(" (%s: p10, as its one-thread calls wait on the device in 20-60%% "
-                                                     "of them, fio's clat bimodal, and the p50, %.0f ns, may be a wait)",
+    g_autofree char *why_p10 = p10 ? g_strdup_printf(" (%s: p10, as 20-60%% of its one-thread calls copy cold memory "
+                                                     "the host took back, fio's clat bimodal, and the p50, %.0f ns, may be "
+                                                     "such a copy: docs/notebook/2026-12-06-reported-memory.md)",
                                                      c->fstype, t->clat_ns)
                                    : NULL;
     if (!(per > 0)) {
