@@ -125,6 +125,30 @@ static void exclusive_wake_hands_each_page_on_one_task_at_a_time(void **state) {
 /* filemap_add_folio(): a large folio goes in whole or not at all, -EEXIST
  * when any page of its range is taken; its pages find their folio from the
  * TAIL bits alone, and invalidation drops a folio as a whole or keeps it. */
+/* The first touch of each page of a large folio, once: a copy of the
+ * first page alone is counted until the second is touched (they share a
+ * bit), and a new insert starts untouched. */
+static void each_page_of_a_folio_is_touched_first_once(void **state) {
+  PcsPageCache pc;
+  pcs_pc_init(&pc, 64, 4, HOLD);
+  PcsTime cpu;
+  assert_int_equal(pcs_pc_insert_folio(&pc, 16, 16, 0, &cpu), 0);
+  assert_int_equal(pcs_pc_touch(&pc, 16, 16, 18), 2);
+  assert_int_equal(pcs_pc_touch(&pc, 16, 16, 18), 0);
+  assert_int_equal(pcs_pc_touch(&pc, 16, 16, 32), 14);
+  assert_false(pcs_pc_readahead(&pc, 17)); /* TOUCHED on a later page is no marker */
+  assert_int_equal(pcs_pc_insert_folio(&pc, 32, 8, 0, &cpu), 0);
+  assert_int_equal(pcs_pc_touch(&pc, 32, 32, 33), 1);
+  assert_int_equal(pcs_pc_touch(&pc, 32, 32, 33), 1); /* the first page alone: not yet recorded */
+  assert_int_equal(pcs_pc_touch(&pc, 32, 33, 36), 3);
+  assert_int_equal(pcs_pc_touch(&pc, 32, 32, 33), 0);
+  pcs_pc_end_read(&pc, 16, 16);
+  assert_int_equal(pcs_pc_invalidate(&pc, 16, 32, NULL, 0), 16);
+  assert_int_equal(pcs_pc_insert_folio(&pc, 16, 16, 0, &cpu), 0);
+  assert_int_equal(pcs_pc_touch(&pc, 16, 16, 32), 16); /* a new folio, untouched */
+  pcs_pc_clear(&pc);
+}
+
 static void a_folio_insert_is_all_or_nothing(void **state) {
   PcsPageCache pc;
   pcs_pc_init(&pc, 64, 4, HOLD);
@@ -173,6 +197,7 @@ int main(void) {
     cmocka_unit_test(contending_inserts_spin_for_tree_lock),
     cmocka_unit_test(sleepers_wake_in_sleep_order),
     cmocka_unit_test(a_folio_insert_is_all_or_nothing),
+    cmocka_unit_test(each_page_of_a_folio_is_touched_first_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

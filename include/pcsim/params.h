@@ -132,6 +132,8 @@ typedef enum {
     "with memory.contiguous = 1: vm.pcp_batch_scale_max (CONFIG_PCP_BATCH_SCALE_MAX, default 5): a refill is at most pcp_batch << this; a freed page halves the next") \
   X(memory, pcp_freed, SIZE, "0", 0, (UINT64_C(1) << 50),                             \
     "with memory.contiguous = 1: pages freed before the run (drop_caches, fio's invalidate=1) still on CPU 0's per-CPU list, handed out first, last freed first: descending frames, each its own bio_vec (pcsim calibrate: pages in descending pfn steps)") \
+  X(memory, reported_order, COUNT, "0", 0, 10,                                        \
+    "free page reporting's page_reporting_order (virtio_balloon; /sys/module/page_reporting/parameters/page_reporting_order, which scripts/capture-kernel-trace writes into machine.txt): with cost.touch_reported, a large folio of this order or more takes a free block the host took back (reported free before the run), and the first CPU touch of each of its pages is a host fault (docs/notebook/2026-12-06-reported-memory.md); 0: no reporting") \
   X(memory, buddyinfo, TEXT, "", 0, 0,                                                \
     "with memory.contiguous = 1: the free blocks of order 0, 1, 2, ... (up to 10) as /proc/buddyinfo lists them, e.g. '0 0 870 482'; refills take the smallest order first (__rmqueue_smallest()), a block's pages in ascending frames; past the listed blocks, order-10 (4 MiB) blocks side by side without end (the rest of free memory as one range); empty: only those (pcsim calibrate: the aligned runs of ascending pfns)") \
   X(device, latency, TIME, "100us", 0, (UINT64_C(1) << 50),                          \
@@ -240,6 +242,8 @@ typedef enum {
     "per page lookup and copy_to_user of 4 KiB (with large folios a folio's part of a read() call is one copy step of this much a page, as filemap_read() copies a folio at a time)")                                      \
   X(cost, copy_cold, TIME, "0", 0, (UINT64_C(1) << 40),                             \
     "per page lookup and copy_to_user of 4 KiB whose data has left the CPU cache (cpu.cache_size), instead of cost.copy; 0: off, every copy costs cost.copy.  btrfs only (its end-io reads the data to verify checksums, warming the cache): with filesystem = ext4 or xfs nothing reads the data before the copy, and every copy costs cost.copy") \
+  X(cost, touch_reported, TIME, "0", 0, (UINT64_C(1) << 40),                        \
+    "with memory.reported_order: CPU time of the first touch of a 4 KiB page of a folio of that order or more (a host fault on memory the host took back), charged to the read() copy that touches it first, on top of cost.copy; a large folio's first page is counted with its second.  0: off.  Measured on the dec06 host by scripts/reported-memory: about 5.8 us (ext4, order 9, after a 6 s pause)") \
   X(cost, jitter, FRAC, "0", 0, 0,                                                    \
     "each CPU cost is scaled by a uniform factor in [1-j, 1+j] from seeded streams")  \
   X(limits, max_memory, SIZE, "8G", 1, UINT64_MAX,                                    \

@@ -31,6 +31,7 @@ enum {
   PCS_PG_OWNER_MASK = 7u << 4,
   PCS_PG_OWNER_TASKS = 8,
   PCS_PG_TAIL = 1u << 7,      /* a large folio's page after its first */
+  PCS_PG_TOUCHED = 1u << 2,   /* TAIL: a CPU touched it since the insert (memory.reported_order) */
   PCS_PG_ORDER_SHIFT = 3,     /* TAIL: bits 3..6 hold the folio's order */
   PCS_PG_ORDER_MASK = 15u << 3,
 };
@@ -79,6 +80,21 @@ static inline void pcs_pc_set_readahead(PcsPageCache *pc, uint64_t page) {
 /* ClearPageReadahead() / folio_clear_readahead(). */
 static inline void pcs_pc_clear_readahead(PcsPageCache *pc, uint64_t page) {
   pc->pages[page] &= (uint8_t)~PCS_PG_READAHEAD;
+}
+/* A read() copy touching [FROM, TO) of the large folio at HEAD: marks the
+ * pages touched and returns how many were not yet (free page reporting:
+ * the first touch of each is a host fault).  TOUCHED lives on later pages
+ * (TAIL), where the marker bit is free; the first page goes with the
+ * second, so a copy of the first page alone is counted until the second
+ * is touched. */
+static inline uint32_t pcs_pc_touch(PcsPageCache *pc, uint64_t head, uint64_t from, uint64_t to) {
+  uint32_t fresh = 0;
+  for (uint64_t p = from; p < to; p++) {
+    uint64_t q = p == head ? head + 1 : p;
+    fresh += !(pc->pages[q] & PCS_PG_TOUCHED);
+    if (p != head) pc->pages[p] |= PCS_PG_TOUCHED;
+  }
+  return fresh;
 }
 /* Does PAGE's frame directly follow PAGE-1's?  Decided by the allocator
  * (alloc.c) at insert; always inside a large folio. */

@@ -701,7 +701,10 @@ static G_GNUC_NO_INLINE gboolean folio_copy(PcsSim *s, PcsReader *r) {
   uint64_t head = pcs_pc_folio_head(&s->pc, r->pos);
   uint64_t end = MIN(head + pcs_pc_folio_pages(&s->pc, head), r->pos + r->batch_n);
   r->copy_n = (uint32_t)(end - r->pos);
-  return run_cpu(s, r, r->copy_n * s->p->cost_copy, PCS_RD_BATCH_COPIED);
+  PcsTime cost = r->copy_n * s->p->cost_copy;
+  if (G_UNLIKELY(s->reported_pages) && pcs_pc_folio_pages(&s->pc, head) >= s->reported_pages)
+    cost += pcs_pc_touch(&s->pc, head, r->pos, end) * s->p->cost_touch_reported; /* first touches: host faults */
+  return run_cpu(s, r, cost, PCS_RD_BATCH_COPIED);
 }
 
 /* copy_folio_to_iter() of pos, the batch's next folio, then BATCH_COPIED. */

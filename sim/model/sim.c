@@ -264,6 +264,10 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
    * queue's max_sectors for a block device's (blk_apply_bdi_limits()) */
   s->bdi_io_pages = s->endio_inline ? p->block_max_sectors / PCS_SECTORS_PER_PAGE : PCS_RA_BTRFS_IO_PAGES;
   s->copy_cold = p->cost_copy_cold != 0 && pcs_params_filesystem(p) == PCS_FS_BTRFS; /* btrfs's end-io reads the data (endio.c) */
+  /* free page reporting: only large folios take whole reported blocks */
+  s->reported_pages = p->cost_touch_reported && p->memory_reported_order && p->readahead_max_folio_order >= p->memory_reported_order
+                          ? UINT64_C(1) << p->memory_reported_order
+                          : 0;
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   s->nrfiles = (uint32_t)p->workload_nrfiles;
   pcs_params_file_service(p, &s->fservice, &s->fservice_nr);

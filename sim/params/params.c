@@ -1007,6 +1007,9 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "device.slow_rate", "device.sharing"), p->device_slow_rate == 0 || p->device_sharing,
         "device.slow_rate is set but device.sharing = 0: the slow state is a rate of the shared transfers; "
         "set device.sharing = 1");
+  CHECK(blame(p, "cost.touch_reported", "memory.reported_order"), p->cost_touch_reported == 0 || p->memory_reported_order,
+        "cost.touch_reported is set but memory.reported_order = 0: the first touch is a host fault only on memory "
+        "free page reporting gave back (set memory.reported_order to page_reporting_order, 9 here)");
   CHECK(blame(p, "cost.copy_cold", "cpu.cache_size"), p->cost_copy_cold == 0 || p->cpu_cache_size,
         "cost.copy_cold is set but cpu.cache_size = 0: a copy is cold once its page's data has left a CPU cache "
         "of cpu.cache_size bytes; set it (e.g. the L2 per core, as lscpu shows it)");
