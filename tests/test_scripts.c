@@ -95,6 +95,12 @@ static const struct {
   {{"sched-race-timing", "tests/data/kernel-6.18-sched/ra128-j4-rep1.ftrace.txt.gz"},
    {"\n  rq_complete -> end-io work start        21.0 [   7.0,   53.0] (n=1079)\n",
     "\n  rq_complete -> reader's next async ra   111.0 [  76.0,  197.0] (n=1048)\n"}},
+  {{"sync-ra", "tests/data/kernel-6.18-dec06i/mechanism/bs32k-ra4096-j4-rep1.ftrace.txt.gz"},
+   {": 5 synchronous readaheads\n",
+    "\n  start 1 (mid-read 0), in-flight 0 (mid-read 0), front 4 (mid-read 1), hole 0 (mid-read 0), gap 0 (mid-read "
+    "0), again 0 (mid-read 0)\n",
+    "\n  front: the window ending there lost its marker (its first page inserted by another task first): 4; had it: "
+    "0; no such window: 0\n"}},
   {{"wake-wait-burst", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz"},
    {"\nreaders: 3; bursts (switch-in -> switch-out): 622, length p25 / median / p75 / p90 57 / 194 / 1563 / 3310 "
     "us\n",
@@ -129,7 +135,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 static const char *const SUBCOMMANDS[] = {
     "alone-requests", "colaunch",      "csum-leaf-reads",   "fio-cpu",         "host-freeze",  "idle-wake",
     "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
-    "sched-race-timing", "wake-wait-burst", "window-chain", "window-order",
+    "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };
 
 /* `pcsim-trace --help` lists each subcommand on a line of its own with what it does;

@@ -13,11 +13,11 @@ import sys
 
 from . import (alone_requests, colaunch, csum_leaf_reads, device_busy, fio_cpu, host_freeze, idle_wake, loop_worker,
                lru_batch, marker_hits, preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing,
-               wake_wait_burst, window_chain, window_order)
+               sync_ra, wake_wait_burst, window_chain, window_order)
 
-COMMANDS = (alone_requests, colaunch, csum_leaf_reads, device_busy, fio_cpu, host_freeze, idle_wake, loop_worker, lru_batch, marker_hits,
-            preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing, wake_wait_burst,
-            window_chain, window_order)
+COMMANDS = (alone_requests, colaunch, csum_leaf_reads, device_busy, fio_cpu, host_freeze, idle_wake, loop_worker, lru_batch,
+            marker_hits, preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing, sync_ra,
+            wake_wait_burst, window_chain, window_order)
 
 PROG = 'pcsim-trace'
 DESCRIPTION = '''\
