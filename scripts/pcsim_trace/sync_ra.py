@@ -29,6 +29,10 @@ loop, so page_cache_next_miss() found the inserter's current hole and the new wi
 overlaps the rest of the old one: its first page, the marker, goes to the inserter),
 and how often a window's insert run (its task's own inserts, 32 pages or more) stalls:
 a gap over 10 us between two consecutive inserts (the task off its CPU or interrupted).
+The last line splits the gaps between two consecutive inserts of one task (one window)
+by whether a block_rq_complete ran in that task's context (on its CPU) between them: a
+request's completion taking the inserting reader's CPU (pcsim charges no interrupt or
+softirq time, endio.c), with the gap's p25 / p50 / p90.
 Prints the counts per class and per thread; --list prints every call.
 pcsim's trace prints lookahead_size=0: an async window's marker is then taken to be
 its first page (6.18's page_cache_async_ra() sets async_size = size).
@@ -46,6 +50,7 @@ HELP = 'class each synchronous readahead by what the cache held'
 PATHS = ('traces',)
 INS = re.compile(r'ino (\d+) pfn=\S+ ofs=(\d+)')
 WANTED = {'mm_filemap_add_to_page_cache', 'page_cache_sync_ra', 'page_cache_async_ra', 'page_cache_ra_unbounded'}
+DATA_INO = {}
 CLASSES = ('start', 'in-flight', 'front', 'hole', 'gap', 'again')
 
 
@@ -71,6 +76,7 @@ def read(path):
     if not count:
         return None
     data = count.most_common(1)[0][0]
+    DATA_INO[path] = data
     return [(i, t, p, n, f) for i, (t, p, n, ino, f) in enumerate(x for x in raw if x[3] == data)]
 
 
@@ -218,6 +224,34 @@ def insert_stalls(evs, wins, gap=10e-6, least=32):
     return runs, stalled
 
 
+def data_ino(path):
+    """The data file's inode of the trace read() last read at PATH."""
+    return DATA_INO[path]
+
+
+def completion_gaps(path, ino):
+    """Gaps (us) between consecutive inserts of one task into INO: (with a block_rq_complete
+    in that task's context between them, without)."""
+    last, pending, with_, without = {}, collections.defaultdict(list), [], []
+    for e in events(path, {'block_rq_complete', 'mm_filemap_add_to_page_cache', 'page_cache_ra_unbounded'}):
+        if e.name == 'block_rq_complete':
+            pending[e.pid].append(e.cpu)
+        elif e.name == 'page_cache_ra_unbounded':
+            last.pop(e.pid, None)
+            pending.pop(e.pid, None)
+        else:
+            x = INS.search(e.rest)
+            if not x or int(x.group(1)) != ino:
+                continue
+            page = int(x.group(2)) // 4096
+            prev = last.get(e.pid)
+            if prev and prev[1] == page - 1:
+                (with_ if e.cpu in pending.get(e.pid, ()) else without).append((e.time - prev[0]) * 1e6)
+            last[e.pid] = (e.time, page)
+            pending.pop(e.pid, None)
+    return sorted(with_), sorted(without)
+
+
 def describe(r):
     s = '%-9s %s pid %d index %d req %d (front %d)' % (r['class'], 'mid-read  ' if r['mid'] else 'read-start',
                                                       r['pid'], r['index'], r['req'], r['front'])
@@ -268,6 +302,11 @@ def report(path, listing):
     runs, stalled = insert_stalls(evs, windows(evs))
     print('  window insert runs (32 own pages or more) with a gap over 10 us: %d of %d (%.1f%%)'
           % (stalled, runs, 100.0 * stalled / runs if runs else 0.0))
+    data = data_ino(path)
+    w, wo = completion_gaps(path, data)
+    print('  insert gaps with a completion in the inserting task\'s context: %d%s; without: %d, over 10 us %d'
+          % (len(w), ', p25 / p50 / p90 %.0f / %.0f / %.0f us' % (quantile(w, 0.25), quantile(w, 0.5), quantile(w, 0.9))
+             if w else '', len(wo), sum(g > 10 for g in wo)))
     if listing:
         for r in rs:
             print('    %.6f ' % r['t'] + describe(r))
