@@ -95,6 +95,8 @@ static const struct {
   {{"sched-race-timing", "tests/data/kernel-6.18-sched/ra128-j4-rep1.ftrace.txt.gz"},
    {"\n  rq_complete -> end-io work start        21.0 [   7.0,   53.0] (n=1079)\n",
     "\n  rq_complete -> reader's next async ra   111.0 [  76.0,  197.0] (n=1048)\n"}},
+  {{"device-busy", "tests/data/kernel-6.18-ext4/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
+   {": 877 data requests over 2118 ms, device busy 550 ms (26%)\n", "\n  in flight: 0: 74% 7: 25% 14: 1%\n"}},
   {{"sync-ra", "tests/data/kernel-6.18-dec06i/mechanism/bs32k-ra4096-j4-rep1.ftrace.txt.gz"},
    {": 5 synchronous readaheads\n",
     "\n  start 1 (mid-read 0), in-flight 0 (mid-read 0), front 4 (mid-read 1), hole 0 (mid-read 0), gap 0 (mid-read "
@@ -133,7 +135,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "colaunch",      "csum-leaf-reads",   "fio-cpu",         "host-freeze",  "idle-wake",
+    "alone-requests", "colaunch",      "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
     "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };
@@ -213,6 +215,31 @@ static void the_quantile_rule(void **state) {
   assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("python3 -c ...quantile: %s", err);
   assert_string_equal(out, "3 3 10 2 2 4 nan (10, 20, 30)\nTestResults(failed=0, attempted=3)\n");
+}
+
+/* scripts/reported-memory (root, a real kernel: never run here) explains itself
+ * and refuses bad options with exit 2 before it needs root. */
+static void reported_memory_explains_and_refuses(void **state) {
+  (void)state;
+  struct {
+    const char *arg, *value;
+    int status;
+    const char *says;
+  } cases[] = {{"--help", NULL, 0, "page_reporting_order"},
+               {"--reps", "x", 2, "--reps: 'x' is not a positive integer"},
+               {"--settle", "1,a", 2, "--settle: '1,a' is not a list of seconds"},
+               {"--numjobs", "0", 2, "--numjobs: '0' is not a list of thread counts"},
+               {"--nosuch", NULL, 2, "unknown option '--nosuch'"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *argv[] = {"bash", "scripts/reported-memory", (char *)cases[i].arg, (char *)cases[i].value, NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), cases[i].status);
+    if (!strstr(cases[i].status ? err : out, cases[i].says))
+      fail_msg("reported-memory %s: no '%s' in:\n%s%s", cases[i].arg, cases[i].says, out, err);
+  }
 }
 
 /* sched-compare runs pcsim on a capture's job and prints the kernel's and pcsim's rows
@@ -302,6 +329,7 @@ int main(void) {
     cmocka_unit_test(help_lists_every_subcommand),
     cmocka_unit_test(bad_input_exits_2_without_a_traceback),
     cmocka_unit_test(the_quantile_rule),
+    cmocka_unit_test(reported_memory_explains_and_refuses),
     cmocka_unit_test(sched_compare_runs_pcsim_beside_the_capture),
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
     cmocka_unit_test(pcsim_launches_windows_twice_with_the_marker_gap),
