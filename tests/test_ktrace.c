@@ -227,6 +227,7 @@ static void capture_script_takes_a_loop_file_system(void **state) {
   } cases[] = {
     {{"--loop-fs", "zfs", "--loop-size", "1G"}, "--loop-fs: 'zfs' is not btrfs, ext4 or xfs\n"},
     {{"--loop-fs", "ext4", NULL}, "--loop-fs ext4 needs --loop-size SIZE"},
+    {{"--settle", "2.5", "--loop-btrfs", "1G"}, "--settle: '2.5' is not a whole number of seconds\n"},
     {{"--loop-size", "1G", "--device", "/dev/null"}, "give --loop-size SIZE or --device DEV, not both\n"},
     {{"--mkfs-options", "-n 4k", "--device", "/dev/null"}, "--mkfs-options needs --loop-size"},
     {{NULL}, "give --loop-fs FS --loop-size SIZE (or --loop-btrfs SIZE) or --device DEV\n"},
