@@ -115,15 +115,6 @@ static void what_jobs_share_is_refused_when_it_differs(void **state) {
   assert_string_equal(out, "");
 }
 
-typedef struct {
-  uint64_t calls[4];
-} Calls;
-
-static void count_calls(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
-  Calls *c = user;
-  if (kind == PCS_TRACE_SYSCALL && thread >= 1 && thread <= 4) c->calls[thread - 1]++;
-}
-
 /* The issue's job: the small clones' read() calls are 4 KiB, the large
  * ones' 1 MiB (bytes / calls), each clone reads the whole file, and the
  * run's bytes are the jobs' bytes. */
@@ -132,16 +123,11 @@ static void each_job_reads_with_its_own_block_size(void **state) {
   PcsFioJob job;
   g_autofree char *text = example("16M", "");
   load_job(text, &p, &job);
-  Calls c = {{0}};
-  PcsRunOptions opt = {.trace = count_calls, .trace_user = &c};
   PcsResult r;
-  GError *error = NULL;
-  PcsPolicy policy;
-  assert_true(pcs_policy_parse("window", &policy, NULL));
-  if (!pcs_sim_run(&p, &policy, &opt, &r, &error)) fail_msg("%s", error->message);
-  for (int t = 0; t < 4; t++) {
+  g_autoptr(GArray) events = test_run_traced(&p, "window", &r);
+  for (uint32_t t = 0; t < 4; t++) {
     assert_int_equal(r.thread_bytes[t], 16u << 20);
-    assert_int_equal(r.thread_bytes[t] / c.calls[t], t < 2 ? 4096 : 1048576);
+    assert_int_equal(r.thread_bytes[t] / test_count(events, t + 1, PCS_TRACE_SYSCALL), t < 2 ? 4096 : 1048576);
     assert_int_equal(r.thread_start_ns[t], 0);
   }
   assert_int_equal(r.bytes_returned, 4 * (16u << 20));
@@ -152,13 +138,14 @@ static void each_job_reads_with_its_own_block_size(void **state) {
   pcs_fio_clear(&job), pcs_params_clear(&p);
 }
 
-typedef struct {
-  uint64_t ra_async_max[2]; /* the largest async readahead window of thread 1 and 2, in pages */
-} Windows;
-
-static void max_windows(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {
-  Windows *w = user;
-  if (kind == PCS_TRACE_RA_ASYNC && thread >= 1 && thread <= 2) w->ra_async_max[thread - 1] = MAX(w->ra_async_max[thread - 1], b);
+/* The largest asynchronous readahead window THREAD (1-based) launched, in pages. */
+static uint64_t max_async_window(GArray *events, uint32_t thread) {
+  uint64_t max = 0;
+  for (guint i = 0; i < events->len; i++) {
+    const TestEvent *e = &g_array_index(events, TestEvent, i);
+    if (e->kind == PCS_TRACE_RA_ASYNC && e->thread == thread) max = MAX(max, e->b);
+  }
+  return max;
 }
 
 /* Each job reads its own range of the shared file (size, offset), its own
@@ -173,19 +160,14 @@ static void each_job_reads_its_own_range_loops_and_window(void **state) {
   assert_true(has(p.jobs[0].set, "workload.loops=2"));
   assert_true(has(p.jobs[1].set, "workload.offset=33554432"));
   assert_true(has(p.jobs[1].set, "readahead.fadvise_hint=0"));
-  Windows w = {{0}};
-  PcsRunOptions opt = {.trace = max_windows, .trace_user = &w};
   PcsResult r;
-  GError *error = NULL;
-  PcsPolicy policy;
-  assert_true(pcs_policy_parse("window", &policy, NULL));
-  if (!pcs_sim_run(&p, &policy, &opt, &r, &error)) fail_msg("%s", error->message);
+  g_autoptr(GArray) events = test_run_traced(&p, "window", &r);
   assert_int_equal(r.thread_bytes[0], 2 * (32u << 20)); /* size x loops */
   assert_int_equal(r.thread_bytes[1], 16u << 20);
   assert_int_equal(r.jobs[0].bytes, 2 * (32u << 20));
   assert_int_equal(r.jobs[1].bytes, 16u << 20);
-  assert_int_equal(w.ra_async_max[0], 2048);
-  assert_int_equal(w.ra_async_max[1], 1024);
+  assert_int_equal(max_async_window(events, 1), 2048);
+  assert_int_equal(max_async_window(events, 2), 1024);
   assert_int_equal(r.file_bytes, 48u << 20); /* the file is laid out to b's offset + size */
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);

@@ -698,11 +698,11 @@ static inline uint64_t batch_last_folio(const PcsSim *s, const PcsReader *r) {
 /* copy_folio_to_iter() of the part of pos's large folio in the batch: one
  * step of cost.copy a page (filemap_read() copies a folio at a time). */
 static G_GNUC_NO_INLINE gboolean folio_copy(PcsSim *s, PcsReader *r) {
-  uint64_t head = pcs_pc_folio_head(&s->pc, r->pos);
-  uint64_t end = MIN(head + pcs_pc_folio_pages(&s->pc, head), r->pos + r->batch_n);
+  uint64_t head = pcs_pc_folio_head(&s->pc, r->pos), pages = pcs_pc_folio_pages(&s->pc, head);
+  uint64_t end = MIN(head + pages, r->pos + r->batch_n);
   r->copy_n = (uint32_t)(end - r->pos);
   PcsTime cost = r->copy_n * s->p->cost_copy;
-  if (G_UNLIKELY(s->reported_pages) && pcs_pc_folio_pages(&s->pc, head) >= s->reported_pages)
+  if (G_UNLIKELY(s->reported_pages) && pages >= s->reported_pages)
     cost += pcs_pc_touch(&s->pc, head, r->pos, end) * s->p->cost_touch_reported; /* first touches: host faults */
   return run_cpu(s, r, cost, PCS_RD_BATCH_COPIED);
 }
