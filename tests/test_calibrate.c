@@ -139,7 +139,7 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   /* fstype=btrfs as scripts/capture-kernel-trace writes it now (the machine
    * files of the committed captures, written before the key, have none) */
   g_autofree char *machine = test_tempfile("machine.txt", "kernel=6.18 cpus=2 fstype=btrfs max_sectors_kb=1280 "
-                                                          "max_segments=128 max_segment_size=65536 scheduler=[none] "
+                                                          "max_segments=128 max_segment_size=65536 page_reporting_order=none scheduler=[none] "
                                                           "mq-deadline\n");
   PcsParams p;
   g_autofree char *ini = NULL;

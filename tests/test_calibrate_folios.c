@@ -112,6 +112,99 @@ static void calibrate_session(const char *fs, const uint64_t *folios) {
   }
 }
 
+/* Calibrate SET's two one-thread captures with its machine.txt, EXTRA
+ * appended to it (NULL: as is); the host file's text in *TEXT, its path in
+ * *INI, calibrate's stderr in *ERR. */
+static void calibrate_set(const char *set_rel, const char *extra, char **text, char **ini, char **err) {
+  g_autofree char *set = test_path(set_rel), *dir = test_tempdir();
+  g_autofree char *machine_src = g_build_filename(set, "machine.txt", NULL), *machine_text = NULL;
+  assert_true(g_file_get_contents(machine_src, &machine_text, NULL, NULL));
+  g_autofree char *machine = g_build_filename(dir, "machine.txt", NULL);
+  g_autofree char *with = g_strdup_printf("%s%s\n", g_strchomp(machine_text), extra ? extra : "");
+  assert_true(g_file_set_contents(machine, with, -1, NULL));
+  g_autofree char *a = lay_out(dir, set, runs[0]), *b = lay_out(dir, set, runs[1]);
+  *ini = g_build_filename(dir, "host.ini", NULL);
+  g_autofree char *out = NULL;
+  int rc = test_pcsim(&out, err, "calibrate", a, b, "--out", *ini, NULL);
+  if (rc) fail_msg("pcsim calibrate (%s) exited %d: %s", set_rel, rc, *err);
+  assert_true(g_file_get_contents(*ini, text, NULL, NULL));
+}
+
+/* KEY = VALUE of host file TEXT as a number (its unit suffix ignored). */
+static double host_value(const char *text, const char *key) {
+  g_autofree char *line = g_strdup_printf("\n%s = ", key);
+  const char *at = strstr(text, line);
+  if (!at) fail_msg("no '%s = ' in the host file", key);
+  return g_ascii_strtod(at + strlen(line), NULL);
+}
+
+/* fio's aggregate MiB/s in SET's blocks/NAME.json. */
+static double fio_mib_s(const char *set_rel, const char *name) {
+  g_autofree char *rel = g_strdup_printf("%s/blocks/%s.json", set_rel, name);
+  g_autofree char *path = test_path(rel), *json = NULL;
+  assert_true(g_file_get_contents(path, &json, NULL, NULL));
+  g_autoptr(JsonParser) parser = json_parser_new();
+  assert_true(json_parser_load_from_data(parser, json, -1, NULL));
+  JsonObject *job = json_array_get_object_element(
+      json_object_get_array_member(json_node_get_object(json_parser_get_root(parser)), "jobs"), 0);
+  return json_object_get_double_member(json_object_get_object_member(job, "read"), "bw") / 1024.0;
+}
+
+/* The cold capture (--settle 3: every run's order-9 folios in memory free
+ * page reporting gave back): calibrate reads memory.reported_order from
+ * machine.txt and cost.touch_reported from the 4096 KiB run's clat p50
+ * against the 128 KiB run's p10 (62.72 against 3.44 us over 8 pages: 7410 ns),
+ * leaves that run's requests out of the device fit, and the host then
+ * reads 4096 KiB at one thread as slowly as the kernel did (480 MiB/s, not
+ * the 3917 a warm copy gives). */
+static void a_cold_capture_gives_the_first_touch(void **state) {
+  (void)state;
+  const char *sets[] = {"tests/data/kernel-6.18-ext4c", "tests/data/kernel-6.18-xfsc"};
+  for (size_t k = 0; k < G_N_ELEMENTS(sets); k++) {
+    g_autofree char *text = NULL, *ini = NULL, *err = NULL;
+    calibrate_set(sets[k], NULL, &text, &ini, &err);
+    assert_int_equal((int)host_value(text, "reported_order"), 9);
+    double touch = host_value(text, "touch_reported");
+    if (!(touch > 6500 && touch < 8000)) fail_msg("%s: cost.touch_reported %.0f ns, expected 6.5..8 us", sets[k], touch);
+    g_auto(GStrv) parts = g_strsplit(text, "\n# ", -1);
+    g_autofree char *comments = g_strjoinv(" ", parts); /* the comments unwrapped */
+    assert_non_null(strstr(comments, "left out: the requests of ra4096-j1-rep1.ftrace.txt.gz"));
+    assert_int_equal((int)host_value(text, "copy_cold"), 0); /* btrfs's: off */
+    double latency = host_value(text, "latency");
+    if (!(latency > 80000 && latency < 160000)) /* a 256 KiB request alone: 117..132 us */
+      fail_msg("%s: device.latency %.0f ns, expected the 128 KiB run's busy periods' 80..160 us", sets[k], latency);
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+      g_autofree char *job_rel = g_strdup_printf("%s/blocks/%s.fio", sets[k], runs[i]);
+      g_autofree char *job = test_path(job_rel), *sim = NULL, *sim_err = NULL;
+      g_autofree char *ra = g_strdup_printf("readahead.read_ahead_kb=%" G_GUINT64_FORMAT, read_ahead_kb[i]);
+      int rc = test_pcsim(&sim, &sim_err, "run", job, "--model", ini, "--set", ra, "--format", "json", NULL);
+      if (rc) fail_msg("pcsim run %s exited %d: %s", job, rc, sim_err);
+      double pcsim = result_value(sim, "aggregate_mib_s"), real = fio_mib_s(sets[k], runs[i]);
+      if (!(fabs(pcsim - real) <= 0.25 * real))
+        fail_msg("%s %s: pcsim %.0f MiB/s, the kernel %.0f (more than 25%% apart)", sets[k], runs[i], pcsim, real);
+    }
+  }
+}
+
+/* A warm capture (ext4b: no --settle; its 4096 KiB run's calls 3.4 us at
+ * p50, no slower than the 128 KiB run's) with page_reporting_order=9: the
+ * first touch is measured as 0, the state it ran in; none: 0 too. */
+static void a_warm_capture_gives_no_first_touch(void **state) {
+  (void)state;
+  const char *extra[] = {" page_reporting_order=9", " page_reporting_order=none"};
+  const char *why[] = {"the large folios' calls were no slower", "no free page reporting"};
+  for (size_t k = 0; k < G_N_ELEMENTS(extra); k++) {
+    g_autofree char *text = NULL, *ini = NULL, *err = NULL;
+    calibrate_set("tests/data/kernel-6.18-ext4b", extra[k], &text, &ini, &err);
+    assert_int_equal((int)host_value(text, "reported_order"), k ? 0 : 9);
+    assert_int_equal((int)host_value(text, "touch_reported"), 0);
+    g_auto(GStrv) parts = g_strsplit(text, "\n# ", -1);
+    g_autofree char *comments = g_strjoinv(" ", parts);
+    if (!strstr(comments, why[k])) fail_msg("expected '%s' in the host file's comments", why[k]);
+    assert_null(strstr(text, "left out:"));
+  }
+}
+
 static void an_ext4_session_gives_an_ext4_host(void **state) {
   (void)state;
   const uint64_t folios[] = {4028, 589};
@@ -152,6 +245,8 @@ int main(void) {
     cmocka_unit_test(an_ext4_session_gives_an_ext4_host),
     cmocka_unit_test(an_xfs_session_gives_an_xfs_host),
     cmocka_unit_test(keys_keep_the_file_system),
+    cmocka_unit_test(a_cold_capture_gives_the_first_touch),
+    cmocka_unit_test(a_warm_capture_gives_no_first_touch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,7 @@
   X(CONTIGUOUS_SHARE, memory, contiguous_share) \
   X(PCP_FREED, memory, pcp_freed)            \
   X(BUDDYINFO, memory, buddyinfo)            \
+  X(REPORTED_ORDER, memory, reported_order)  \
   X(LATENCY, device, latency)                \
   X(BANDWIDTH, device, bandwidth)            \
   X(QUEUE_DEPTH, device, queue_depth)        \
@@ -43,6 +44,7 @@
   X(BIO_SUBMIT, cost, bio_submit)           \
   X(COPY, cost, copy)                        \
   X(COPY_COLD, cost, copy_cold)              \
+  X(TOUCH_REPORTED, cost, touch_reported)    \
   X(FIO_USER, cost, fio_user)
 
 typedef enum {

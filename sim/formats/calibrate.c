@@ -121,10 +121,17 @@
  *       smallest window's run, copy_cold from the largest's when its window
  *       exceeds cpu.cache_size.  ext4 and xfs: the clat p10 instead (on a
  *       guest with free page reporting their one-thread calls copy out of
- *       order-9 folios whose memory the host took back, about 6 us a page,
- *       in 20-60% of them: fio's clat bimodal, and the p50 may be such a
- *       cold copy; docs/notebook/2026-12-06-reported-memory.md).  The job's fadvise_hint also
- *       decides whether ra_pages is read_ahead_kb doubled.
+ *       folios whose memory the host took back, about 7 us a page, in some
+ *       or all of them: fio's clat bimodal, and the p50 may be such a cold
+ *       copy; docs/notebook/2026-12-06-reported-memory.md), and copy_cold
+ *       0 (the cache-cold copy is btrfs's end-io's).  The job's
+ *       fadvise_hint also decides whether ra_pages is read_ahead_kb doubled.
+ *   memory.reported_order, cost.touch_reported   free page reporting: the
+ *       machine file's page_reporting_order= (none: 0), and the first touch
+ *       of a page of a folio of that order or more: the largest window's
+ *       clat p50 less the smallest's warm call (p10) over the call's pages,
+ *       0 when it is under twice that (the capture ran warm); that run's
+ *       requests then stay out of the device fit (reported_estimates()).
  *   cost.fio_user   not in the trace: fio's user time between calls, its
  *       JSON's usr_cpu x job_runtime over read.total_ios, pooled over the
  *       one-thread runs.
@@ -194,8 +201,8 @@ struct PcsCalibration {
   GArray *dev_iso;  /* the same, issued with no other request in flight */
   GArray *dev_solo; /* the same, with no other request in flight until it completed */
   GArray *dev_busy; /* Sample: busy periods whose requests were all in flight at once (a lone request is one):
-                     * x = their bytes, y = issue of the first -> completion of the last; trace 0 for all,
-                     * so that a fit has one intercept over the traces */
+                     * x = their bytes, y = issue of the first -> completion of the last (fitted pooled, one
+                     * intercept over the traces: device_set()) */
   GArray *inflight; /* Sample: x = requests in flight at an issue, this one included */
   GArray *runs;     /* Sample: x = pairs in the run, y = mean spacing ns */
   GArray *gaps;     /* Sample: x = bio pages, y = gap before the bio ns */
@@ -209,6 +216,7 @@ struct PcsCalibration {
   uint64_t run_hist[RUN_BUCKETS];
   char *machine;    /* base name of the machine file, or NULL */
   char *fstype;     /* its fstype= (btrfs, ext4 or xfs), or NULL: btrfs */
+  char *dropped;    /* why a trace's requests are left out of the device fit (reported_estimates()), or NULL */
   uint64_t mach[PCS_CAL_N];
   gboolean mach_set[PCS_CAL_N];
   PcsCalEstimate est[PCS_CAL_N];
@@ -422,7 +430,7 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
     if (!g_hash_table_size(pending) && p_count >= 3 && p_most == p_count && e->time_ns > p_start)
       add_sample(c->batches, p_count, (double)(e->time_ns - p_first) / (double)(e->time_ns - p_start), trace);
     if (!g_hash_table_size(pending) && p_most == p_count && e->time_ns > p_start)
-      add_sample(c->dev_busy, p_bytes, (double)(e->time_ns - p_start), 0);
+      add_sample(c->dev_busy, p_bytes, (double)(e->time_ns - p_start), trace);
   }
 }
 
@@ -677,6 +685,7 @@ static const struct {
   {"max_segment_size", PCS_CAL_MAX_SEGMENT_SIZE, 1},
   {"cpus", PCS_CAL_CPUS, 1},
   {"nr_requests", PCS_CAL_QUEUE_DEPTH, 1},
+  {"page_reporting_order", PCS_CAL_REPORTED_ORDER, 1}, /* "none": no free page reporting, 0 */
 };
 
 static const char *const est_section[] = {
@@ -708,6 +717,10 @@ static gboolean machine_fstype(PcsCalibration *c, const char *path, guint no, co
 
 static gboolean machine_word(PcsCalibration *c, const char *path, guint no, const char *word, GError **error) {
   if (g_str_has_prefix(word, "fstype=")) return machine_fstype(c, path, no, word + strlen("fstype="), error);
+  if (g_str_equal(word, "page_reporting_order=none")) { /* the capture script's word for no reporting */
+    c->mach[PCS_CAL_REPORTED_ORDER] = 0, c->mach_set[PCS_CAL_REPORTED_ORDER] = TRUE;
+    return TRUE;
+  }
   for (size_t k = 0; k < G_N_ELEMENTS(machine_keys); k++) {
     size_t n = strlen(machine_keys[k].word);
     if (strncmp(word, machine_keys[k].word, n) || word[n] != '=') continue;
@@ -931,6 +944,17 @@ static void per_trace_fits(const PcsCalibration *c, const GArray *samples, GStri
   }
 }
 
+/* S with every sample in trace 0: a fit with one intercept over the traces. */
+static GArray *pooled(const GArray *s) {
+  GArray *p = g_array_sized_new(FALSE, FALSE, sizeof(Sample), s->len);
+  for (guint i = 0; i < s->len; i++) {
+    Sample one = g_array_index(s, Sample, i);
+    one.trace = 0;
+    g_array_append_val(p, one);
+  }
+  return p;
+}
+
 static void device_text(GString *s, const Fit *f) {
   g_string_append_printf(s, "%.1fus %.3gG/s", f->a / PCS_NS_PER_US, PCS_NS_PER_S / f->b / (1024.0 * PCS_MIB));
 }
@@ -1147,9 +1171,10 @@ static void device_estimates(PcsCalibration *c, const char *names) {
   Fit f = {0};
   const GArray *set = NULL;
   g_autoptr(GString) tried = g_string_new(NULL);
+  g_autoptr(GArray) busy = pooled(c->dev_busy);
   size_t k = 0;
   for (; k < G_N_ELEMENTS(device_sets); k++) {
-    set = G_STRUCT_MEMBER(GArray *, c, device_sets[k].offset);
+    set = k == DEVICE_SET_BUSY ? busy : G_STRUCT_MEMBER(GArray *, c, device_sets[k].offset);
     f = fit_line(set, G_MAXUINT);
     if (f.ok) break;
     g_string_append_printf(tried, "%s%s: %s", tried->len ? "; " : "", device_sets[k].what, f.why);
@@ -1174,7 +1199,8 @@ static void device_estimates(PcsCalibration *c, const char *names) {
                          f.groups, lo, hi, f.n, device_sets[k].what, paired, isolated, solo,
                          tried->len ? "; not usable: " : "", tried->str, f.r_q1 / PCS_NS_PER_US,
                          f.r_q3 / PCS_NS_PER_US);
-  per_trace_fits(c, set, s, device_text);
+  per_trace_fits(c, k == DEVICE_SET_BUSY ? c->dev_busy : set, s, device_text);
+  if (c->dropped) g_string_append_printf(s, "; left out: %s", c->dropped);
   g_string_append_printf(s, "; from %s", names);
   set_est(c, PCS_CAL_LATENCY, TRUE, f.a, g_strdup_printf("latency: the intercept, %.1f us. %s", f.a / PCS_NS_PER_US,
                                                          s->str));
@@ -1352,15 +1378,6 @@ static void bio_estimates(PcsCalibration *c, const char *names) {
 
 /* The samples of S as one trace: for a fit across traces when each trace
  * shows one size (the one-thread captures' windows). */
-static GArray *pooled(const GArray *s) {
-  GArray *p = g_array_sized_new(FALSE, FALSE, sizeof(Sample), s->len);
-  for (guint i = 0; i < s->len; i++) {
-    Sample one = g_array_index(s, Sample, i);
-    one.trace = 0;
-    g_array_append_val(p, one);
-  }
-  return p;
-}
 
 /* "1 (46: 1.0 us), 4 (39: 1.0 us), ...": each X of S pooled over the traces,
  * its samples and median Y. */
@@ -1707,6 +1724,7 @@ static void csum_leaf_estimate(PcsCalibration *c) {
 static void machine_estimates(PcsCalibration *c) {
   for (size_t k = 0; k < G_N_ELEMENTS(machine_keys); k++) {
     PcsCalibrateId id = machine_keys[k].id;
+    if (id == PCS_CAL_REPORTED_ORDER) continue; /* reported_estimates() */
     if (!c->machine || !c->mach_set[id]) {
       set_est(c, id, FALSE, 0,
               g_strdup_printf("%s: not measurable from the traces: %s; kept from the base", est_key[id],
@@ -1719,6 +1737,113 @@ static void machine_estimates(PcsCalibration *c) {
             g_strdup_printf("%s: %s%s in %s", est_key[id], machine_keys[k].word,
                             machine_keys[k].scale > 1 ? " * 2 (sectors)" : "", c->machine));
   }
+}
+
+/* Sample arrays of the device fit: TRACE's samples removed. */
+static void drop_samples(GArray *a, guint trace) {
+  guint kept = 0;
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index(a, Sample, i).trace != trace) g_array_index(a, Sample, kept++) = g_array_index(a, Sample, i);
+  g_array_set_size(a, kept);
+}
+
+/* Leaves TRACE's read requests out of the device fit, WHY said in its comment. */
+static void drop_device_trace(PcsCalibration *c, guint trace, char *why) {
+  GArray *sets[] = {c->dev_all, c->dev_iso, c->dev_solo, c->dev_busy, c->batches};
+  for (size_t k = 0; k < G_N_ELEMENTS(sets); k++) drop_samples(sets[k], trace);
+  guint kept = 0;
+  for (guint i = 0; i < c->overlap->len; i++)
+    if (g_array_index(c->overlap, Overlap, i).trace != trace)
+      g_array_index(c->overlap, Overlap, kept++) = g_array_index(c->overlap, Overlap, i);
+  g_array_set_size(c->overlap, kept);
+  g_free(c->dropped);
+  c->dropped = why;
+}
+
+/* The one-thread runs with fio's job and JSON beside them: the smallest
+ * and the largest readahead window (NULL when none). */
+static void window_runs(const PcsCalibration *c, const TraceTally **lo, const TraceTally **hi, guint *hi_index) {
+  *lo = *hi = NULL;
+  for (guint i = 0; i < c->traces->len; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    if (!t->json || !t->job || !t->bs || !t->ra_pages || t->numjobs > 1) continue;
+    if (!*lo || t->ra_pages < (*lo)->ra_pages) *lo = t;
+    if (!*hi || t->ra_pages > (*hi)->ra_pages) *hi = t, *hi_index = i;
+  }
+}
+
+/* memory.reported_order, cost.touch_reported: free page reporting
+ * (virtio_balloon, mm/page_reporting.c; docs/notebook/2026-12-06-reported-memory.md).
+ * The order is the machine file's page_reporting_order= (none: 0).  The
+ * cost is the first CPU touch of a page of a folio of that order or more
+ * whose memory the host took back: fio's clat p50 of the largest window's
+ * one-thread run, whose folios reach the order, less that of the smallest
+ * window's, whose folios stay below it, over the call's pages.  A capture
+ * made with --settle (a pause over PAGE_REPORTING_DELAY after drop_caches)
+ * has every large folio cold; one without may have them warm, and then the
+ * p50s agree and the cost is 0, the state that capture ran in.  The cold
+ * run's requests are left out of the device fit: the device's writes into
+ * the same memory fault on the host too (8 MiB take 3.3 ms cold against
+ * 1.6 ms warm on the dec06 host), which the device model does not carry. */
+static void reported_estimates(PcsCalibration *c) {
+  const PcsCalibrateId ord = PCS_CAL_REPORTED_ORDER, touch = PCS_CAL_TOUCH_REPORTED;
+  if (!c->machine || !c->mach_set[ord]) {
+    const char *why = c->machine ? "no page_reporting_order= in the machine file (a capture from before the script wrote it)"
+                                 : "no machine file";
+    set_est(c, ord, FALSE, 0, g_strdup_printf("reported_order: not measurable: %s; kept from the base", why));
+    set_est(c, touch, FALSE, 0, g_strdup_printf("touch_reported: not measurable: %s; kept from the base", why));
+    return;
+  }
+  uint64_t order = c->mach[ord];
+  set_est(c, ord, TRUE, (double)order,
+          order ? g_strdup_printf("reported_order: page_reporting_order=%" G_GUINT64_FORMAT " in %s: free page "
+                                  "reporting hands free blocks of that order and more to the host 2 s after they "
+                                  "are freed (mm/page_reporting.c); a folio that large takes such a block whole",
+                                  order, c->machine)
+                : g_strdup_printf("reported_order: 0, page_reporting_order=none in %s: no free page reporting",
+                                  c->machine));
+  if (!order) {
+    set_est(c, touch, TRUE, 0, g_strdup("touch_reported: 0, no free page reporting: no first touch faults"));
+    return;
+  }
+  const TraceTally *lo, *hi;
+  guint hi_index = 0;
+  window_runs(c, &lo, &hi, &hi_index);
+  uint64_t need = UINT64_C(1) << order;
+  const char *why = !large_folios(c) ? "the file system reads 4 KiB folios, which never take a reported block whole"
+                    : !lo || lo == hi ? "two one-thread runs with different windows, each with fio's job and JSON beside "
+                                        "it, are needed"
+                    : hi->max_pages < need ? "the largest window's folios are smaller than the reporting order"
+                    : !(lo->clat_ns > 0) || !(hi->clat_ns > 0) ? "a run's JSON has no clat p50"
+                                                               : NULL;
+  if (why) {
+    set_est(c, touch, FALSE, 0, g_strdup_printf("touch_reported: not measurable: %s; kept from the base", why));
+    return;
+  }
+  /* the smaller window's warm call: its p10 (its p50 may be a cold call too: order-6 folios split reported
+   * blocks when no smaller free block is left, as in kernel-6.18-ext4b's 128 KiB run) */
+  double warm = lo->clat10_ns > 0 ? lo->clat10_ns : lo->clat_ns;
+  double pages = (double)((hi->bs + PCS_PAGE_SIZE - 1) / PCS_PAGE_SIZE), per = (hi->clat_ns - warm) / pages;
+  g_autofree char *both = g_strdup_printf(
+      "fio's clat p50 in %s (%s, %" G_GUINT64_FORMAT " KiB window, folios of up to %" G_GUINT64_FORMAT " pages) "
+      "against the p%d in %s (%s, %" G_GUINT64_FORMAT " KiB, up to %" G_GUINT64_FORMAT " pages): %.0f against %.0f ns",
+      hi->json, hi->name, hi->ra_pages * PCS_PAGE_SIZE / PCS_KIB, hi->max_pages, lo->clat10_ns > 0 ? 10 : 50, lo->json,
+      lo->name, lo->ra_pages * PCS_PAGE_SIZE / PCS_KIB, lo->max_pages, hi->clat_ns, warm);
+  if (hi->clat_ns < 2 * warm) {
+    set_est(c, touch, TRUE, 0,
+            g_strdup_printf("touch_reported: 0, %s: the large folios' calls were no slower, so their memory had not "
+                            "been reported when that run read it (a capture without --settle: the previous run's "
+                            "folios came back within PAGE_REPORTING_DELAY)", both));
+    return;
+  }
+  set_est(c, touch, TRUE, per,
+          g_strdup_printf("touch_reported: %s, the difference over bs = %.0f pages: %.0f ns a page, the "
+                          "first touch of memory the host took back (the capture's --settle let every run's large "
+                          "folios be reported first)", both, pages, per));
+  drop_device_trace(c, hi_index,
+                    g_strdup_printf("the requests of %s: its folios' memory was reported, so the device's writes into "
+                                    "them fault on the host too, which the device model does not carry",
+                                    hi->name));
 }
 
 /* cost.copy, cost.copy_cold: fio's clat p50 of a cached read() call (the
@@ -1751,6 +1876,13 @@ static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
       continue;
     }
     uint64_t window = t->ra_pages * PCS_PAGE_SIZE;
+    if (keys[k].id == PCS_CAL_COPY_COLD && large_folios(c)) {
+      set_est(c, keys[k].id, TRUE, 0,
+              g_strdup_printf("%s: 0, off: the cache-cold copy is btrfs's, whose end-io reads the data (endio.c); "
+                              "%s's slow calls in a large window are first touches of reported memory "
+                              "(cost.touch_reported)", key, c->fstype));
+      continue;
+    }
     if (keys[k].id == PCS_CAL_COPY_COLD && (t == lo || !base->cpu_cache_size || window <= base->cpu_cache_size)) {
       set_est(c, keys[k].id, FALSE, 0,
               g_strdup_printf("%s: not measurable: no trace's window (%" G_GUINT64_FORMAT " KiB at most) is larger "
@@ -1786,7 +1918,7 @@ static void copy_estimates(PcsCalibration *c, const PcsParams *base) {
                                               t->job, t->numjobs));
   }
   PcsCalEstimate *warm = &c->est[PCS_CAL_COPY], *cold = &c->est[PCS_CAL_COPY_COLD];
-  if (warm->measured && cold->measured && cold->value < warm->value) { /* no cache effect shows: one cost */
+  if (!large_folios(c) && warm->measured && cold->measured && cold->value < warm->value) { /* no cache effect: one cost */
     double v = warm->value, was = cold->value;
     set_est(c, PCS_CAL_COPY_COLD, TRUE, v,
             g_strdup_printf("copy_cold: cost.copy's %.0f ns: the largest window's copies, %.0f ns a page (%s), are no "
@@ -1833,6 +1965,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   if (large_folios(c)) filesystem_estimates(c);
   else csum_leaf_estimate(c);
   memory_estimates(c, names);
+  reported_estimates(c);
   device_estimates(c, names);
   queue_depth_estimate(c, names);
   if (large_folios(c)) folio_insert_estimate(c, base, window_bio_estimates(c, names), names);
@@ -1975,5 +2108,6 @@ void pcs_calibrate_free(PcsCalibration *c) {
   for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text), g_free(c->est[i].warning);
   g_free(c->machine);
   g_free(c->fstype);
+  g_free(c->dropped);
   g_free(c);
 }
