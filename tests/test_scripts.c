@@ -97,6 +97,10 @@ static const struct {
     "\n  rq_complete -> reader's next async ra   111.0 [  76.0,  197.0] (n=1048)\n"}},
   {{"device-busy", "tests/data/kernel-6.18-ext4/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
    {": 877 data requests over 2118 ms, device busy 550 ms (26%)\n", "\n  in flight: 0: 74% 7: 25% 14: 1%\n"}},
+  {{"device-busy", "tests/data/kernel-6.18-ext4c/mechanism/ra4096-j1-rep1.ftrace.txt.gz",
+    "tests/data/kernel-6.18-ext4c/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
+   {"\n  busy periods of 8192 KiB in 7: 123, 3166 / 3277 / 3436 us\n", /* cold: the host's faults on the DMA side */
+    "\n  busy periods of 256 KiB in 1: 79, 114 / 132 / 159 us\n  busy periods of 512 KiB in 2: 1800, 131 / 142 / 167 us\n"}},
   {{"sync-ra", "tests/data/kernel-6.18-dec06i/mechanism/bs32k-ra4096-j4-rep1.ftrace.txt.gz"},
    {": 5 synchronous readaheads\n",
     "\n  start 1 (mid-read 0), in-flight 0 (mid-read 0), front 4 (mid-read 1), hole 0 (mid-read 0), gap 0 (mid-read "

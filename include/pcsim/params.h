@@ -243,7 +243,7 @@ typedef enum {
   X(cost, copy_cold, TIME, "0", 0, (UINT64_C(1) << 40),                             \
     "per page lookup and copy_to_user of 4 KiB whose data has left the CPU cache (cpu.cache_size), instead of cost.copy; 0: off, every copy costs cost.copy.  btrfs only (its end-io reads the data to verify checksums, warming the cache): with filesystem = ext4 or xfs nothing reads the data before the copy, and every copy costs cost.copy") \
   X(cost, touch_reported, TIME, "0", 0, (UINT64_C(1) << 40),                        \
-    "with memory.reported_order: CPU time of the first touch of a 4 KiB page of a folio of that order or more (a host fault on memory the host took back), charged to the read() copy that touches it first, on top of cost.copy; a large folio's first page is counted with its second.  0: off.  Measured on the dec06 host by scripts/reported-memory: about 5.8 us (ext4, order 9, after a 6 s pause)") \
+    "with memory.reported_order: CPU time of the first touch of a 4 KiB page of a folio of that order or more (a host fault on memory the host took back), charged to the read() copy that touches it first, on top of cost.copy; a large folio's first page is counted with its second.  0: off.  Measured on the dec06 host by scripts/reported-memory: about 5.8 us (ext4, order 9, after a 6 s pause); pcsim calibrate sets it from a capture made with --settle (7.4 us on kernel-6.18-ext4c)") \
   X(cost, jitter, FRAC, "0", 0, 0,                                                    \
     "each CPU cost is scaled by a uniform factor in [1-j, 1+j] from seeded streams")  \
   X(limits, max_memory, SIZE, "8G", 1, UINT64_MAX,                                    \
