@@ -148,7 +148,6 @@ static void what_would_change_the_result_is_refused(void **state) {
                  "(fio: failed parsing fadvise_hint=yes)");
   expect_refusal("[j]\nsize=8m\nfadvise_hint=Sequential\n", "fio: failed parsing fadvise_hint=Sequential");
   expect_refusal("[j]\nsize=8m\nfadvise_hint\n", "job.fio:3: fio option fadvise_hint = '': expected");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nfadvise_hint=0\nfilename=f\n", "job.fio:3: job 'b' reads differently");
 }
 
 /* The real fio accepts every file pcsim accepts and reads the same numjobs,
@@ -336,7 +335,6 @@ static void randread_options_map_onto_the_scenario(void **state) {
   /* fio's fadvise_hint=1 on randread is POSIX_FADV_RANDOM: the bdi's window, not doubled */
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\n"), 32);
   assert_int_equal(window_pages_of("[j]\nsize=8m\nrw=randread\nfadvise_hint=sequential\n"), 64);
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nrw=randread\noffset=4k\nfilename=f\n", "job.fio:3: job 'b' reads differently from job 'a' in file");
   expect_refusal("[j]\nsize=8m\nrw=randread\nallrandrepeat=1\n", "job.fio:4: fio option 'allrandrepeat=1' is not modelled");
   EXPECT_KEY("[j]\nsize=8m\nrw=randread\npercentage_random=100\n", "workload.rw", "randread"); /* fio's default */
   expect_refusal("[j]\nsize=8m\nrw=randread\npercentage_random=50\n",
@@ -689,7 +687,15 @@ static void clones_share_a_file_only_when_the_job_names_it(void **state) {
   assert_true(job.per_thread_files);
   assert_int_equal(job.numjobs, 2);
   pcs_fio_clear(&job);
-  expect_refusal("[a]\nsize=8m\nfilename=/tmp/f\n[b]\nsize=8m\n", "job.fio:4: job 'b' reads differently");
+  /* a job naming its file beside one naming none: [a]'s clones share f, [b]'s clone reads its own */
+  job = load_text_ok("[a]\nsize=8m\nnumjobs=2\nfilename=/tmp/f\n[b]\nsize=8m\nbs=1m\n");
+  assert_false(job.per_thread_files);
+  assert_true(pcs_fio_apply(&job, &p, &error));
+  assert_string_equal(p.workload_files, "shared");
+  assert_int_equal(p.jobs[0].file, 0);
+  assert_int_equal(p.jobs[1].file, PCS_JOB_OWN_FILE);
+  assert_int_equal(pcs_params_nfiles(&p), 2);
+  pcs_fio_clear(&job);
   pcs_params_clear(&p);
 }
 

@@ -101,7 +101,8 @@ static void what_jobs_share_is_refused_when_it_differs(void **state) {
   expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nnrfiles=2\n", "job.fio:4: job 'b' reads differently from job 'a' in nrfiles");
   expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nfilename=y:z\nbs=1m\n",
                  "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
-  expect_refusal("[a]\nsize=8m\nfilename=x\n[b]\nsize=8m\nbs=1m\n", "job.fio:4: job 'b' reads differently from job 'a' in file");
+  expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nbs=1m\n",
+                 "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
   expect_refusal("[a]\nsize=8m\nnrfiles=2\nopenfiles=1\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
@@ -216,6 +217,37 @@ static void each_job_reads_its_own_file(void **state) {
   assert_non_null(strstr(first, "# job name=b clones=1 group=0 after=0 wait_for=none file=1 "));
   assert_non_null(strstr(first, ",3072,")); /* pages_read: 8 + 4 MiB */
   g_autofree char *saved = test_tempfile("files.csv", first);
+  g_autofree char *again = NULL, *err = NULL;
+  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
+  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+}
+
+/* A job naming its file beside jobs naming none (fio: each clone of those
+ * reads its own jobname.N.0): [a]'s two clones share x, each of [b]'s two
+ * clones reads a file of its own, laid out after x; the device reads x
+ * once and [b]'s files each once; --scenario-from keeps it (file=own). */
+static void named_and_unnamed_jobs_read_their_files(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  const char *text = "[global]\nbs=1m\n[a]\nfilename=x\nsize=32m\nnumjobs=2\n[b]\nsize=16m\nnumjobs=2\n"
+                     "[c]\nfilename=x\nsize=8m\nbs=64k\n";
+  load_job(text, &p, &job);
+  assert_int_equal(p.jobs[0].file, 0);
+  assert_int_equal(p.jobs[1].file, PCS_JOB_OWN_FILE);
+  assert_int_equal(p.jobs[2].file, 0);
+  assert_int_equal(pcs_params_nfiles(&p), 3); /* x, and one for each of [b]'s clones */
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[0].bytes, 2 * (32u << 20));
+  assert_int_equal(r.jobs[1].bytes, 2 * (16u << 20));
+  assert_int_equal(r.jobs[2].bytes, 8u << 20);
+  assert_int_equal(r.pages_read * 4096, (32u + 2 * 16u) << 20); /* x once, [b]'s two files once each */
+  assert_int_equal(r.file_bytes, (32u + 2 * 16u) << 20);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+  g_autofree char *first = run_job(text, "csv", NULL, NULL);
+  assert_non_null(strstr(first, "# job name=b clones=2 group=0 after=0 wait_for=none file=own "));
+  g_autofree char *saved = test_tempfile("own.csv", first);
   g_autofree char *again = NULL, *err = NULL;
   if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
   assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
@@ -542,6 +574,7 @@ int main(void) {
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
     cmocka_unit_test(each_job_reads_its_own_range_loops_and_window),
     cmocka_unit_test(each_job_reads_its_own_file),
+    cmocka_unit_test(named_and_unnamed_jobs_read_their_files),
     cmocka_unit_test(each_job_runs_for_its_own_time),
     cmocka_unit_test(stonewall_starts_a_job_when_the_ones_before_have_finished),
     cmocka_unit_test(jobs_that_read_alike_run_as_one_job),

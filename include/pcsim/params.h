@@ -325,11 +325,15 @@ typedef struct {
   /* with shared files (workload.files = shared): which of the run's files
    * (fio's filename=) the job reads, 0, 1, ... in the order the jobs first
    * name them; jobs of one file share its pages, each job its own open
-   * file (readahead state).  0 for per-thread files. */
+   * file (readahead state).  PCS_JOB_OWN_FILE: a job without filename= in
+   * a run whose other jobs name theirs, each clone reading a file of its
+   * own (fio's jobname.N.0), laid out after the named ones.  0 for
+   * per-thread files. */
   uint32_t file;
 } PcsJobSpec;
 
 #define PCS_JOB_NONE UINT32_MAX
+#define PCS_JOB_OWN_FILE (UINT32_MAX - 1)
 
 /* A resolved scenario.  TEXT values are owned strings. */
 typedef struct {
@@ -408,7 +412,7 @@ PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n);
 /* JOB as one line of provenance, read back by pcs_params_job_parse():
  * "name=small clones=2 group=0 after=0 wait_for=none workload.block_size=4096 ..."
  * (the name URI-escaped, wait_for a job index or none, then file=N when
- * N is not 0).  g_free it. */
+ * N is not 0, file=own for PCS_JOB_OWN_FILE).  g_free it. */
 char *pcs_params_job_text(const PcsJobSpec *job);
 /* TEXT as pcs_params_job_text() writes it into OUT (clear it with
  * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
@@ -428,7 +432,8 @@ gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 /* workload.files as its mode. */
 PcsFilesMode pcs_params_files(const PcsParams *p);
 /* Files the run reads: workload.nrfiles, times workload.threads with
- * per-thread files (each thread its own set). */
+ * per-thread files (each thread its own set); with shared ones, times the
+ * files the jobs name plus a set per clone of a job that names none. */
 uint64_t pcs_params_nfiles(const PcsParams *p);
 
 /* workload.file_service_type's types, as fio names them (options.c). */

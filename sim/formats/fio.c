@@ -20,9 +20,10 @@
  * group (new_group), or read their own file (filename=), range (size,
  * offset), loops, runtime, time_based or fadvise_hint, are jobs run at
  * once (PcsParams.jobs, resolve()); what they share (nrfiles, openfiles,
- * file_service_type, and whether clones read files the jobs name or each
- * its own) must agree.  A job without filename= gives each clone its own
- * file (fio's jobname.N.0): workload.files = per-thread; filename= shares it.
+ * file_service_type, a filename=a:b list) must agree.  A job without
+ * filename= gives each clone its own file (fio's jobname.N.0):
+ * workload.files = per-thread when no job names one, else each such clone
+ * its own after the named files (PCS_JOB_OWN_FILE); filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
  * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
  * them (files_sizes()), with file_service_type and openfiles.
@@ -1054,9 +1055,7 @@ static char **job_set(const Eval *e) {
  * varies only params.c job_keys[]): the first of them E differs in from
  * FIRST, or NULL. */
 static const char *shared_differs(const Eval *e, const Eval *first) {
-  if (!first->file != !e->file)
-    return "file (filename=, directory=: pcsim's jobs read files they name, or each clone its own, not both)";
-  if ((e->names > 1 || first->names > 1) && strcmp(e->file, first->file))
+  if ((e->names > 1 || first->names > 1) && (!e->file || !first->file || strcmp(e->file, first->file)))
     return "file (filename=a:b naming several files: pcsim's jobs with their own files name one each)";
   if (e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst))
     return "nrfiles, openfiles or file_service_type";
@@ -1101,14 +1100,21 @@ static gboolean job_barrier(const PcsFioJob *job, const Eval *e, guint j, PcsJob
 }
 
 /* Job J's file among the files the jobs name (PcsJobSpec.file): 0, 1,
- * ... in the order they first name them; 0 for a clone's own file. */
-static uint32_t job_file(GArray *evals, guint j) {
+ * ... in the order they first name them; PCS_JOB_OWN_FILE for a job that
+ * names none beside one that does (each clone its own file); 0 when no job
+ * names one (per-thread files). */
+static uint32_t job_file(GArray *evals, guint j, gboolean per_thread) {
   const char *name = g_array_index(evals, Eval, j).file;
+  if (!name) return per_thread ? 0 : PCS_JOB_OWN_FILE;
   uint32_t n = 0;
-  for (guint k = 0; name && k < j; k++) {
+  for (guint k = 0; k < j; k++) {
     const char *other = g_array_index(evals, Eval, k).file;
+    if (!other) continue;
     gboolean named_before = FALSE;
-    for (guint m = 0; m < k && !named_before; m++) named_before = !strcmp(g_array_index(evals, Eval, m).file, other);
+    for (guint m = 0; m < k && !named_before; m++) {
+      const char *earlier = g_array_index(evals, Eval, m).file;
+      named_before = earlier && !strcmp(earlier, other);
+    }
     if (!strcmp(other, name)) return n;
     if (!named_before) n++;
   }
@@ -1124,7 +1130,6 @@ static void resolve_run(PcsFioJob *job, const Eval *first) {
   job->offset = first->offset;
   job->runtime_ns = first->runtime_ns;
   job->time_based = first->time_based;
-  job->per_thread_files = first->file == NULL;
   job->nrfiles = first->nrfiles;
   job->openfiles = first->openfiles;
   job->nrfiles_line = first->nrfiles_line;
@@ -1198,6 +1203,8 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     const Eval *first = &g_array_index(evals, Eval, 0);
     job->file_service_type = g_strdup(first->fst ? first->fst : "roundrobin");
     resolve_run(job, first);
+    job->per_thread_files = TRUE; /* no job names its file */
+    for (guint j = 0; j < evals->len; j++) job->per_thread_files &= g_array_index(evals, Eval, j).file == NULL;
   }
   if (ok && report_refusals(refused, error) && !evals->len)
     ok = pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
@@ -1215,7 +1222,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       spec->clones = e->numjobs;
       spec->set = job_set(e);
       spec->group = sec->group = group;
-      spec->file = job_file(evals, j);
+      spec->file = job_file(evals, j, job->per_thread_files);
       ok = job_barrier(job, e, j, spec, error);
     }
   }

@@ -52,8 +52,10 @@ struct PcsSimJob {
   uint64_t offset_pages, size_pages, file_pages, loops;
   /* the file it reads: with shared files the run's file (PcsJobSpec.file),
    * as large as the largest offset + size of its jobs (eof_pages); a
-   * clone's own file is its job's file_pages */
-  uint32_t file;
+   * clone's own file is its job's file_pages: with per-thread files the
+   * reader's id's, with PCS_JOB_OWN_FILE the one at own_first + the
+   * clone's number (after the named files) */
+  uint32_t file, own_first;
   uint64_t eof_pages;
   /* how long its clones read: workload.time_based (over and over), no
    * read() started at or after stop_at, its start + workload.runtime (fio

@@ -207,11 +207,25 @@ static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
   r->batch_n = 0; /* v6.18: the batch of the call that ended is long copied */
 }
 
+/* The first of R's files in the run's layout (its set of nrfiles from
+ * there): per-thread files its id's, a clone's own after the named ones
+ * (PcsSimJob.own_first), else its job's named file's. */
+static uint64_t reader_file(const PcsSim *s, const PcsReader *r) {
+  if (s->per_thread_files) return r->id;
+  if (r->job->file == PCS_JOB_OWN_FILE) return r->job->own_first + (r->id - r->job->first);
+  return r->job->file;
+}
+
+/* R reads files of its own: no other reader caches their pages. */
+static gboolean reader_owns_files(const PcsSim *s, const PcsReader *r) {
+  return s->per_thread_files || r->job->file == PCS_JOB_OWN_FILE;
+}
+
 static void files_init(PcsSim *s, PcsReader *r) {
   PcsReaderFiles *fs = &r->files;
   fs->nfiles = s->nrfiles;
   /* reader ID's set follows reader ID-1's on disk; a shared set is its job's file's */
-  fs->first = (s->per_thread_files ? r->id : r->job->file) * s->nrfiles;
+  fs->first = (uint32_t)reader_file(s, r) * s->nrfiles;
   fs->cur = PCS_NONE;
   fs->f = g_new0(PcsReaderFile, fs->nfiles);
   for (uint32_t j = 0; j < fs->nfiles; j++) fs->f[j].pos = (uint64_t)(fs->first + j) * s->file_pages + r->job->offset_pages;
@@ -246,7 +260,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job)
   r->job = job;
   r->state = call_state(s);
   /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
-  file_range(r, (uint64_t)(s->per_thread_files ? id : job->file * s->nrfiles) * s->file_pages);
+  file_range(r, (s->per_thread_files ? id : reader_file(s, r) * s->nrfiles) * s->file_pages);
   r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(job->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
@@ -465,7 +479,7 @@ static gboolean files_next(PcsSim *s, PcsReader *r) {
     if (j != fs->cur) files_load(s, r, j);
     /* the open's invalidate=1 (file_invalidate_cache()): another reader
      * may have cached pages of a shared file; a file of R's own has none */
-    if (fs->nopen > opened && !s->per_thread_files) invalidate_file(s, r);
+    if (fs->nopen > opened && !reader_owns_files(s, r)) invalidate_file(s, r);
     if (r->pos < r->read_end) return TRUE;
     fs->f[j].open = FALSE; /* fill_io_u() failed: td_io_close_file(), fio_file_set_done() */
     fs->f[j].done = TRUE;
@@ -1183,7 +1197,7 @@ void pcs_reader_start(PcsSim *s, PcsReader *r) {
   g_assert((r->state == call_state(s) || r->state == PCS_RD_URING) && r->pos == r->read_first);
   /* a job started by a barrier opens the shared file then: fio's invalidate=1
    * drops what the jobs before it cached (at time 0 nothing is cached) */
-  if (s->evq.now > 0 && !s->per_thread_files && s->nrfiles == 1) invalidate_file(s, r);
+  if (s->evq.now > 0 && !reader_owns_files(s, r) && s->nrfiles == 1) invalidate_file(s, r);
   reader_run(s, r);
 }
 

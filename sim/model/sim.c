@@ -183,6 +183,11 @@ static void jobs_init(PcsSim *s, const PcsParams *p) {
     job->file = p->jobs[j].file;
     first += job->clones;
   }
+  uint32_t next = 0; /* the files the jobs name, then a clone's own each */
+  for (uint32_t j = 0; j < s->njobs; j++)
+    if (s->jobs[j].file != PCS_JOB_OWN_FILE) next = MAX(next, s->jobs[j].file + 1);
+  for (uint32_t j = 0; j < s->njobs; j++)
+    if (s->jobs[j].file == PCS_JOB_OWN_FILE) s->jobs[j].own_first = next, next += s->jobs[j].clones;
 }
 
 /* Each job's end of file: a shared file is laid out to the largest
@@ -192,7 +197,7 @@ static void jobs_eof(PcsSim *s) {
   for (uint32_t j = 0; j < s->njobs; j++) {
     PcsSimJob *job = &s->jobs[j];
     job->eof_pages = job->file_pages;
-    for (uint32_t k = 0; !s->per_thread_files && k < s->njobs; k++)
+    for (uint32_t k = 0; !s->per_thread_files && job->file != PCS_JOB_OWN_FILE && k < s->njobs; k++)
       if (s->jobs[k].file == job->file) job->eof_pages = MAX(job->eof_pages, s->jobs[k].file_pages);
   }
 }
@@ -234,7 +239,7 @@ static uint64_t file_bytes(const PcsSim *s) {
   uint64_t pages = 0;
   for (uint32_t j = 0; j < s->njobs; j++) {
     const PcsSimJob *job = &s->jobs[j];
-    if (s->per_thread_files) {
+    if (s->per_thread_files || job->file == PCS_JOB_OWN_FILE) {
       pages += (uint64_t)job->clones * s->nrfiles * job->size_pages;
       continue;
     }

@@ -281,9 +281,12 @@ static int name_index(const char *const *names, size_t n, const char *name) {
 
 uint64_t pcs_params_nfiles(const PcsParams *p) {
   if (pcs_params_files(p) == PCS_FILES_PER_THREAD) return p->workload_nrfiles * p->workload_threads;
-  uint64_t named = 1; /* several jobs: the files they name (PcsJobSpec.file) */
-  for (uint32_t j = 0; p->jobs && j < p->njobs; j++) named = MAX(named, (uint64_t)p->jobs[j].file + 1);
-  return p->workload_nrfiles * named;
+  if (!p->jobs) return p->workload_nrfiles;
+  uint64_t named = 0, own = 0; /* several jobs: the files they name (PcsJobSpec.file), a clone's own */
+  for (uint32_t j = 0; j < p->njobs; j++)
+    if (p->jobs[j].file == PCS_JOB_OWN_FILE) own += p->jobs[j].clones;
+    else named = MAX(named, (uint64_t)p->jobs[j].file + 1);
+  return p->workload_nrfiles * MAX(named + own, 1);
 }
 
 /* fio's posval names (options.c file_service_type) and str_fst_cb()'s ":N"
@@ -597,7 +600,8 @@ char *pcs_params_job_text(const PcsJobSpec *job) {
   GString *s = g_string_new(NULL);
   g_string_append_printf(s, "name=%s clones=%" G_GUINT64_FORMAT " group=%u after=%u wait_for=%s", name, job->clones,
                          job->group, job->after, wait);
-  if (job->file) g_string_append_printf(s, " file=%u", job->file);
+  if (job->file == PCS_JOB_OWN_FILE) g_string_append(s, " file=own");
+  else if (job->file) g_string_append_printf(s, " file=%u", job->file);
   for (char **a = job->set; a && *a; a++) g_string_append_printf(s, " %s", *a);
   return g_string_free(s, FALSE);
 }
@@ -625,7 +629,8 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
     else if (!strcmp(k, "group")) ok = job_u32(v, &out->group);
     else if (!strcmp(k, "after")) ok = job_u32(v, &out->after);
     else if (!strcmp(k, "wait_for")) ok = !strcmp(v, "none") || job_u32(v, &out->wait_for);
-    else if (!strcmp(k, "file")) ok = job_u32(v, &out->file);
+    else if (!strcmp(k, "file") && !strcmp(v, "own")) out->file = PCS_JOB_OWN_FILE;
+    else if (!strcmp(k, "file")) ok = job_u32(v, &out->file) && out->file < PCS_JOB_OWN_FILE;
     else if (eq && strchr(k, '.')) g_ptr_array_add(set, g_strdup(*w));
     else ok = FALSE;
     if (!ok) *why = g_strdup_printf("'%s': expected name=, clones=, group=, after=, wait_for=, file= or section.key=value", *w);
@@ -878,13 +883,17 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
     if (!job->clones) return pcs_input_error(error, src, 0, "job '%s' has no clones", job->name);
     if (job->after > j || (job->wait_for != PCS_JOB_NONE && job->wait_for >= j))
       return pcs_input_error(error, src, 0, "job '%s' waits for a job after it", job->name);
-    if (job->file > files) /* numbered in the order the jobs first name them */
+    if (job->file == PCS_JOB_OWN_FILE && pcs_params_files(p) == PCS_FILES_PER_THREAD)
+      return pcs_input_error(error, src, 0, "job '%s' reads files of its clones' own (file=own): with "
+                             "workload.files = per-thread every job does; file=own is for shared files", job->name);
+    gboolean named = job->file != PCS_JOB_OWN_FILE; /* own: each clone its file, after the named ones */
+    if (named && job->file > files) /* numbered in the order the jobs first name them */
       return pcs_input_error(error, src, 0, "job '%s' reads file %u: expected at most %u (files are numbered as "
                              "the jobs first name them)", job->name, job->file, files);
-    if (job->file && pcs_params_files(p) == PCS_FILES_PER_THREAD)
+    if (named && job->file && pcs_params_files(p) == PCS_FILES_PER_THREAD)
       return pcs_input_error(error, src, 0, "job '%s' reads file %u: with workload.files = per-thread each clone "
                              "reads its own", job->name, job->file);
-    files = MAX(files, job->file + 1);
+    if (named) files = MAX(files, job->file + 1);
     for (char **a = job->set; a && *a; a++) {
       g_autofree char *key = g_strndup(*a, strcspn(*a, "="));
       gboolean ok = FALSE;
