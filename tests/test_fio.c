@@ -133,6 +133,16 @@ static void what_would_change_the_result_is_refused(void **state) {
   expect_refusal("[j]\nsize=8m\ninvalidate=0\n", "job.fio:3: fio option 'invalidate=0'");
   expect_refusal("[j]\nsize=8m\nioengine=posixaio\n", "job.fio:3: fio option 'ioengine=posixaio'");
   expect_refusal("[global]\nthinktime=10\n[j]\nsize=8m\n", "job.fio:2: fio option 'thinktime=10' is not modelled by pcsim");
+  /* scheduling the model does not carry, refused with why; a size as a share of a real file */
+  expect_refusal("[j]\nsize=8m\ncpus_allowed=0\n", "job.fio:3: fio option 'cpus_allowed=0' is not modelled by pcsim (CPU affinity");
+  expect_refusal("[j]\nsize=8m\nprio=4\n", "job.fio:3: fio option 'prio=4' is not modelled by pcsim (an I/O priority");
+  expect_refusal("[j]\nsize=8m\nnice=5\n", "job.fio:3: fio option 'nice=5' is not modelled by pcsim (a nice value");
+  PcsFioJob nice0;
+  GError *nice_error = NULL;
+  const char *nice_text = "[j]\nsize=8m\nnice=0\n"; /* fio's default */
+  assert_true(pcs_fio_load_text(&nice0, "job.fio", nice_text, strlen(nice_text), &nice_error));
+  pcs_fio_clear(&nice0);
+  expect_refusal("[j]\nsize=50%\n", "job.fio:2: fio option 'size=50%' is not modelled by pcsim (a share of the device or file");
   expect_refusal("[j]\nsize=${PCSIM_FIO_UNSET}\n", "job.fio:2: ${PCSIM_FIO_UNSET} is not set");
   expect_refusal("[j]\nrw=read\n", "job 'j' has no size=");
   expect_refusal("bs=4k\n[j]\nsize=8m\n", "job.fio:1:");

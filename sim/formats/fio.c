@@ -262,6 +262,7 @@ typedef struct {
 } FioRule;
 
 #define ANY NULL
+#define NO_VALUE "" /* neutral: none (every value refused) */
 static const FioRule rules[] = {
   /* handled in eval_option(), listed for their type */
   {"numjobs", FIO_T_ANY, ANY, NULL, 0}, {"bs", FIO_T_ANY, ANY, NULL, 0}, {"size", FIO_T_ANY, ANY, NULL, 0},
@@ -290,6 +291,11 @@ static const FioRule rules[] = {
   {"zonesize", FIO_T_ANY, "0", "zones skip parts of the file", 0},
   {"zoneskip", FIO_T_ANY, "0", "zones skip parts of the file", 0},
   {"lockfile", FIO_T_ANY, "none", "file locks serialise the clones", 0},
+  {"cpus_allowed", FIO_T_ANY, NO_VALUE, "CPU affinity: pcsim's readers run on any of cpu.count CPUs", 0},
+  {"cpumask", FIO_T_ANY, NO_VALUE, "CPU affinity: pcsim's readers run on any of cpu.count CPUs", 0},
+  {"nice", FIO_T_ANY, "0", "a nice value weighs a reader's CPU share; pcsim's tasks weigh the same", 0},
+  {"prio", FIO_T_ANY, NO_VALUE, "an I/O priority: pcsim's device serves requests in order", 0},
+  {"prioclass", FIO_T_ANY, NO_VALUE, "an I/O priority class: pcsim's device serves requests in order", 0},
   {"bsrange", FIO_T_ANY, ANY, NULL, 0}, {"bssplit", FIO_T_ANY, ANY, NULL, 0},
   {"random_distribution", FIO_T_ANY, "random", "random I/O", 1},
   {"percentage_random", FIO_T_ANY, ANY, NULL, 1}, /* random_job(): 0 on rw=read, 100 on randread */
@@ -339,6 +345,7 @@ static const FioRule rules[] = {
   {"zero_buffers", FIO_T_SET, ANY, NULL, 0}, {"cpus_allowed_policy", FIO_T_ANY, ANY, NULL, 0},
 };
 #undef ANY
+#undef NO_VALUE
 
 const char *pcs_fio_rule_name(size_t i) { return i < G_N_ELEMENTS(rules) ? rules[i].name : NULL; }
 
@@ -525,9 +532,9 @@ static gboolean size_value(const FioOpt *o, unsigned kb_base, uint64_t *out, gbo
                            GError **error) {
   const char *v = o->value ? o->value : "";
   g_autofree char *first = g_strndup(v, strcspn(v, ","));
-  if (pcs_fio_size(first, kb_base, out)) return *got = TRUE;
   *got = FALSE;
   if (strchr(first, '%')) return refuse(refused, o, 0, "a share of the device or file: give the size, such as 2000M"), TRUE;
+  if (pcs_fio_size(first, kb_base, out)) return *got = TRUE;
   if (*first == '(' || strchr(first, '$') || strchr(first, '*'))
     return refuse(refused, o, 0, "an expression: give the size, such as 2000M"), TRUE;
   if (g_ascii_isdigit(*first) && g_ascii_tolower(first[strspn(first, "0123456789")]) == 'z')
