@@ -1785,14 +1785,15 @@ static void window_runs(const PcsCalibration *c, const TraceTally **lo, const Tr
  * run's requests are left out of the device fit: the device's writes into
  * the same memory fault on the host too (8 MiB take 3.3 ms cold against
  * 1.6 ms warm on the dec06 host), which the device model does not carry. */
-static void reported_estimates(PcsCalibration *c) {
+/* memory.reported_order from the machine file; its order (0: none, or not known). */
+static uint64_t reported_order_estimate(PcsCalibration *c) {
   const PcsCalibrateId ord = PCS_CAL_REPORTED_ORDER, touch = PCS_CAL_TOUCH_REPORTED;
   if (!c->machine || !c->mach_set[ord]) {
     const char *why = c->machine ? "no page_reporting_order= in the machine file (a capture from before the script wrote it)"
                                  : "no machine file";
     set_est(c, ord, FALSE, 0, g_strdup_printf("reported_order: not measurable: %s; kept from the base", why));
     set_est(c, touch, FALSE, 0, g_strdup_printf("touch_reported: not measurable: %s; kept from the base", why));
-    return;
+    return 0;
   }
   uint64_t order = c->mach[ord];
   set_est(c, ord, TRUE, (double)order,
@@ -1802,18 +1803,20 @@ static void reported_estimates(PcsCalibration *c) {
                                   order, c->machine)
                 : g_strdup_printf("reported_order: 0, page_reporting_order=none in %s: no free page reporting",
                                   c->machine));
-  if (!order) {
-    set_est(c, touch, TRUE, 0, g_strdup("touch_reported: 0, no free page reporting: no first touch faults"));
-    return;
-  }
+  if (!order) set_est(c, touch, TRUE, 0, g_strdup("touch_reported: 0, no free page reporting: no first touch faults"));
+  return order;
+}
+
+/* cost.touch_reported with reporting order ORDER (see reported_estimates()). */
+static void touch_estimate(PcsCalibration *c, uint64_t order) {
+  const PcsCalibrateId touch = PCS_CAL_TOUCH_REPORTED;
   const TraceTally *lo, *hi;
   guint hi_index = 0;
   window_runs(c, &lo, &hi, &hi_index);
-  uint64_t need = UINT64_C(1) << order;
   const char *why = !large_folios(c) ? "the file system reads 4 KiB folios, which never take a reported block whole"
                     : !lo || lo == hi ? "two one-thread runs with different windows, each with fio's job and JSON beside "
                                         "it, are needed"
-                    : hi->max_pages < need ? "the largest window's folios are smaller than the reporting order"
+                    : hi->max_pages < (UINT64_C(1) << order) ? "the largest window's folios are smaller than the reporting order"
                     : !(lo->clat_ns > 0) || !(hi->clat_ns > 0) ? "a run's JSON has no clat p50"
                                                                : NULL;
   if (why) {
@@ -1844,6 +1847,11 @@ static void reported_estimates(PcsCalibration *c) {
                     g_strdup_printf("the requests of %s: its folios' memory was reported, so the device's writes into "
                                     "them fault on the host too, which the device model does not carry",
                                     hi->name));
+}
+
+static void reported_estimates(PcsCalibration *c) {
+  uint64_t order = reported_order_estimate(c);
+  if (order) touch_estimate(c, order);
 }
 
 /* cost.copy, cost.copy_cold: fio's clat p50 of a cached read() call (the
