@@ -259,8 +259,8 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job)
   r->id = id;
   r->job = job;
   r->state = call_state(s);
-  /* workload.files = per-thread: reader ID's file follows reader ID-1's on disk */
-  file_range(r, (s->per_thread_files ? id : reader_file(s, r) * s->nrfiles) * s->file_pages);
+  /* its first file (with nrfiles > 1, files_init() below loads the one it picks) */
+  file_range(r, reader_file(s, r) * s->nrfiles * s->file_pages);
   r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(job->p);
   r->list.pages = g_new(uint64_t, r->list.cap);

@@ -197,7 +197,8 @@ static void jobs_eof(PcsSim *s) {
   for (uint32_t j = 0; j < s->njobs; j++) {
     PcsSimJob *job = &s->jobs[j];
     job->eof_pages = job->file_pages;
-    for (uint32_t k = 0; !s->per_thread_files && job->file != PCS_JOB_OWN_FILE && k < s->njobs; k++)
+    if (s->per_thread_files || job->file == PCS_JOB_OWN_FILE) continue; /* a clone's own file */
+    for (uint32_t k = 0; k < s->njobs; k++)
       if (s->jobs[k].file == job->file) job->eof_pages = MAX(job->eof_pages, s->jobs[k].file_pages);
   }
 }
