@@ -328,8 +328,13 @@ typedef struct {
    * file (readahead state).  PCS_JOB_OWN_FILE: a job without filename= in
    * a run whose other jobs name theirs, each clone reading a file of its
    * own (fio's jobname.N.0), laid out after the named ones.  0 for
-   * per-thread files. */
+   * per-thread files.  A job of several files (its workload.nrfiles)
+   * reads the named files file, file + 1, ..., or, when FILES is set, the
+   * NFILES files it lists (fio's filename=a:b:c naming files in an order
+   * of its own: FILES[0] is FILE); each clone of a job of its own files
+   * has nrfiles of them. */
   uint32_t file;
+  uint32_t *files, nfiles;
 } PcsJobSpec;
 
 #define PCS_JOB_NONE UINT32_MAX
@@ -412,7 +417,8 @@ PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n);
 /* JOB as one line of provenance, read back by pcs_params_job_parse():
  * "name=small clones=2 group=0 after=0 wait_for=none workload.block_size=4096 ..."
  * (the name URI-escaped, wait_for a job index or none, then file=N when
- * N is not 0, file=own for PCS_JOB_OWN_FILE).  g_free it. */
+ * N is not 0, file=own for PCS_JOB_OWN_FILE, file=N:M:K for a list of
+ * files, PcsJobSpec.files).  g_free it. */
 char *pcs_params_job_text(const PcsJobSpec *job);
 /* TEXT as pcs_params_job_text() writes it into OUT (clear it with
  * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
@@ -432,9 +438,14 @@ gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info);
 /* workload.files as its mode. */
 PcsFilesMode pcs_params_files(const PcsParams *p);
 /* Files the run reads: workload.nrfiles, times workload.threads with
- * per-thread files (each thread its own set); with shared ones, times the
- * files the jobs name plus a set per clone of a job that names none. */
+ * per-thread files (each thread its own set); with shared ones, the files
+ * the jobs name plus a set per clone of a job that names none (each
+ * job's set its own workload.nrfiles). */
 uint64_t pcs_params_nfiles(const PcsParams *p);
+/* Job J's workload.nrfiles (its own, else the run's). */
+uint64_t pcs_params_job_nrfiles(const PcsParams *p, uint32_t j);
+/* The named file JOB reads as its K-th (k < its nrfiles): PcsJobSpec.files. */
+uint32_t pcs_params_job_file(const PcsJobSpec *job, uint32_t k);
 
 /* workload.file_service_type's types, as fio names them (options.c). */
 typedef enum {

@@ -57,6 +57,13 @@ struct PcsSimJob {
    * clone's number (after the named files) */
   uint32_t file, own_first;
   uint64_t eof_pages;
+  /* its files (workload.nrfiles, fio's nrfiles, the job's own): a clone
+   * reads nrfiles of them, the named ones spec's (PcsJobSpec.files), or
+   * its own own_first + its number x nrfiles on; file_service_type and
+   * openfiles (0 taken as nrfiles: init.c fixup_options()) */
+  const PcsJobSpec *spec; /* NULL with one job */
+  uint32_t nrfiles, openfiles, fservice_nr;
+  PcsFileService fservice;
   /* how long its clones read: workload.time_based (over and over), no
    * read() started at or after stop_at, its start + workload.runtime (fio
    * counts a job's runtime from its own start; 0: none) */
@@ -79,11 +86,9 @@ struct PcsSim {
    * per file the jobs name: PcsSimJob.file), or with per-thread files
    * nrfiles per reader, each reader's after the one before */
   uint64_t npages, file_pages; /* file_pages: a file's slot, the largest job's offset + size (fio lays a shared file out to it) */
+  uint64_t *file_eof;        /* each file's end in pages: a shared one's the largest offset + size of its jobs */
+  uint32_t nfiles;           /* files: pcs_params_nfiles() */
   gboolean per_thread_files; /* workload.files = per-thread */
-  uint32_t nrfiles;          /* workload.nrfiles: files per reader (a set per reader, or one set shared) */
-  PcsFileService fservice;   /* workload.file_service_type and its :N */
-  uint32_t fservice_nr;
-  uint32_t openfiles;        /* workload.openfiles, 0 taken as nrfiles */
   PcsKernel kernel;          /* [scenario] kernel: which read path runs */
   uint32_t max_folio_order;  /* readahead.max_folio_order: large folios (ext4, xfs) when > 0 */
   uint64_t bdi_io_pages;     /* the bdi's io_pages: btrfs's own bdi 32, a block device's max_sectors (readahead.c) */
@@ -117,6 +122,9 @@ struct PcsSim {
 /* Reader R has finished (reader.c finish()): counts its job down and
  * starts the jobs whose barrier that lifts (sim.c). */
 void pcs_sim_reader_done(PcsSim *s, PcsReader *r);
+/* The run's file JOB's clones read as their K-th (k < its nrfiles) when
+ * they share the named ones (not a clone's own set). */
+uint32_t pcs_sim_job_file(const PcsSimJob *job, uint32_t k);
 
 /* Reports one model event to the trace consumer, if any; costs one branch otherwise. */
 static inline void pcs_trace(PcsSim *s, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b) {

@@ -181,13 +181,13 @@ uint64_t pcs_reader_bytes(const PcsParams *p, const PcsPolicy *policy) {
          pcs_engine_bytes(p);
 }
 
-/* R's file is the one at page FIRST: its end (a shared file's is the
- * largest offset + size of its jobs, a file of R's own its job's) and the
- * range R's job reads of it (fio's file_offset and io_size). */
-static void file_range(PcsReader *r, uint64_t first) {
-  r->file_first = first;
-  r->file_end = first + r->job->eof_pages;
-  r->read_first = first + r->job->offset_pages;
+/* R's file is file F of the run's: its pages, its end (a shared file's is
+ * the largest offset + size of its jobs, a file of R's own its job's) and
+ * the range R's job reads of it (fio's file_offset and io_size). */
+static void file_range(const PcsSim *s, PcsReader *r, uint32_t f) {
+  r->file_first = (uint64_t)f * s->file_pages;
+  r->file_end = r->file_first + s->file_eof[f];
+  r->read_first = r->file_first + r->job->offset_pages;
   r->read_end = r->read_first + r->job->size_pages;
 }
 
@@ -201,19 +201,10 @@ static void files_load(PcsSim *s, PcsReader *r, uint32_t j) {
     fs->f[fs->cur].ra = r->ra;
   }
   fs->cur = j;
-  file_range(r, (uint64_t)(fs->first + j) * s->file_pages);
+  file_range(s, r, fs->f[j].file);
   r->pos = r->call_end = fs->f[j].pos;
   r->ra = fs->f[j].ra;
   r->batch_n = 0; /* v6.18: the batch of the call that ended is long copied */
-}
-
-/* The first of R's files in the run's layout (its set of nrfiles from
- * there): per-thread files its id's, a clone's own after the named ones
- * (PcsSimJob.own_first), else its job's named file's. */
-static uint64_t reader_file(const PcsSim *s, const PcsReader *r) {
-  if (s->per_thread_files) return r->id;
-  if (r->job->file == PCS_JOB_OWN_FILE) return r->job->own_first + (r->id - r->job->first);
-  return r->job->file;
 }
 
 /* R reads files of its own: no other reader caches their pages. */
@@ -221,15 +212,24 @@ static gboolean reader_owns_files(const PcsSim *s, const PcsReader *r) {
   return s->per_thread_files || r->job->file == PCS_JOB_OWN_FILE;
 }
 
+/* The K-th file of R's set among the run's files (sim.c jobs_layout()):
+ * of its own, its job's own_first on, a set per clone; else its job's
+ * named K-th. */
+static uint32_t reader_file(const PcsSim *s, const PcsReader *r, uint32_t k) {
+  if (reader_owns_files(s, r)) return r->job->own_first + (r->id - r->job->first) * r->job->nrfiles + k;
+  return pcs_sim_job_file(r->job, k);
+}
+
 static void files_init(PcsSim *s, PcsReader *r) {
   PcsReaderFiles *fs = &r->files;
-  fs->nfiles = s->nrfiles;
-  /* reader ID's set follows reader ID-1's on disk; a shared set is its job's file's */
-  fs->first = (uint32_t)reader_file(s, r) * s->nrfiles;
+  fs->nfiles = r->job->nrfiles;
   fs->cur = PCS_NONE;
   fs->f = g_new0(PcsReaderFile, fs->nfiles);
-  for (uint32_t j = 0; j < fs->nfiles; j++) fs->f[j].pos = (uint64_t)(fs->first + j) * s->file_pages + r->job->offset_pages;
-  if (s->fservice == PCS_FSERVICE_RANDOM) { /* td->next_file_state: td_fill_rand_seeds_internal() */
+  for (uint32_t j = 0; j < fs->nfiles; j++) {
+    fs->f[j].file = reader_file(s, r, j);
+    fs->f[j].pos = (uint64_t)fs->f[j].file * s->file_pages + r->job->offset_pages;
+  }
+  if (r->job->fservice == PCS_FSERVICE_RANDOM) { /* td->next_file_state: td_fill_rand_seeds_internal() */
     int mode;
     uint64_t randseed;
     pcs_params_random_seed(r->job->p, &mode, &randseed);
@@ -260,7 +260,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job)
   r->job = job;
   r->state = call_state(s);
   /* its first file (with nrfiles > 1, files_init() below loads the one it picks) */
-  file_range(r, reader_file(s, r) * s->nrfiles * s->file_pages);
+  file_range(s, r, reader_file(s, r, 0));
   r->pos = r->call_end = r->read_first;
   r->list.cap = list_cap(job->p);
   r->list.pages = g_new(uint64_t, r->list.cap);
@@ -269,7 +269,7 @@ void pcs_reader_init(PcsSim *s, PcsReader *r, uint32_t id, const PcsSimJob *job)
   r->rp.pool_cap = pool_cap(job->p, &s->policy);
   r->rp.pool = g_new(uint64_t, r->rp.pool_cap);
   r->rp.open_bio = PCS_NONE;
-  if (s->nrfiles > 1) files_init(s, r);
+  if (job->nrfiles > 1) files_init(s, r);
   pcs_engine_init(&r->eng, job->p);
   r->uring_next = r->read_first;
   if (r->eng.kind == PCS_ENGINE_URING) r->state = PCS_RD_URING;
@@ -435,26 +435,26 @@ static uint32_t files_open(PcsReader *r, uint32_t j) {
 
 /* get_next_file_rr(): from td->next_file, the first file not done; opened
  * if it is not, or -EBUSY when openfiles are open (next_file moved on). */
-static uint32_t files_pick_rr(const PcsSim *s, PcsReader *r) {
+static uint32_t files_pick_rr(PcsReader *r) {
   PcsReaderFiles *fs = &r->files;
   for (uint32_t tries = 0; tries < fs->nfiles; tries++) {
     uint32_t j = fs->next;
     fs->next = fs->next + 1 == fs->nfiles ? 0 : fs->next + 1;
     if (fs->f[j].done) continue;
     if (fs->f[j].open) return j;
-    return fs->nopen >= s->openfiles ? FILES_BUSY : files_open(r, j);
+    return fs->nopen >= r->job->openfiles ? FILES_BUSY : files_open(r, j);
   }
   g_assert_not_reached(); /* __get_next_file() asks only while a file is not done */
 }
 
 /* get_next_file_rand(): draws until a file not done; opened as above. */
-static uint32_t files_pick_rand(const PcsSim *s, PcsReader *r) {
+static uint32_t files_pick_rand(PcsReader *r) {
   PcsReaderFiles *fs = &r->files;
   for (;;) {
     uint32_t j = (uint32_t)pcs_fiorand_next(&fs->rand);
     if (fs->f[j].done) continue;
     if (fs->f[j].open) return j;
-    return fs->nopen >= s->openfiles ? FILES_BUSY : files_open(r, j);
+    return fs->nopen >= r->job->openfiles ? FILES_BUSY : files_open(r, j);
   }
 }
 
@@ -469,12 +469,12 @@ static gboolean files_next(PcsSim *s, PcsReader *r) {
     if (fs->ndone == fs->nfiles) return FALSE;
     uint32_t j = fs->cur;
     gboolean keep = j != PCS_NONE && fs->f[j].open;
-    if (keep && s->fservice != PCS_FSERVICE_SEQUENTIAL) keep = fs->left > 0 && fs->left--;
+    if (keep && r->job->fservice != PCS_FSERVICE_SEQUENTIAL) keep = fs->left > 0 && fs->left--;
     uint32_t opened = fs->nopen;
     if (!keep) {
-      do j = s->fservice == PCS_FSERVICE_RANDOM ? files_pick_rand(s, r) : files_pick_rr(s, r);
+      do j = r->job->fservice == PCS_FSERVICE_RANDOM ? files_pick_rand(r) : files_pick_rr(r);
       while (j == FILES_BUSY);
-      fs->left = s->fservice_nr - 1;
+      fs->left = r->job->fservice_nr - 1;
     }
     if (j != fs->cur) files_load(s, r, j);
     /* the open's invalidate=1 (file_invalidate_cache()): another reader
@@ -1197,7 +1197,7 @@ void pcs_reader_start(PcsSim *s, PcsReader *r) {
   g_assert((r->state == call_state(s) || r->state == PCS_RD_URING) && r->pos == r->read_first);
   /* a job started by a barrier opens the shared file then: fio's invalidate=1
    * drops what the jobs before it cached (at time 0 nothing is cached) */
-  if (s->evq.now > 0 && !reader_owns_files(s, r) && s->nrfiles == 1) invalidate_file(s, r);
+  if (s->evq.now > 0 && !reader_owns_files(s, r) && r->job->nrfiles == 1) invalidate_file(s, r);
   reader_run(s, r);
 }
 

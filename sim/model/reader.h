@@ -90,6 +90,7 @@ typedef struct {
  * on in it (fio's last_pos) and its own readahead state (file_ra_state),
  * kept here while the reader reads another file. */
 typedef struct {
+  uint32_t file; /* its number among the run's files (their layout: sim.c jobs_layout()) */
   uint64_t pos;
   PcsRaState ra;
   gboolean open, done;
@@ -99,8 +100,7 @@ typedef struct {
  * __get_next_file()); nfiles 1: none of it is used. */
 typedef struct {
   PcsReaderFile *f;       /* nfiles entries, allocated at init */
-  uint32_t nfiles;        /* workload.nrfiles */
-  uint32_t first;         /* its first file's index among the run's files */
+  uint32_t nfiles;        /* workload.nrfiles (its job's) */
   uint32_t cur;           /* the file being read (fio's file_service_file); PCS_NONE before the first */
   uint32_t next;          /* fio's td->next_file: where round robin looks next */
   uint32_t left;          /* fio's file_service_left: calls before the next choice */

@@ -166,6 +166,16 @@ static void job_fill(PcsSimJob *job, const PcsParams *p, uint32_t first, uint32_
   job->time_based = p->workload_time_based != 0;
   job->runtime = p->workload_runtime;
   job->first = first, job->clones = job->left = clones;
+  job->nrfiles = (uint32_t)p->workload_nrfiles;
+  pcs_params_file_service(p, &job->fservice, &job->fservice_nr);
+  job->openfiles = p->workload_openfiles && p->workload_openfiles < job->nrfiles ? (uint32_t)p->workload_openfiles
+                                                                                 : job->nrfiles; /* init.c fixup_options() */
+}
+
+/* Job JOB's clones read files of their own (per-thread files, or a job
+ * without filename= beside named ones). */
+static gboolean job_owns_files(const PcsSim *s, const PcsSimJob *job) {
+  return s->per_thread_files || job->file == PCS_JOB_OWN_FILE;
 }
 
 /* The run's jobs: one, the scenario itself, or each of P->jobs with its
@@ -180,27 +190,43 @@ static void jobs_init(PcsSim *s, const PcsParams *p) {
     gboolean ok = pcs_params_job_view(p, j, &job->view, NULL);
     g_assert(ok);
     job_fill(job, &job->view, first, (uint32_t)p->jobs[j].clones);
+    job->spec = &p->jobs[j];
     job->file = p->jobs[j].file;
     first += job->clones;
   }
-  uint32_t next = 0; /* the files the jobs name, then a clone's own each */
-  for (uint32_t j = 0; j < s->njobs; j++)
-    if (s->jobs[j].file != PCS_JOB_OWN_FILE) next = MAX(next, s->jobs[j].file + 1);
-  for (uint32_t j = 0; j < s->njobs; j++)
-    if (s->jobs[j].file == PCS_JOB_OWN_FILE) s->jobs[j].own_first = next, next += s->jobs[j].clones;
 }
 
-/* Each job's end of file: a shared file is laid out to the largest
- * offset + size of the jobs that read it (fio's setup_files() extends it
- * for each), a clone's own to its job's. */
+/* The named files, then each clone's own set after them, job by job
+ * (per-thread files: reader 0's set first). */
+static void jobs_layout(PcsSim *s) {
+  uint32_t next = 0;
+  for (uint32_t j = 0; j < s->njobs; j++)
+    for (uint32_t k = 0; !job_owns_files(s, &s->jobs[j]) && k < s->jobs[j].nrfiles; k++)
+      next = MAX(next, pcs_sim_job_file(&s->jobs[j], k) + 1);
+  for (uint32_t j = 0; j < s->njobs; j++)
+    if (job_owns_files(s, &s->jobs[j])) s->jobs[j].own_first = next, next += s->jobs[j].clones * s->jobs[j].nrfiles;
+  s->nfiles = next;
+}
+
+/* Each file's end: a shared file is laid out to the largest offset + size
+ * of the jobs that read it (fio's setup_files() extends it for each), a
+ * clone's own to its job's. */
 static void jobs_eof(PcsSim *s) {
+  s->file_eof = g_new0(uint64_t, s->nfiles);
   for (uint32_t j = 0; j < s->njobs; j++) {
-    PcsSimJob *job = &s->jobs[j];
-    job->eof_pages = job->file_pages;
-    if (s->per_thread_files || job->file == PCS_JOB_OWN_FILE) continue; /* a clone's own file */
-    for (uint32_t k = 0; k < s->njobs; k++)
-      if (s->jobs[k].file == job->file) job->eof_pages = MAX(job->eof_pages, s->jobs[k].file_pages);
+    const PcsSimJob *job = &s->jobs[j];
+    if (job_owns_files(s, job))
+      for (uint32_t f = job->own_first; f < job->own_first + job->clones * job->nrfiles; f++) s->file_eof[f] = job->file_pages;
+    else
+      for (uint32_t k = 0; k < job->nrfiles; k++) {
+        uint32_t f = pcs_sim_job_file(job, k);
+        s->file_eof[f] = MAX(s->file_eof[f], job->file_pages);
+      }
   }
+}
+
+uint32_t pcs_sim_job_file(const PcsSimJob *job, uint32_t k) {
+  return job->spec ? pcs_params_job_file(job->spec, k) : job->file + k;
 }
 
 /* Job J may start: it has no barrier, or what it waits for has finished
@@ -237,22 +263,22 @@ void pcs_sim_reader_done(PcsSim *s, PcsReader *r) {
  * from the lowest offset of its jobs to its end, a reader's own its job's
  * size. */
 static uint64_t file_bytes(const PcsSim *s) {
+  g_autofree uint64_t *lo = g_new(uint64_t, s->nfiles); /* a shared file's lowest offset */
+  for (uint32_t f = 0; f < s->nfiles; f++) lo[f] = UINT64_MAX;
   uint64_t pages = 0;
   for (uint32_t j = 0; j < s->njobs; j++) {
     const PcsSimJob *job = &s->jobs[j];
-    if (s->per_thread_files || job->file == PCS_JOB_OWN_FILE) {
-      pages += (uint64_t)job->clones * s->nrfiles * job->size_pages;
+    if (job_owns_files(s, job)) {
+      pages += (uint64_t)job->clones * job->nrfiles * job->size_pages;
       continue;
     }
-    gboolean seen = FALSE; /* the file counted at its first job */
-    uint64_t offset = job->offset_pages;
-    for (uint32_t k = 0; k < s->njobs; k++)
-      if (s->jobs[k].file == job->file) {
-        seen |= k < j;
-        offset = MIN(offset, s->jobs[k].offset_pages);
-      }
-    if (!seen) pages += (job->eof_pages - offset) * s->nrfiles;
+    for (uint32_t k = 0; k < job->nrfiles; k++) {
+      uint32_t f = pcs_sim_job_file(job, k);
+      lo[f] = MIN(lo[f], job->offset_pages);
+    }
   }
+  for (uint32_t f = 0; f < s->nfiles; f++)
+    if (lo[f] != UINT64_MAX) pages += s->file_eof[f] - lo[f];
   return pages * PCS_PAGE_SIZE;
 }
 
@@ -275,11 +301,9 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
                           ? UINT64_C(1) << p->memory_reported_order
                           : 0;
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
-  s->nrfiles = (uint32_t)p->workload_nrfiles;
-  pcs_params_file_service(p, &s->fservice, &s->fservice_nr);
-  s->openfiles = p->workload_openfiles && p->workload_openfiles < s->nrfiles ? (uint32_t)p->workload_openfiles
-                                                                             : s->nrfiles; /* init.c fixup_options() */
   jobs_init(s, p);
+  jobs_layout(s);
+  g_assert(s->nfiles == pcs_params_nfiles(p));
   s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   uint64_t block_pages = 0;
   for (uint32_t j = 0; j < s->njobs; j++) {
@@ -290,7 +314,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
     s->fold &= s->jobs[j].loops == 1 && !s->jobs[j].time_based; /* fold.h: a next pass invalidates under the other readers */
   }
   jobs_eof(s);
-  s->npages = s->file_pages * pcs_params_nfiles(p);
+  s->npages = s->file_pages * s->nfiles;
   s->nreaders = (uint32_t)p->workload_threads;
   /* each reader's pos, or under v6.18 the folio_batch it holds (at most
    * PCS_FOLIO_BATCH pages from pos), and each sleeper's page */
@@ -360,6 +384,7 @@ static void sim_clear(PcsSim *s) {
     if (s->jobs[j].p == &s->jobs[j].view) pcs_params_clear(&s->jobs[j].view);
   g_free(s->jobs);
   g_free(s->keep);
+  g_free(s->file_eof);
   g_free(s->ra_folios.folios);
   pcs_pc_clear(&s->pc);
   pcs_alloc_clear(&s->alloc);

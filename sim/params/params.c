@@ -279,14 +279,32 @@ static int name_index(const char *const *names, size_t n, const char *name) {
   return -1;
 }
 
+uint64_t pcs_params_job_nrfiles(const PcsParams *p, uint32_t j) {
+  uint64_t n = p->workload_nrfiles;
+  for (char **a = p->jobs[j].set; a && *a; a++) /* the last one wins, as in pcs_params_job_view() */
+    if (g_str_has_prefix(*a, "workload.nrfiles=") && !pcs_parse_u64(*a + strlen("workload.nrfiles="), &n))
+      n = p->workload_nrfiles; /* jobs_validate() refuses it */
+  return n;
+}
+
+uint32_t pcs_params_job_file(const PcsJobSpec *job, uint32_t k) {
+  return job->files && k < job->nfiles ? job->files[k] : job->file + k;
+}
+
 uint64_t pcs_params_nfiles(const PcsParams *p) {
-  if (pcs_params_files(p) == PCS_FILES_PER_THREAD) return p->workload_nrfiles * p->workload_threads;
-  if (!p->jobs) return p->workload_nrfiles;
-  uint64_t named = 0, own = 0; /* several jobs: the files they name (PcsJobSpec.file), a clone's own */
-  for (uint32_t j = 0; j < p->njobs; j++)
-    if (p->jobs[j].file == PCS_JOB_OWN_FILE) own += p->jobs[j].clones;
-    else named = MAX(named, (uint64_t)p->jobs[j].file + 1);
-  return p->workload_nrfiles * MAX(named + own, 1);
+  gboolean per_thread = pcs_params_files(p) == PCS_FILES_PER_THREAD;
+  if (!p->jobs) return p->workload_nrfiles * (per_thread ? p->workload_threads : 1);
+  uint64_t named = 0, own = 0; /* the files the jobs name (PcsJobSpec.file), a clone's own set */
+  for (uint32_t j = 0; j < p->njobs; j++) {
+    const PcsJobSpec *job = &p->jobs[j];
+    uint64_t n = pcs_params_job_nrfiles(p, j);
+    if (per_thread || job->file == PCS_JOB_OWN_FILE) {
+      own += job->clones * n;
+      continue;
+    }
+    for (uint32_t k = 0; k < n; k++) named = MAX(named, (uint64_t)pcs_params_job_file(job, k) + 1);
+  }
+  return MAX(named + own, 1);
 }
 
 /* fio's posval names (options.c file_service_type) and str_fst_cb()'s ":N"
@@ -579,6 +597,7 @@ void pcs_params_jobs_free(PcsJobSpec *jobs, uint32_t n) {
   for (uint32_t j = 0; jobs && j < n; j++) {
     g_free(jobs[j].name);
     g_strfreev(jobs[j].set);
+    g_free(jobs[j].files);
   }
   g_free(jobs);
 }
@@ -590,6 +609,7 @@ PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n) {
     out[j] = jobs[j];
     out[j].name = g_strdup(jobs[j].name);
     out[j].set = g_strdupv(jobs[j].set);
+    out[j].files = jobs[j].files ? g_memdup2(jobs[j].files, jobs[j].nfiles * sizeof *jobs[j].files) : NULL;
   }
   return out;
 }
@@ -601,7 +621,10 @@ char *pcs_params_job_text(const PcsJobSpec *job) {
   g_string_append_printf(s, "name=%s clones=%" G_GUINT64_FORMAT " group=%u after=%u wait_for=%s", name, job->clones,
                          job->group, job->after, wait);
   if (job->file == PCS_JOB_OWN_FILE) g_string_append(s, " file=own");
-  else if (job->file) g_string_append_printf(s, " file=%u", job->file);
+  else if (job->files) {
+    g_string_append(s, " file=");
+    for (uint32_t k = 0; k < job->nfiles; k++) g_string_append_printf(s, "%s%u", k ? ":" : "", job->files[k]);
+  } else if (job->file) g_string_append_printf(s, " file=%u", job->file);
   for (char **a = job->set; a && *a; a++) g_string_append_printf(s, " %s", *a);
   return g_string_free(s, FALSE);
 }
@@ -610,6 +633,18 @@ static gboolean job_u32(const char *v, uint32_t *out) {
   uint64_t n;
   if (!pcs_parse_u64(v, &n) || n >= PCS_JOB_NONE) return FALSE;
   *out = (uint32_t)n;
+  return TRUE;
+}
+
+/* file=N:M:K: the files a job lists (PcsJobSpec.files), FILE the first. */
+static gboolean job_files(const char *v, PcsJobSpec *out) {
+  g_auto(GStrv) nums = g_strsplit(v, ":", -1);
+  g_free(out->files);
+  out->nfiles = g_strv_length(nums);
+  out->files = g_new(uint32_t, out->nfiles);
+  for (uint32_t k = 0; k < out->nfiles; k++)
+    if (!job_u32(nums[k], &out->files[k]) || out->files[k] >= PCS_JOB_OWN_FILE) return FALSE;
+  out->file = out->files[0];
   return TRUE;
 }
 
@@ -630,6 +665,7 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
     else if (!strcmp(k, "after")) ok = job_u32(v, &out->after);
     else if (!strcmp(k, "wait_for")) ok = !strcmp(v, "none") || job_u32(v, &out->wait_for);
     else if (!strcmp(k, "file") && !strcmp(v, "own")) out->file = PCS_JOB_OWN_FILE;
+    else if (!strcmp(k, "file") && strchr(v, ':')) ok = job_files(v, out);
     else if (!strcmp(k, "file")) ok = job_u32(v, &out->file) && out->file < PCS_JOB_OWN_FILE;
     else if (eq && strchr(k, '.')) g_ptr_array_add(set, g_strdup(*w));
     else ok = FALSE;
@@ -639,7 +675,7 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
   out->set = (char **)g_ptr_array_free(set, FALSE);
   if (ok && !out->name) ok = FALSE, *why = g_strdup("no name=");
   if (!ok) {
-    g_free(out->name), g_strfreev(out->set);
+    g_free(out->name), g_strfreev(out->set), g_free(out->files);
     memset(out, 0, sizeof *out);
   }
   return ok;
@@ -862,7 +898,35 @@ static const char *const job_keys[] = {"workload.block_size", "workload.rw", "wo
                                        "workload.iodepth_batch_complete_min", "workload.iodepth_batch_complete_max",
                                        "workload.iodepth_low", "workload.file_size", "workload.offset",
                                        "readahead.fadvise_hint", "workload.loops", "workload.time_based",
-                                       "workload.runtime", NULL};
+                                       "workload.runtime", "workload.nrfiles", "workload.file_service_type",
+                                       "workload.openfiles", NULL};
+
+/* Job J's named files: numbered in the order the jobs first name them
+ * (FILES: how many the jobs before it named), a list as long as its
+ * nrfiles and naming no file twice; none with per-thread files. */
+static gboolean job_files_validate(const PcsParams *p, uint32_t j, uint32_t *files, GError **error) {
+  const PcsJobSpec *job = &p->jobs[j];
+  const char *src = p->source ? p->source : "scenario";
+  if (job->file == PCS_JOB_OWN_FILE) return TRUE; /* each clone its own set, after the named ones */
+  uint64_t n = pcs_params_job_nrfiles(p, j);
+  if (job->files && job->nfiles != n)
+    return pcs_input_error(error, src, 0, "job '%s' lists %u files (file=): expected its workload.nrfiles, %" G_GUINT64_FORMAT,
+                           job->name, job->nfiles, n);
+  if ((job->file || job->files) && pcs_params_files(p) == PCS_FILES_PER_THREAD)
+    return pcs_input_error(error, src, 0, "job '%s' reads file %u: with workload.files = per-thread each clone "
+                           "reads its own", job->name, job->file);
+  for (uint32_t k = 0; k < n && pcs_params_files(p) == PCS_FILES_SHARED; k++) {
+    uint32_t f = pcs_params_job_file(job, k);
+    if (f > *files)
+      return pcs_input_error(error, src, 0, "job '%s' reads file %u: expected at most %u (files are numbered as "
+                             "the jobs first name them)", job->name, f, *files);
+    for (uint32_t m = 0; m < k; m++)
+      if (pcs_params_job_file(job, m) == f)
+        return pcs_input_error(error, src, 0, "job '%s' lists file %u twice", job->name, f);
+    *files = MAX(*files, f + 1);
+  }
+  return TRUE;
+}
 
 /* Several jobs: their clones add up to workload.threads, each sets only
  * job_keys[], its barrier names a job before it, and its view validates. */
@@ -886,14 +950,7 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
     if (job->file == PCS_JOB_OWN_FILE && pcs_params_files(p) == PCS_FILES_PER_THREAD)
       return pcs_input_error(error, src, 0, "job '%s' reads files of its clones' own (file=own): with "
                              "workload.files = per-thread every job does; file=own is for shared files", job->name);
-    gboolean named = job->file != PCS_JOB_OWN_FILE; /* own: each clone its file, after the named ones */
-    if (named && job->file > files) /* numbered in the order the jobs first name them */
-      return pcs_input_error(error, src, 0, "job '%s' reads file %u: expected at most %u (files are numbered as "
-                             "the jobs first name them)", job->name, job->file, files);
-    if (named && job->file && pcs_params_files(p) == PCS_FILES_PER_THREAD)
-      return pcs_input_error(error, src, 0, "job '%s' reads file %u: with workload.files = per-thread each clone "
-                             "reads its own", job->name, job->file);
-    if (named) files = MAX(files, job->file + 1);
+    if (!job_files_validate(p, j, &files, error)) return FALSE;
     for (char **a = job->set; a && *a; a++) {
       g_autofree char *key = g_strndup(*a, strcspn(*a, "="));
       gboolean ok = FALSE;
@@ -901,7 +958,8 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
       if (!ok)
         return pcs_input_error(error, src, 0, "job '%s' sets %s of its own: pcsim's jobs share it (a job reads with "
                                "its own workload.block_size, rw, random options, ioengine, iodepth, file_size, offset, loops, "
-                               "time_based, runtime and readahead.fadvise_hint)", job->name, key);
+                               "time_based, runtime, nrfiles, file_service_type, openfiles and readahead.fadvise_hint)",
+                               job->name, key);
     }
     PcsParams view;
     if (!pcs_params_job_view(p, j, &view, error)) return FALSE;
