@@ -97,14 +97,7 @@ static void sections_that_differ_become_jobs(void **state) {
   pcs_fio_clear(&job), pcs_params_clear(&p);
 }
 
-static void what_jobs_share_is_refused_when_it_differs(void **state) {
-  expect_refusal("[a]\nsize=8m\nbs=4k\n[b]\nsize=16m\nbs=1m\nnrfiles=2\n", "job.fio:4: job 'b' reads differently from job 'a' in nrfiles");
-  expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nfilename=y:z\nbs=1m\n",
-                 "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
-  expect_refusal("[a]\nsize=8m\nfilename=x:z\n[b]\nsize=8m\nbs=1m\n",
-                 "job.fio:4: job 'b' reads differently from job 'a' in file (filename=a:b naming several files");
-  expect_refusal("[a]\nsize=8m\nnrfiles=2\nopenfiles=1\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
-  expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nbs=1m\nnrfiles=2\n", "in nrfiles, openfiles or file_service_type");
+static void a_barrier_names_a_job_before_it(void **state) {
   expect_refusal("[a]\nsize=8m\n[b]\nsize=8m\nwait_for=c\n",
                  "job.fio:5: fio option wait_for=c: no job of that name before this one");
   /* a key each job reads with its own cannot be --set over them all */
@@ -248,6 +241,72 @@ static void named_and_unnamed_jobs_read_their_files(void **state) {
   g_autofree char *first = run_job(text, "csv", NULL, NULL);
   assert_non_null(strstr(first, "# job name=b clones=2 group=0 after=0 wait_for=none file=own "));
   g_autofree char *saved = test_tempfile("own.csv", first);
+  g_autofree char *again = NULL, *err = NULL;
+  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
+  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+}
+
+/* nrfiles, file_service_type and openfiles are a job's own: [a]'s clone
+ * reads two files of 4 MiB (size over nrfiles, fio's setup_files()) one
+ * call at a time each, [b]'s one of 8 MiB, [c]'s clones a set of four
+ * 1 MiB files each, two open at once; every file once from the device. */
+static void each_job_reads_its_own_set_of_files(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  const char *text = "[a]\nsize=8m\nnrfiles=2\n[b]\nsize=8m\nbs=1m\n"
+                     "[c]\nsize=4m\nnrfiles=4\nopenfiles=2\nfile_service_type=sequential\nnumjobs=2\n";
+  load_job(text, &p, &job);
+  assert_int_equal(p.njobs, 3);
+  assert_int_equal(pcs_params_job_nrfiles(&p, 0), 2);
+  assert_int_equal(pcs_params_job_nrfiles(&p, 1), 1);
+  assert_int_equal(pcs_params_job_nrfiles(&p, 2), 4);
+  assert_true(has(p.jobs[2].set, "workload.file_service_type=sequential"));
+  assert_true(has(p.jobs[2].set, "workload.openfiles=2"));
+  assert_int_equal(pcs_params_nfiles(&p), 2 + 1 + 2 * 4);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[0].bytes, 8u << 20);
+  assert_int_equal(r.jobs[1].bytes, 8u << 20);
+  assert_int_equal(r.jobs[2].bytes, 2 * (4u << 20));
+  assert_int_equal(r.pages_read * 4096, (8u + 8u + 2 * 4u) << 20);
+  assert_int_equal(r.file_bytes, (8u + 8u + 2 * 4u) << 20);
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+  g_autofree char *table = run_job(text, "table", NULL, NULL);
+  if (!strstr(table, ", files a thread 2 (a), 1 (b), 4 (c), ")) fail_msg("%s", table);
+}
+
+/* filename=a:b lists per job: [a] x:z, [b] y:z (z shared, y new) and [c]
+ * z alone; the files are numbered as first named (x 0, z 1, y 2), [b]'s
+ * list is file=2:1, and z is laid out to the largest job's (8 MiB: [c]'s). */
+static void jobs_list_their_files_in_orders_of_their_own(void **state) {
+  PcsParams p;
+  PcsFioJob job;
+  const char *text = "[global]\nsize=8m\n[a]\nfilename=x:z\n[b]\nfilename=y:z\nbs=1m\n[c]\nfilename=z\nbs=64k\n";
+  load_job(text, &p, &job);
+  assert_int_equal(p.njobs, 3);
+  assert_int_equal(p.jobs[0].file, 0);
+  assert_null(p.jobs[0].files); /* x, z: files 0 and 1 in order */
+  assert_int_equal(p.jobs[1].nfiles, 2);
+  assert_int_equal(p.jobs[1].files[0], 2);
+  assert_int_equal(p.jobs[1].files[1], 1);
+  assert_int_equal(p.jobs[2].file, 1);
+  assert_int_equal(pcs_params_nfiles(&p), 3);
+  PcsResult r;
+  test_run(&p, "window", &r);
+  assert_int_equal(r.jobs[0].bytes, 8u << 20); /* size is a clone's I/O over its files: 4 MiB of each */
+  assert_int_equal(r.jobs[1].bytes, 8u << 20);
+  assert_int_equal(r.jobs[2].bytes, 8u << 20); /* z alone: its size on its one file, which fio lays out to 8 MiB */
+  assert_int_equal(r.file_bytes, (4u + 8u + 4u) << 20); /* x, z, y */
+  /* z is read from the device about once though three jobs read it: each
+   * job's open drops what the others cached of it (fio's invalidate=1), so
+   * a few pages twice, never a second whole file */
+  assert_true(r.pages_read * 4096 >= (16u << 20) && r.pages_read * 4096 < (17u << 20));
+  pcs_result_clear(&r);
+  pcs_fio_clear(&job), pcs_params_clear(&p);
+  g_autofree char *first = run_job(text, "csv", NULL, NULL);
+  assert_non_null(strstr(first, "# job name=b clones=1 group=0 after=0 wait_for=none file=2:1 "));
+  g_autofree char *saved = test_tempfile("lists.csv", first);
   g_autofree char *again = NULL, *err = NULL;
   if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
   assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
@@ -570,7 +629,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sections_that_differ_become_jobs),
     cmocka_unit_test(real_fio_reads_the_sections_alike),
-    cmocka_unit_test(what_jobs_share_is_refused_when_it_differs),
+    cmocka_unit_test(a_barrier_names_a_job_before_it),
+    cmocka_unit_test(each_job_reads_its_own_set_of_files),
+    cmocka_unit_test(jobs_list_their_files_in_orders_of_their_own),
     cmocka_unit_test(each_job_reads_with_its_own_block_size),
     cmocka_unit_test(each_job_reads_its_own_range_loops_and_window),
     cmocka_unit_test(each_job_reads_its_own_file),

@@ -88,7 +88,6 @@ static void what_is_not_modelled_is_refused_by_name(void **state) {
   expect_refused("[j]\nsize=8M\nnrfiles=2\ntime_based\nruntime=1\n", 3, "(time_based over several files");
   expect_refused("[j]\nsize=8M\nnrfiles=0\n", 3, "fio option nrfiles = '0': expected an integer from 1");
   expect_refused("[j]\nsize=8M\nfilename=a:a\n", 3, "(a file named twice");
-  expect_refused("[a]\nsize=8M\nnrfiles=2\n[b]\nsize=8M\n", 4, "job 'b' reads differently from job 'a'");
   /* the scenario keys check the same */
   g_autofree char *out = NULL, *err = NULL;
   assert_int_equal(test_pcsim(&out, &err, "run", "workloads/liubo-2011.ini", "--set", "workload.nrfiles=2", "--set",

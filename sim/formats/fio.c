@@ -19,13 +19,13 @@
  * options), ioengine or iodepth, or wait (stonewall, wait_for) or open a
  * group (new_group), or read their own file (filename=), range (size,
  * offset), loops, runtime, time_based or fadvise_hint, are jobs run at
- * once (PcsParams.jobs, resolve()); what they share (nrfiles, openfiles,
- * file_service_type, a filename=a:b list) must agree.  A job without
- * filename= gives each clone its own file (fio's jobname.N.0):
+ * once (PcsParams.jobs, resolve()), each with its own files.  A job
+ * without filename= gives each clone its own file (fio's jobname.N.0):
  * workload.files = per-thread when no job names one, else each such clone
  * its own after the named files (PCS_JOB_OWN_FILE); filename= shares it.
  * nrfiles=N gives each clone N files (jobname.N.F), and filename=a:b:c
- * three shared ones: workload.nrfiles, sized as fio's setup_files() sizes
+ * three shared ones, each name numbered as the jobs first name it
+ * (job_files()): workload.nrfiles, sized as fio's setup_files() sizes
  * them (files_sizes()), with file_service_type and openfiles.
  *
  * Meaning (eval_option()): every option is looked up in fio's own names
@@ -409,7 +409,8 @@ typedef struct {
   uint64_t depth[5];
   GPtrArray *depth_opts;
   gboolean named; /* the job names its file (filename=) */
-  char *file;
+  char *fname, *dir; /* filename= and directory= as given */
+  char *file;        /* its files (named: the first nrfiles of filename='s list, in directory=), ':' between */
   /* several files: nrfiles (fio's nr_files as add_file() and
    * fixup_options() leave it), file_service_type, openfiles */
   uint64_t nrfiles, openfiles, names; /* names: files filename= lists (0: none) */
@@ -867,12 +868,11 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
     return TRUE;
   }
   if (!strcmp(k, "group_reporting")) job->group_reporting = TRUE;
-  if (!strcmp(k, "filename") || !strcmp(k, "directory")) {
-    if (!strcmp(k, "filename") && !filename_list(o, e, refused)) return TRUE;
-    g_autofree char *old = e->file;
-    e->file = !strcmp(k, "directory") && old ? g_build_filename(v, old, NULL) : g_strdup(v);
-    if (!strcmp(k, "filename")) e->named = TRUE;
+  if (!strcmp(k, "filename")) {
+    if (!filename_list(o, e, refused)) return TRUE;
+    g_free(e->fname), e->fname = g_strdup(v), e->named = TRUE;
   }
+  if (!strcmp(k, "directory")) g_free(e->dir), e->dir = g_strdup(v);
   if (!is_neutral(rule, o, n)) return refuse(refused, o, rule->kind, rule->why), TRUE;
   accept(job, o);
   return TRUE;
@@ -954,6 +954,19 @@ static void files_job(Eval *e, PcsFioJob *job, GArray *refused) {
                                    "give randrepeat=0, or no randseed");
 }
 
+/* The files a job names, as one text ("dir/a:dir/b"): the first nrfiles
+ * of filename='s list (fio reads those: fixup_options()), each in
+ * directory= when it is given (fio's set_name_idx()). */
+static char *file_names(const Eval *e) {
+  g_auto(GStrv) names = g_strsplit(e->fname, ":", -1);
+  GString *out = g_string_new(NULL);
+  for (guint i = 0; names[i] && *names[i] && i < e->nrfiles; i++) {
+    g_autofree char *path = e->dir ? g_build_filename(e->dir, names[i], NULL) : g_strdup(names[i]);
+    g_string_append_printf(out, "%s%s", i ? ":" : "", path);
+  }
+  return g_string_free(out, FALSE);
+}
+
 /* One job: the globals before it, then its own options; later ones win. */
 static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e, PcsFioJob *job, GArray *refused,
                          GError **error) {
@@ -997,10 +1010,7 @@ static gboolean eval_job(GPtrArray *globals, FioSection *s, guint njob, Eval *e,
   if (!random_job(e, job, refused)) return FALSE;
   files_job(e, job, refused);
   for (guint i = 0; !e->engine && i < e->depth_opts->len; i++) accept(job, g_ptr_array_index(e->depth_opts, i));
-  if (!e->named) { /* fio names a clone's own file jobname.N.0 */
-    g_free(e->file);
-    e->file = NULL;
-  }
+  if (e->named) e->file = file_names(e); /* else fio names a clone's own file jobname.N.0 */
   if (e->size >= e->bs) e->size = e->size / e->bs * e->bs; /* fio reads whole blocks up to the size */
   return TRUE;
 }
@@ -1054,19 +1064,12 @@ static char **job_set(const Eval *e) {
   g_ptr_array_add(a, e->runtime_ns ? g_strdup_printf("workload.runtime=%" G_GUINT64_FORMAT "ns", e->runtime_ns)
                                    : g_strdup("workload.runtime=0"));
   g_ptr_array_add(a, g_strdup_printf("readahead.fadvise_hint=%s", pcs_params_fadvise_name(e->fadvise)));
+  /* its files: how many, how fio chooses among them, how many open at once */
+  g_ptr_array_add(a, g_strdup_printf("workload.nrfiles=%" G_GUINT64_FORMAT, e->nrfiles));
+  g_ptr_array_add(a, g_strdup_printf("workload.file_service_type=%s", e->fst ? e->fst : "roundrobin"));
+  g_ptr_array_add(a, g_strdup_printf("workload.openfiles=%" G_GUINT64_FORMAT, e->openfiles));
   g_ptr_array_add(a, NULL);
   return (char **)g_ptr_array_free(a, FALSE);
-}
-
-/* What the jobs of one run must share (the run's keys; PcsParams.jobs
- * varies only params.c job_keys[]): the first of them E differs in from
- * FIRST, or NULL. */
-static const char *shared_differs(const Eval *e, const Eval *first) {
-  if ((e->names > 1 || first->names > 1) && (!e->file || !first->file || strcmp(e->file, first->file)))
-    return "file (filename=a:b naming several files: pcsim's jobs with their own files name one each)";
-  if (e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst))
-    return "nrfiles, openfiles or file_service_type";
-  return NULL;
 }
 
 /* What a job reads with on its own (job_set()): does E differ from FIRST? */
@@ -1077,6 +1080,7 @@ static gboolean own_differs(const Eval *e, const Eval *first) {
          g_strcmp0(e->engine, first->engine) || memcmp(e->depth, first->depth, sizeof e->depth) ||
          e->size != first->size || e->offset != first->offset || e->loops != first->loops ||
          e->fadvise != first->fadvise || g_strcmp0(e->file, first->file) || e->runtime_ns != first->runtime_ns ||
+         e->nrfiles != first->nrfiles || e->openfiles != first->openfiles || g_strcmp0(e->fst, first->fst) ||
          e->time_based != first->time_based;
 }
 
@@ -1106,26 +1110,34 @@ static gboolean job_barrier(const PcsFioJob *job, const Eval *e, guint j, PcsJob
   return TRUE;
 }
 
-/* Job J's file among the files the jobs name (PcsJobSpec.file): 0, 1,
- * ... in the order they first name them; PCS_JOB_OWN_FILE for a job that
- * names none beside one that does (each clone its own file); 0 when no job
- * names one (per-thread files). */
-static uint32_t job_file(GArray *evals, guint j, gboolean per_thread) {
-  const char *name = g_array_index(evals, Eval, j).file;
-  if (!name) return per_thread ? 0 : PCS_JOB_OWN_FILE;
-  uint32_t n = 0;
-  for (guint k = 0; k < j; k++) {
+/* Job J's files among the files the jobs name (PcsJobSpec.file and
+ * files): each name numbered 0, 1, ... in the order the jobs first name
+ * it; PCS_JOB_OWN_FILE for a job that names none beside one that does
+ * (each clone its own files); 0 when no job names one (per-thread files). */
+static void job_files(GArray *evals, guint j, gboolean per_thread, PcsJobSpec *spec) {
+  const char *file = g_array_index(evals, Eval, j).file;
+  spec->file = per_thread ? 0 : PCS_JOB_OWN_FILE;
+  if (!file) return;
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func(g_free); /* names in the order first named */
+  for (guint k = 0; k <= j; k++) {
     const char *other = g_array_index(evals, Eval, k).file;
-    if (!other) continue;
-    gboolean named_before = FALSE;
-    for (guint m = 0; m < k && !named_before; m++) {
-      const char *earlier = g_array_index(evals, Eval, m).file;
-      named_before = earlier && !strcmp(earlier, other);
+    g_auto(GStrv) names = other ? g_strsplit(other, ":", -1) : NULL;
+    for (char **n = names; n && *n; n++) {
+      gboolean known = FALSE;
+      for (guint m = 0; m < seen->len && !known; m++) known = !strcmp(g_ptr_array_index(seen, m), *n);
+      if (!known) g_ptr_array_add(seen, g_strdup(*n));
     }
-    if (!strcmp(other, name)) return n;
-    if (!named_before) n++;
   }
-  return n;
+  g_auto(GStrv) names = g_strsplit(file, ":", -1);
+  uint32_t n = g_strv_length(names);
+  g_autofree uint32_t *files = g_new(uint32_t, n);
+  gboolean in_order = TRUE; /* file, file + 1, ...: no list needed */
+  for (uint32_t k = 0; k < n; k++) {
+    for (files[k] = 0; strcmp(g_ptr_array_index(seen, files[k]), names[k]); files[k]++) {}
+    in_order &= files[k] == files[0] + k;
+  }
+  spec->file = files[0];
+  if (!in_order) spec->files = g_steal_pointer(&files), spec->nfiles = n;
 }
 
 /* The run's keys from the first job FIRST. */
@@ -1153,6 +1165,8 @@ static void eval_clear(Eval *e) {
   g_clear_pointer(&e->rand_opts, g_ptr_array_unref);
   g_clear_pointer(&e->depth_opts, g_ptr_array_unref);
   g_clear_pointer(&e->file, g_free);
+  g_clear_pointer(&e->fname, g_free);
+  g_clear_pointer(&e->dir, g_free);
   g_clear_pointer(&e->fst, g_free);
 }
 
@@ -1177,14 +1191,6 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     ok = eval_job(globals, s, evals->len, &e, job, refused, error);
     if (ok) {
       const Eval *first = evals->len ? &g_array_index(evals, Eval, 0) : NULL;
-      const char *what = first ? shared_differs(&e, first) : NULL;
-      if (what && !refused->len)
-        ok = pcs_input_error(error, s->file, s->line,
-                             "job '%s' reads differently from job '%s' in %s: pcsim runs jobs at once with their "
-                             "own bs, numjobs, rw and its random options, ioengine, iodepth, filename, size, "
-                             "offset, fadvise_hint, loops, runtime and time_based, over the setup they share "
-                             "(nrfiles, openfiles, file_service_type; all name their files or none does)",
-                             section_name(s), job->name, what);
       several |= first && own_differs(&e, first);
       several |= e.stonewall || e.new_group || e.wait_for_opt;
       PcsFioSection sec = {g_strdup(section_name(s)), e.numjobs, options_text(s->opts), 0};
@@ -1229,7 +1235,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       spec->clones = e->numjobs;
       spec->set = job_set(e);
       spec->group = sec->group = group;
-      spec->file = job_file(evals, j, job->per_thread_files);
+      job_files(evals, j, job->per_thread_files, spec);
       ok = job_barrier(job, e, j, spec, error);
     }
   }

@@ -133,7 +133,7 @@ char *pcs_report_bytes(uint64_t bytes) {
  * (2048 MiB), ...", with several files a thread "files of 250 MiB each,
  * 4 a thread" after it. */
 /* What the title lists of each job when several jobs differ in it. */
-typedef enum { JOBS_BS, JOBS_SIZE, JOBS_WINDOW, JOBS_LOOPS } JobsKey;
+typedef enum { JOBS_BS, JOBS_SIZE, JOBS_WINDOW, JOBS_LOOPS, JOBS_NRFILES } JobsKey;
 
 static uint64_t jobs_key(const PcsParams *p, JobsKey k) {
   switch (k) {
@@ -141,6 +141,7 @@ static uint64_t jobs_key(const PcsParams *p, JobsKey k) {
   case JOBS_SIZE: return p->workload_file_size;
   case JOBS_WINDOW: return pcs_params_window_bytes(p);
   case JOBS_LOOPS: return p->workload_loops;
+  case JOBS_NRFILES: return p->workload_nrfiles;
   }
   g_assert_not_reached();
 }
@@ -156,7 +157,7 @@ static char *jobs_values(const PcsParams *p, JobsKey k) {
     if (!pcs_params_job_view(p, j, &view, NULL)) continue; /* validated before the run */
     uint64_t v = jobs_key(&view, k);
     differs |= v != jobs_key(p, k);
-    g_autofree char *text = k == JOBS_LOOPS ? g_strdup_printf("%" G_GUINT64_FORMAT, v) : pcs_report_bytes(v);
+    g_autofree char *text = k == JOBS_LOOPS || k == JOBS_NRFILES ? g_strdup_printf("%" G_GUINT64_FORMAT, v) : pcs_report_bytes(v);
     g_string_append_printf(s, "%s%s (%s)", j ? ", " : "", text, p->jobs[j].name);
     pcs_params_clear(&view);
   }
@@ -187,7 +188,10 @@ static void table_title(GString *out, const PcsParams *p) {
   }
   g_string_append_printf(out, "scenario %s: %" G_GUINT64_FORMAT " thread(s), %s, bs %s, readahead %s, ",
                          p->scenario_name, p->workload_threads, files, bss, windows ? windows : ra);
-  if (p->workload_nrfiles > 1) { /* the file service too: "4 files a thread, roundrobin" */
+  g_autofree char *nrfiles = p->jobs ? jobs_values(p, JOBS_NRFILES) : NULL;
+  if (nrfiles) { /* jobs of their own sets: "files a thread 2 (a), 1 (b)" */
+    g_string_append_printf(out, "files a thread %s, ", nrfiles);
+  } else if (p->workload_nrfiles > 1) { /* the file service too: "4 files a thread, roundrobin" */
     g_string_append_printf(out, "%" G_GUINT64_FORMAT " files a thread%s, %s, ", p->workload_nrfiles,
                            pcs_params_files(p) == PCS_FILES_SHARED ? " (shared)" : "", p->workload_file_service_type);
     if (p->workload_openfiles && p->workload_openfiles < p->workload_nrfiles)
