@@ -180,6 +180,17 @@ static void each_job_reads_its_own_range_loops_and_window(void **state) {
 
 static char *run_job(const char *text, const char *format, const char *extra, JsonParser **parser);
 
+/* TEXT run as CSV names its job with LINE (a job's provenance line), and
+ * --scenario-from reruns that output to the same rows. */
+static void reruns_from_provenance(const char *text, const char *line) {
+  g_autofree char *first = run_job(text, "csv", NULL, NULL);
+  if (!strstr(first, line)) fail_msg("'%s' lacks '%s'", first, line);
+  g_autofree char *saved = test_tempfile("jobs.csv", first);
+  g_autofree char *again = NULL, *err = NULL;
+  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
+  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+}
+
 /* Sections naming different files: each file its own pages, shared by
  * its job's clones (and by every job naming it), each clone its own open
  * file; the device reads each file once, their sum. */
@@ -206,13 +217,10 @@ static void each_job_reads_its_own_file(void **state) {
   pcs_fio_clear(&job), pcs_params_clear(&p);
 
   /* --scenario-from reruns them (file=1 in the job's provenance): the same rows */
-  g_autofree char *first = run_job("[global]\nbs=1m\n[a]\nfilename=x\nsize=8m\n[b]\nfilename=y\nsize=4m\n", "csv", NULL, NULL);
-  assert_non_null(strstr(first, "# job name=b clones=1 group=0 after=0 wait_for=none file=1 "));
+  const char *two = "[global]\nbs=1m\n[a]\nfilename=x\nsize=8m\n[b]\nfilename=y\nsize=4m\n";
+  g_autofree char *first = run_job(two, "csv", NULL, NULL);
   assert_non_null(strstr(first, ",3072,")); /* pages_read: 8 + 4 MiB */
-  g_autofree char *saved = test_tempfile("files.csv", first);
-  g_autofree char *again = NULL, *err = NULL;
-  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
-  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+  reruns_from_provenance(two, "# job name=b clones=1 group=0 after=0 wait_for=none file=1 ");
 }
 
 /* A job naming its file beside jobs naming none (fio: each clone of those
@@ -238,12 +246,7 @@ static void named_and_unnamed_jobs_read_their_files(void **state) {
   assert_int_equal(r.file_bytes, (32u + 2 * 16u) << 20);
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
-  g_autofree char *first = run_job(text, "csv", NULL, NULL);
-  assert_non_null(strstr(first, "# job name=b clones=2 group=0 after=0 wait_for=none file=own "));
-  g_autofree char *saved = test_tempfile("own.csv", first);
-  g_autofree char *again = NULL, *err = NULL;
-  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
-  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+  reruns_from_provenance(text, "# job name=b clones=2 group=0 after=0 wait_for=none file=own ");
 }
 
 /* nrfiles, file_service_type and openfiles are a job's own: [a]'s clone
@@ -304,12 +307,7 @@ static void jobs_list_their_files_in_orders_of_their_own(void **state) {
   assert_true(r.pages_read * 4096 >= (16u << 20) && r.pages_read * 4096 < (17u << 20));
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
-  g_autofree char *first = run_job(text, "csv", NULL, NULL);
-  assert_non_null(strstr(first, "# job name=b clones=1 group=0 after=0 wait_for=none file=2:1 "));
-  g_autofree char *saved = test_tempfile("lists.csv", first);
-  g_autofree char *again = NULL, *err = NULL;
-  if (test_pcsim(&again, &err, "run", "--scenario-from", saved, "--format", "csv", NULL) != 0) fail_msg("%s", err);
-  assert_string_equal(strstr(again, "\npolicy,"), strstr(first, "\npolicy,"));
+  reruns_from_provenance(text, "# job name=b clones=1 group=0 after=0 wait_for=none file=2:1 ");
 }
 
 /* runtime and time_based are a job's own, its runtime from its own start
