@@ -50,13 +50,13 @@ struct PcsSimJob {
    * [offset_pages, offset_pages + size_pages) of a file of file_pages
    * (its own layout: offset + size), each clone loops passes over it */
   uint64_t offset_pages, size_pages, file_pages, loops;
-  /* the file it reads: with shared files the run's file (PcsJobSpec.file),
-   * as large as the largest offset + size of its jobs (eof_pages); a
-   * clone's own file is its job's file_pages: with per-thread files the
-   * reader's id's, with PCS_JOB_OWN_FILE the one at own_first + the
-   * clone's number (after the named files) */
+  /* the files it reads (sim.c jobs_layout()): with shared files the run's
+   * named ones (PcsJobSpec.file, files), each as large as the largest
+   * offset + size of its jobs (PcsSim.file_eof); a clone's own set is
+   * its job's file_pages each: with per-thread files or PCS_JOB_OWN_FILE
+   * the set at own_first + the clone's number x nrfiles (after the named
+   * files) */
   uint32_t file, own_first;
-  uint64_t eof_pages;
   /* its files (workload.nrfiles, fio's nrfiles, the job's own): a clone
    * reads nrfiles of them, the named ones spec's (PcsJobSpec.files), or
    * its own own_first + its number x nrfiles on; file_service_type and
