@@ -1162,7 +1162,58 @@ static void device_shared(PcsCalibration *c, const Fit *f) {
                           f->n, f->groups, f->xlo / PCS_KIB, f->xhi / PCS_KIB));
 }
 
-static void device_estimates(PcsCalibration *c, const char *names) {
+/* The size most of SET's requests have (at least MIN_GROUP of them), its
+ * samples' median service time in *MEDIAN and count in *N; 0: none. */
+static double common_size(const GArray *set, double *median, guint *n) {
+  double size = 0;
+  *n = 0;
+  for (guint i = 0; i < set->len; i++) {
+    double x = g_array_index(set, Sample, i).x;
+    guint k = 0;
+    for (guint j = 0; j < set->len; j++) k += g_array_index(set, Sample, j).x == x;
+    if (k > *n || (k == *n && x < size)) size = x, *n = k;
+  }
+  if (*n < MIN_GROUP) return 0;
+  g_autoptr(GArray) one = g_array_new(FALSE, FALSE, sizeof(Sample));
+  for (guint i = 0; i < set->len; i++)
+    if (g_array_index(set, Sample, i).x == size) g_array_append_val(one, g_array_index(set, Sample, i));
+  *median = spread_of(one, G_MAXUINT).median;
+  return size;
+}
+
+/* No fit over sizes (the traces' requests alone on the device all of one
+ * size, and their busy periods not growing with it): that size's median
+ * time alone is the one point the traces give, and the base's device is
+ * scaled to it, latency and transfer alike (the base's split between
+ * them, another host's, kept); channels, sharing and jitter stay the
+ * base's.  Better than the base's device unscaled, which may be several
+ * times slower or faster at that size; warned. */
+static void device_one_size(PcsCalibration *c, const PcsParams *base, const char *names) {
+  const GArray *sets[] = {c->dev_solo, c->dev_iso};
+  const char *whats[] = {device_sets[0].what, device_sets[1].what};
+  for (size_t k = 0; k < G_N_ELEMENTS(sets); k++) {
+    double median;
+    guint n;
+    double size = common_size(sets[k], &median, &n);
+    double at_base = (double)base->device_latency + size / (double)base->device_bandwidth * PCS_NS_PER_S;
+    if (size == 0 || !(median > 0) || !(at_base > 0)) continue;
+    double scale = median / at_base;
+    g_autofree char *why = g_strdup_printf("the %u requests of %.0f KiB %s take %.1f us (median), the base's device "
+                                           "%.1f us at that size: its latency and bandwidth scaled by %.3f, one size "
+                                           "the only size the traces time alone (%s)",
+                                           n, size / PCS_KIB, whats[k], median / PCS_NS_PER_US, at_base / PCS_NS_PER_US,
+                                           scale, names);
+    set_est(c, PCS_CAL_LATENCY, TRUE, (double)base->device_latency * scale,
+            g_strdup_printf("latency: %.1f us: %s", (double)base->device_latency * scale / PCS_NS_PER_US, why));
+    set_est(c, PCS_CAL_BANDWIDTH, TRUE, (double)base->device_bandwidth / scale,
+            g_strdup_printf("bandwidth: %.0f MiB/s, as latency above", (double)base->device_bandwidth / scale / PCS_MIB));
+    for (PcsCalibrateId id = PCS_CAL_LATENCY; id <= PCS_CAL_BANDWIDTH; id++)
+      warn_est(c, id, g_strdup("one request size only: the base's device scaled to its time (see the comment)"));
+    return;
+  }
+}
+
+static void device_estimates(PcsCalibration *c, const PcsParams *base, const char *names) {
   uint64_t paired = 0, isolated = 0, solo = 0;
   for (guint i = 0; i < c->traces->len; i++) {
     const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
@@ -1188,6 +1239,7 @@ static void device_estimates(PcsCalibration *c, const char *names) {
     set_est(c, PCS_CAL_JITTER, FALSE, 0, g_strdup("jitter: kept from the base (no device fit)"));
     set_est(c, PCS_CAL_CHANNELS, FALSE, 0, g_strdup("channels: kept from the base (no device fit)"));
     set_est(c, PCS_CAL_SHARING, FALSE, 0, g_strdup("sharing: kept from the base (no device fit)"));
+    device_one_size(c, base, names);
     return;
   }
   g_autofree char *lo = fmt_bytes(f.xlo), *hi = fmt_bytes(f.xhi);
@@ -1974,7 +2026,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   else csum_leaf_estimate(c);
   memory_estimates(c, names);
   reported_estimates(c);
-  device_estimates(c, names);
+  device_estimates(c, base, names);
   queue_depth_estimate(c, names);
   if (large_folios(c)) folio_insert_estimate(c, base, window_bio_estimates(c, names), names);
   else insert_estimate(c, base, names), bio_estimates(c, names);
