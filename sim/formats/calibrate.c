@@ -254,6 +254,12 @@ static Spread spread_of(const GArray *s, guint trace) {
   return (Spread){quantile(d, v->len, 0.5), quantile(d, v->len, 0.25), quantile(d, v->len, 0.75), v->len};
 }
 
+/* Samples by size alone. */
+static int cmp_sample_size(gconstpointer a, gconstpointer b) {
+  const Sample *x = a, *y = b;
+  return x->x < y->x ? -1 : x->x > y->x;
+}
+
 static int cmp_sample(gconstpointer a, gconstpointer b) {
   const Sample *x = a, *y = b;
   if (x->trace != y->trace) return x->trace < y->trace ? -1 : 1;
@@ -1165,19 +1171,21 @@ static void device_shared(PcsCalibration *c, const Fit *f) {
 /* The size most of SET's requests have (at least MIN_GROUP of them), its
  * samples' median service time in *MEDIAN and count in *N; 0: none. */
 static double common_size(const GArray *set, double *median, guint *n) {
+  g_autoptr(GArray) sorted = g_array_copy((GArray *)set);
+  g_array_sort(sorted, cmp_sample_size);
   double size = 0;
+  guint first = 0;
   *n = 0;
-  for (guint i = 0; i < set->len; i++) {
-    double x = g_array_index(set, Sample, i).x;
-    guint k = 0;
-    for (guint j = 0; j < set->len; j++) k += g_array_index(set, Sample, j).x == x;
-    if (k > *n || (k == *n && x < size)) size = x, *n = k;
+  for (guint i = 0, run = 0; i < sorted->len; i = run) { /* runs of one size, smallest first */
+    double x = g_array_index(sorted, Sample, i).x;
+    for (run = i; run < sorted->len && g_array_index(sorted, Sample, run).x == x; run++) {}
+    if (run - i > *n) size = x, *n = run - i, first = i;
   }
   if (*n < MIN_GROUP) return 0;
-  g_autoptr(GArray) one = g_array_new(FALSE, FALSE, sizeof(Sample));
-  for (guint i = 0; i < set->len; i++)
-    if (g_array_index(set, Sample, i).x == size) g_array_append_val(one, g_array_index(set, Sample, i));
-  *median = spread_of(one, G_MAXUINT).median;
+  g_autoptr(GArray) one = g_array_new(FALSE, FALSE, sizeof(double));
+  for (guint i = first; i < first + *n; i++) g_array_append_val(one, g_array_index(sorted, Sample, i).y);
+  g_array_sort(one, cmp_double);
+  *median = quantile((const double *)(void *)one->data, one->len, 0.5);
   return size;
 }
 
