@@ -442,6 +442,8 @@ PcsFilesMode pcs_params_files(const PcsParams *p);
  * the jobs name plus a set per clone of a job that names none (each
  * job's set its own workload.nrfiles). */
 uint64_t pcs_params_nfiles(const PcsParams *p);
+/* The files the jobs name (filename=), laid out first: 0 with per-thread files. */
+uint64_t pcs_params_named_files(const PcsParams *p);
 /* Job J's workload.nrfiles (its own, else the run's). */
 uint64_t pcs_params_job_nrfiles(const PcsParams *p, uint32_t j);
 /* The named file JOB reads as its K-th (k < its nrfiles): PcsJobSpec.files. */

@@ -199,10 +199,7 @@ static void jobs_init(PcsSim *s, const PcsParams *p) {
 /* The named files, then each clone's own set after them, job by job
  * (per-thread files: reader 0's set first). */
 static void jobs_layout(PcsSim *s) {
-  uint32_t next = 0;
-  for (uint32_t j = 0; j < s->njobs; j++)
-    for (uint32_t k = 0; !job_owns_files(s, &s->jobs[j]) && k < s->jobs[j].nrfiles; k++)
-      next = MAX(next, pcs_sim_job_file(&s->jobs[j], k) + 1);
+  uint32_t next = (uint32_t)pcs_params_named_files(s->p);
   for (uint32_t j = 0; j < s->njobs; j++)
     if (job_owns_files(s, &s->jobs[j])) s->jobs[j].own_first = next, next += s->jobs[j].clones * s->jobs[j].nrfiles;
   s->nfiles = next;
@@ -303,7 +300,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   jobs_init(s, p);
   jobs_layout(s);
-  g_assert(s->nfiles == pcs_params_nfiles(p));
+  g_assert(s->nfiles == pcs_params_nfiles(p)); /* the layout's count, as estimates and validation count it */
   s->fold = pcs_fold_allowed(p, &s->opt); /* copies folded into one event (fold.h) */
   uint64_t block_pages = 0;
   for (uint32_t j = 0; j < s->njobs; j++) {

@@ -291,20 +291,24 @@ uint32_t pcs_params_job_file(const PcsJobSpec *job, uint32_t k) {
   return job->files && k < job->nfiles ? job->files[k] : job->file + k;
 }
 
+uint64_t pcs_params_named_files(const PcsParams *p) {
+  if (pcs_params_files(p) == PCS_FILES_PER_THREAD) return 0;
+  if (!p->jobs) return p->workload_nrfiles;
+  uint64_t named = 0;
+  for (uint32_t j = 0; j < p->njobs; j++) {
+    uint64_t n = p->jobs[j].file == PCS_JOB_OWN_FILE ? 0 : pcs_params_job_nrfiles(p, j);
+    for (uint32_t k = 0; k < n; k++) named = MAX(named, (uint64_t)pcs_params_job_file(&p->jobs[j], k) + 1);
+  }
+  return named;
+}
+
 uint64_t pcs_params_nfiles(const PcsParams *p) {
   gboolean per_thread = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   if (!p->jobs) return p->workload_nrfiles * (per_thread ? p->workload_threads : 1);
-  uint64_t named = 0, own = 0; /* the files the jobs name (PcsJobSpec.file), a clone's own set */
-  for (uint32_t j = 0; j < p->njobs; j++) {
-    const PcsJobSpec *job = &p->jobs[j];
-    uint64_t n = pcs_params_job_nrfiles(p, j);
-    if (per_thread || job->file == PCS_JOB_OWN_FILE) {
-      own += job->clones * n;
-      continue;
-    }
-    for (uint32_t k = 0; k < n; k++) named = MAX(named, (uint64_t)pcs_params_job_file(job, k) + 1);
-  }
-  return MAX(named + own, 1);
+  uint64_t own = 0; /* a set per clone of a job of its own files */
+  for (uint32_t j = 0; j < p->njobs; j++)
+    if (per_thread || p->jobs[j].file == PCS_JOB_OWN_FILE) own += p->jobs[j].clones * pcs_params_job_nrfiles(p, j);
+  return MAX(pcs_params_named_files(p) + own, 1);
 }
 
 /* fio's posval names (options.c file_service_type) and str_fst_cb()'s ":N"
