@@ -132,6 +132,9 @@
  *       clat p50 less the smallest's warm call (p10) over the call's pages,
  *       0 when it is under twice that (the capture ran warm); that run's
  *       requests then stay out of the device fit (reported_estimates()).
+ *       4 KiB folios (btrfs): the slope of the largest window's readahead
+ *       windows' time against their pages from free blocks of that order
+ *       or more (touch_frames_estimate()).
  *   cost.fio_user   not in the trace: fio's user time between calls, its
  *       JSON's usr_cpu x job_runtime over read.total_ios, pooled over the
  *       one-thread runs.
@@ -165,6 +168,15 @@ typedef struct {
   guint trace;
 } Sample;
 
+/* One readahead window of a trace: the time from the launch after it to
+ * the one after that (the reader going through it), and its pages by the
+ * order of the free block their frames came from (count_blocks()'s cut;
+ * freed pages, on a per-CPU list, counted in none). */
+typedef struct {
+  double ns;
+  uint32_t pages[PCS_BUDDY_ORDERS];
+} ColdWindow;
+
 /* What one trace showed beyond its samples. */
 typedef struct {
   char *name;                  /* the file's base name */
@@ -179,6 +191,7 @@ typedef struct {
   uint64_t descending;         /* pages in descending runs of frames (memory.pcp_freed) */
   uint64_t max_pages;          /* the largest folio inserted, in pages (2^order) */
   uint64_t blocks[PCS_BUDDY_ORDERS]; /* the other frames as aligned buddy blocks (memory.buddyinfo) */
+  GArray *windows;             /* ColdWindow: its readahead windows, the frames' blocks (cost.touch_reported) */
   /* its fio run (pcs_calibrate_add_run()) */
   char *job, *json;            /* the files' base names, or NULL */
   PcsFadvise fadvise;          /* with job: its fadvise_hint */
@@ -468,6 +481,61 @@ static void count_blocks(GArray *pfns, uint64_t *blocks) {
   }
 }
 
+/* The order of the block each frame of F (sorted, unique) lies in, in
+ * count_blocks()'s cut. */
+static void block_orders(const uint64_t *f, guint n, uint8_t *order) {
+  for (guint i = 0; i < n;) {
+    guint j = i + 1;
+    while (j < n && f[j] == f[j - 1] + 1) j++;
+    uint64_t a = f[i], b = f[j - 1] + 1;
+    for (guint k = i; a < b;) {
+      guint o = 0;
+      while (o + 1 < PCS_BUDDY_ORDERS && a % (UINT64_C(2) << o) == 0 && a + (UINT64_C(2) << o) <= b) o++;
+      for (uint64_t e = a + (UINT64_C(1) << o); a < e; a++) order[k++] = (uint8_t)o;
+    }
+    i = j;
+  }
+}
+
+static int cmp_u64_key(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The trace's readahead windows (page_cache_sync_ra / async_ra lines, one
+ * reader's: used for one-thread runs) and the blocks their frames came
+ * from; UP the frames of count_blocks() (sorted), DOWN per insert. */
+static void collect_cold_windows(const PcsKtrace *t, GArray *up, const GArray *down, TraceTally *tally) {
+  guint n = 0;
+  uint64_t *f = (uint64_t *)(void *)up->data;
+  for (guint i = 0; i < up->len; i++)
+    if (!n || f[i] != f[n - 1]) f[n++] = f[i];
+  g_autofree uint8_t *order = g_new(uint8_t, MAX(n, 1));
+  block_orders(f, n, order);
+  g_autoptr(GArray) launch = g_array_new(FALSE, FALSE, sizeof(double));
+  tally->windows = g_array_new(FALSE, TRUE, sizeof(ColdWindow));
+  for (guint i = 0, k = 0; i < t->events->len; i++) {
+    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
+    if (e->kind == PCS_KEV_RA_SYNC || e->kind == PCS_KEV_RA_ASYNC) {
+      double at = (double)e->time_ns;
+      g_array_append_val(launch, at);
+      g_array_set_size(tally->windows, launch->len);
+    }
+    if (e->kind != PCS_KEV_INSERT) continue;
+    if (g_array_index(down, gboolean, k++) || !launch->len) continue;
+    ColdWindow *w = &g_array_index(tally->windows, ColdWindow, launch->len - 1);
+    for (uint64_t p = 0; p < e->size; p++) {
+      uint64_t pfn = e->pfn + p, *at = bsearch(&pfn, f, n, sizeof *f, cmp_u64_key);
+      if (at) w->pages[order[at - f]]++;
+    }
+  }
+  guint m = launch->len >= 2 ? launch->len - 2 : 0; /* window k: launch k+1 -> k+2 */
+  for (guint k = 0; k < m; k++)
+    g_array_index(tally->windows, ColdWindow, k).ns =
+        g_array_index(launch, double, k + 2) - g_array_index(launch, double, k + 1);
+  g_array_set_size(tally->windows, m);
+}
+
 /* The frames of the inserts: descending runs (freed pages on a per-CPU
  * list) and the buddy blocks the others came from. */
 static void collect_frames(const PcsKtrace *t, TraceTally *tally) {
@@ -505,6 +573,7 @@ static void collect_frames(const PcsKtrace *t, TraceTally *tally) {
       }
   }
   count_blocks(up, tally->blocks);
+  collect_cold_windows(t, up, down, tally);
 }
 
 /* Insert spacing (runs of one thread's consecutive pages, nothing between)
@@ -1909,9 +1978,78 @@ static void touch_estimate(PcsCalibration *c, uint64_t order) {
                                     hi->name));
 }
 
+#define MIN_COLD_WINDOWS 4 /* windows mostly from blocks of the reporting order, and as many without */
+
+/* Least squares of a trace's window time against its pages from blocks of
+ * ORDER or more: the slope (ns a page, NAN when no window differs); the
+ * mean times of the windows without such pages and of those mostly of
+ * them, and how many of each. */
+static double cold_slope(const GArray *w, uint64_t order, double *warm_ns, double *cold_ns, guint *nwarm, guint *ncold) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, wy = 0, cy = 0;
+  *nwarm = *ncold = 0;
+  for (guint i = 0; i < w->len; i++) {
+    const ColdWindow *cw = &g_array_index(w, ColdWindow, i);
+    double x = 0, all = 0;
+    for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) x += o >= order ? cw->pages[o] : 0, all += cw->pages[o];
+    sx += x, sy += cw->ns, sxx += x * x, sxy += x * cw->ns;
+    if (x == 0) wy += cw->ns, (*nwarm)++;
+    else if (all > 0 && 2 * x > all) cy += cw->ns, (*ncold)++;
+  }
+  *warm_ns = *nwarm ? wy / *nwarm : NAN, *cold_ns = *ncold ? cy / *ncold : NAN;
+  double n = w->len, vxx = sxx - sx * sx / n;
+  return n > 1 && vxx > 0 ? (sxy - sx * sy / n) / vxx : NAN;
+}
+
+/* cost.touch_reported with 4 KiB folios (btrfs): each page's frame comes
+ * from the block the per-CPU list was refilled from (alloc.c), and on a
+ * machine with free blocks of the reporting order or more (a fresh boot:
+ * memory no CPU has touched; or blocks reported since they were freed)
+ * those pages are the host's to fault in at their first touch, which is
+ * btrfs's end-io checksum read.  The largest window's one-thread run: its
+ * windows' time (the launch after a window to the next: the reader going
+ * through it) against their pages from blocks of ORDER or more, least
+ * squares; the slope a page.  No window mostly of such pages: 0, measured
+ * (the run's frames came from smaller blocks, as on a machine up long
+ * enough to split its memory). */
+static void touch_frames_estimate(PcsCalibration *c, uint64_t order) {
+  const PcsCalibrateId touch = PCS_CAL_TOUCH_REPORTED;
+  const TraceTally *lo, *hi;
+  guint hi_index = 0;
+  window_runs(c, &lo, &hi, &hi_index);
+  if (!hi || !hi->windows || !hi->windows->len) {
+    set_est(c, touch, FALSE, 0,
+            g_strdup("touch_reported: not measurable: a one-thread run with fio's job and JSON beside it and "
+                     "readahead lines is needed; kept from the base"));
+    return;
+  }
+  double warm, cold;
+  guint nwarm, ncold;
+  double slope = cold_slope(hi->windows, order, &warm, &cold, &nwarm, &ncold);
+  g_autofree char *what = g_strdup_printf(
+      "%s (%" G_GUINT64_FORMAT " KiB window): %u readahead windows, %u of them mostly of pages whose frames came "
+      "from free blocks of order %" G_GUINT64_FORMAT " or more, %u with none",
+      hi->name, hi->ra_pages * PCS_PAGE_SIZE / PCS_KIB, hi->windows->len, ncold, order, nwarm);
+  if (ncold < MIN_COLD_WINDOWS || nwarm < MIN_COLD_WINDOWS || !(slope > 0)) {
+    set_est(c, touch, TRUE, 0,
+            g_strdup_printf("touch_reported: 0, %s%s: no first touch faults show (the frames came from smaller "
+                            "blocks, as on a machine up long enough to split its free memory)",
+                            what, ncold >= MIN_COLD_WINDOWS && nwarm >= MIN_COLD_WINDOWS ? ", and they took no longer" : ""));
+    return;
+  }
+  set_est(c, touch, TRUE, slope,
+          g_strdup_printf("touch_reported: %.0f ns a page, the slope of a window's time (the launch after it to "
+                          "the next: the reader going through it) against its pages from those blocks, least "
+                          "squares; %s; mean %.2f ms against %.2f ms: memory no CPU had touched since the host "
+                          "took it back (free page reporting, or never since boot), faulted in at btrfs's "
+                          "end-io checksum read, the first touch",
+                          slope, what, cold / 1e6, warm / 1e6));
+}
+
 static void reported_estimates(PcsCalibration *c) {
   uint64_t order = reported_order_estimate(c);
-  if (order) touch_estimate(c, order);
+  if (!order) return;
+  if (large_folios(c)) touch_estimate(c, order);
+  else touch_frames_estimate(c, order);
 }
 
 /* cost.copy, cost.copy_cold: fio's clat p50 of a cached read() call (the
@@ -2168,6 +2306,7 @@ void pcs_calibrate_free(PcsCalibration *c) {
   for (guint i = 0; i < c->traces->len; i++) {
     TraceTally *t = &g_array_index(c->traces, TraceTally, i);
     g_free(t->name), g_free(t->job), g_free(t->json);
+    if (t->windows) g_array_unref(t->windows);
   }
   g_array_unref(c->traces);
   GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,   c->gaps,

@@ -36,6 +36,13 @@
  *                           stream of its own, PCS_RNG_STREAM_FRAMES; 1, the
  *                           default, draws nothing)
  *
+ * Free page reporting (memory.reported_order): each list remembers the
+ * order of the block its last frame came from (pcs_alloc_last_order()); a
+ * page carved from a block of the reporting order or more is memory the
+ * host took back, whose first touch faults (reader.c marks it, pagecache.h
+ * keeps the bit).  The listed blocks come smallest first, so such pages are
+ * the run's last, as the kernel's are once its small blocks are gone.
+ *
  * The buddy allocator is a sequence of pages: the listed blocks in order of
  * size, then order-10 blocks.  A refill takes the next pcp_batch << k pages
  * of it; a list hands out its share in order.  Frames: freed pages from
@@ -131,14 +138,15 @@ static inline uint64_t seq_pfn(const PcsFrameAlloc *fa, uint32_t order, uint64_t
 }
 
 gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn) {
+  g_assert(cpu < fa->ncpus);
+  PcsPcpList *l = &fa->pcp[cpu];
   if (fa->scattered_left) {
     fa->scattered_left--;
     *pfn = fa->stray_pfn; /* a scattered frame: the list is not touched */
     fa->stray_pfn += 2;
+    l->last_order = 0;
     return FALSE;
   }
-  g_assert(cpu < fa->ncpus);
-  PcsPcpList *l = &fa->pcp[cpu];
   /* memory.contiguous_share: a miss skips the list's next frame */
   uint64_t skip = !fa->always_follow && pcs_rng_u32(fa->rng) >= fa->follow_below;
   uint64_t f;
@@ -146,6 +154,7 @@ gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint
     l->freed_left -= 1 + skip;
     l->freed_pfn -= skip;
     f = l->freed_pfn--;
+    l->last_order = 0;
   } else {
     l->freed_left = 0;
     for (uint64_t k = 0; k <= skip; k++) {
@@ -153,6 +162,7 @@ gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint
       while (l->seq >= fa->seq_start[l->order + 1]) l->order++;
       f = seq_pfn(fa, l->order, l->seq++);
     }
+    l->last_order = l->order;
   }
   gboolean contig = l->last_pfn != UINT64_MAX && f == l->last_pfn + 1 && l->last_page + 1 == page;
   l->last_pfn = f;

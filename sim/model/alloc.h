@@ -32,6 +32,7 @@ typedef struct {
   uint32_t order;               /* the order of the block SEQ lies in */
   uint32_t alloc_factor;        /* pcp->alloc_factor: refills since a free, at most pcp_batch_scale_max */
   uint64_t last_pfn, last_page; /* its last frame handed out and the file page on it; UINT64_MAX: none */
+  uint32_t last_order;          /* the order of the free block its last frame came from (freed pages: 0) */
 } PcsPcpList;
 
 typedef struct {
@@ -73,6 +74,13 @@ gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint
  * pages' frames is not modelled: a large folio's bio_vec is cut into
  * segments at block.max_segment_size whatever its neighbours). */
 uint64_t pcs_alloc_folio(PcsFrameAlloc *fa, uint32_t order);
+/* The order of the free block the last frame CPU's list handed out came
+ * from (pcs_alloc_page()): 0 for freed pages, scattered frames and without
+ * per-CPU lists.  Free page reporting gives blocks of page_reporting_order
+ * and more back to the host (memory.reported_order). */
+static inline uint32_t pcs_alloc_last_order(const PcsFrameAlloc *fa, uint32_t cpu) {
+  return fa->enabled ? fa->pcp[cpu].last_order : 0;
+}
 /* TASK, running on CPU, lost its insert (-EEXIST) and freed its page. */
 void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu);
 

@@ -42,6 +42,15 @@
  * costs cost.meta_complete (end_bbio_meta_read(): checksum and validate
  * the tree block), then wakes the leaf's sleepers.
  *
+ * Memory the host took back (memory.reported_order, cost.touch_reported).
+ * A page whose frame came from a free block the host took back (alloc.c,
+ * pagecache.h's cold bit) faults on the host at its first CPU touch.  In
+ * btrfs that is the checksum's read of the page here
+ * (btrfs_check_read_bio()), so the worker pays cost.touch_reported per
+ * such page of the bio before it unlocks them; the reader's copy then finds
+ * the page touched.  ext4 and xfs have no such read: their reader's copy
+ * pays it (reader.c).
+ *
  * The cache-cold copy (cost.copy_cold, cpu.cache_size).  btrfs's end-io
  * work (btrfs_end_bio_work() -> btrfs_check_read_bio()) reads every sector
  * of the bio to verify its checksum (btrfs_data_csum_ok()) before
@@ -227,6 +236,8 @@ static void worker_next(PcsSim *s, PcsWorker *w) {
   w->bio = bio;
   uint64_t cost = w->meta ? s->p->cost_meta_complete
                           : s->p->cost_bio_complete + (uint64_t)b->npages * s->p->cost_page_complete;
+  if (G_UNLIKELY(s->cold_order) && !w->meta) /* the checksum's read is the first touch (host faults) */
+    cost += (uint64_t)pcs_pc_take_cold(&s->pc, b->first, b->first + b->npages) * s->p->cost_touch_reported;
   pcs_cpu_run(s, w->task, pcs_cpu_cost(&s->cpu, w->task, cost));
 }
 

@@ -96,6 +96,7 @@ struct PcsSim {
   PcsRaFolios ra_folios;     /* scratch of page_cache_ra_order() (readahead.c), with large folios */
   gboolean copy_cold;        /* cost.copy_cold > 0: a copy may be cold (endio.c) */
   uint64_t reported_pages;   /* cost.touch_reported: folios of this many pages or more are in reported memory; 0: off */
+  uint32_t cold_order;       /* cost.touch_reported: a page of its own frame from a free block of this order or more is cold (pc.cold); 0: off */
   gboolean fold;             /* copies may be folded into one event: pcs_fold_allowed() (fold.h) */
   gboolean fold_tied;        /* a folded event's place was not known: the run is redone unfolded (fold.h) */
 

@@ -17,7 +17,9 @@
  * One byte per page: PRESENT, UPTODATE, READAHEAD bits, CONTIG: the
  * frame the allocator gave it follows page-1's (alloc.c), three bits for
  * the task that inserted it, for the owner-change count (over 8 inserting
- * tasks a uint16_t per page holds it instead), and TAIL (below).
+ * tasks a uint16_t per page holds it instead), and TAIL (below).  With
+ * free page reporting and frames of their own (pcs_pc_track_cold()), one
+ * bit more a page: its frame is memory the host took back, not yet touched.
  *
  * Large folios (6.x, ext4 and xfs: readahead.max_folio_order).  A folio of
  * 1 << order pages is inserted as one (filemap_add_folio(): one xarray
@@ -62,6 +64,11 @@ void pcs_pc_clear(PcsPageCache *pc) {
   g_clear_pointer(&pc->sleepers, g_free);
   g_clear_pointer(&pc->woken, g_free);
   g_clear_pointer(&pc->owners, g_free);
+  g_clear_pointer(&pc->cold, g_free);
+}
+
+void pcs_pc_track_cold(PcsPageCache *pc) {
+  if (!pc->cold) pc->cold = g_new0(uint64_t, (pc->npages + 63) / 64);
 }
 
 /* Pages i-1 and i both present: owners from the page bytes (up to 8
@@ -99,6 +106,7 @@ uint64_t pcs_pc_invalidate(PcsPageCache *pc, uint64_t first, uint64_t end, const
     if (pcs_pc_uptodate(pc, p) && !held) { /* else absent, locked, or held */
       memset(pc->pages + p, 0, n);
       if (pc->owners) memset(pc->owners + p, 0, n * sizeof *pc->owners);
+      if (pc->cold) pcs_pc_take_cold(pc, p, p + n); /* a page read again gets a new frame */
       dropped += n;
     }
     p += n;

@@ -47,6 +47,7 @@ typedef struct {
   gboolean unaligned_files; /* file_pages not a multiple of the largest folio: folios align within each file */
   uint64_t file_pages; /* pages per file: pairs are counted within a file (npages unless set) */
   uint16_t *owners; /* the inserting task of each page, only over PCS_PG_OWNER_TASKS tasks */
+  uint64_t *cold;   /* one bit a page, only with pcs_pc_track_cold(): its frame is memory the host took back, untouched */
   PcsTime tree_lock_free; /* ticket spinlock: next time it is free */
   PcsTime tree_lock_hold; /* cost.tree_lock_hold: one radix-tree insert under the lock */
   PcsPcSleeper *sleepers; /* the wait queue, in sleep order */
@@ -95,6 +96,32 @@ static inline uint32_t pcs_pc_touch(PcsPageCache *pc, uint64_t head, uint64_t fr
     if (p != head) pc->pages[p] |= PCS_PG_TOUCHED;
   }
   return fresh;
+}
+/* Free page reporting for pages of their own frames (4 KiB folios and the
+ * order-0 fallback): pcs_pc_track_cold() keeps a bit a page, set when the
+ * allocator gave the page a frame from a free block the host took back
+ * (alloc.c) and cleared by the first CPU touch, which pcs_pc_take_cold()
+ * counts.  A large folio of the reporting order or more is cold by its size
+ * instead (pcs_pc_touch()). */
+void pcs_pc_track_cold(PcsPageCache *pc);
+static inline void pcs_pc_set_cold(PcsPageCache *pc, uint64_t page) {
+  pc->cold[page >> 6] |= UINT64_C(1) << (page & 63);
+}
+static inline gboolean pcs_pc_cold(const PcsPageCache *pc, uint64_t page) {
+  return pc->cold && (pc->cold[page >> 6] >> (page & 63) & 1);
+}
+/* The first touch of [FROM, TO): how many of its pages were cold (each a
+ * host fault), now touched. */
+static inline uint32_t pcs_pc_take_cold(PcsPageCache *pc, uint64_t from, uint64_t to) {
+  uint32_t n = 0;
+  for (uint64_t p = from; p < to;) {
+    uint64_t w = p >> 6, lo = p & 63, hi = MIN(to - (w << 6), 64);
+    uint64_t mask = (hi == 64 ? ~UINT64_C(0) : (UINT64_C(1) << hi) - 1) & ~((UINT64_C(1) << lo) - 1);
+    n += (uint32_t)__builtin_popcountll(pc->cold[w] & mask);
+    pc->cold[w] &= ~mask;
+    p = (w + 1) << 6;
+  }
+  return n;
 }
 /* Does PAGE's frame directly follow PAGE-1's?  Decided by the allocator
  * (alloc.c) at insert; always inside a large folio. */

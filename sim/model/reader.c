@@ -533,7 +533,17 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
  * page_found() one branch and nothing else. */
 static G_GNUC_NO_INLINE gboolean copy_maybe_cold(PcsSim *s, PcsReader *r, PcsReaderState next) {
   gboolean warm = pcs_endio_fills_warm(&s->endio.fills, r->pos, s->p->cpu_cache_size);
-  return run_cpu(s, r, warm ? s->p->cost_copy : s->p->cost_copy_cold, next);
+  uint64_t touch = G_UNLIKELY(s->cold_order) ? pcs_pc_take_cold(&s->pc, r->pos, r->pos + 1) * s->p->cost_touch_reported : 0;
+  return run_cpu(s, r, (warm ? s->p->cost_copy : s->p->cost_copy_cold) + touch, next);
+}
+
+/* The copy of pos, whose frame is memory the host took back and which no
+ * CPU touched yet (ext4 and xfs; btrfs's end-io touched its pages first):
+ * cost.touch_reported on top. */
+static G_GNUC_NO_INLINE gboolean copy_first_touch(PcsSim *s, PcsReader *r, PcsReaderState next) {
+  if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, next);
+  pcs_pc_take_cold(&s->pc, r->pos, r->pos + 1);
+  return run_cpu(s, r, s->p->cost_copy + s->p->cost_touch_reported, next);
 }
 
 /* R sleeps in STATE on PAGE, locked under read I/O, until end-io unlocks
@@ -551,8 +561,9 @@ G_ALWAYS_INLINE static inline gboolean sleep_on(PcsSim *s, PcsReader *r, uint64_
 
 /* May the copy at pos + 1 + folded be folded in after the ones before? */
 static inline gboolean fold_next(const PcsSim *s, const PcsReader *r) {
-  if (s->kernel == PCS_KERNEL_V6_18) return r->folded + 1 < r->batch_n; /* held, up to date */
   uint64_t page = r->pos + 1 + r->folded;
+  if (G_UNLIKELY(s->cold_order) && pcs_pc_cold(&s->pc, page)) return FALSE; /* a copy of its own (copy_first_touch()) */
+  if (s->kernel == PCS_KERNEL_V6_18) return r->folded + 1 < r->batch_n; /* held, up to date */
   return page < r->call_end && pcs_pc_present(&s->pc, page) && pcs_pc_uptodate(&s->pc, page) &&
          !pcs_pc_readahead(&s->pc, page);
 }
@@ -621,6 +632,7 @@ G_ALWAYS_INLINE static inline gboolean page_found(PcsSim *s, PcsReader *r) {
   uint64_t page = r->pos;
   if (pcs_pc_readahead(&s->pc, page)) return marker_seen(s, r, PCS_RD_ASYNC_RA);
   if (!pcs_pc_uptodate(&s->pc, page)) return sleep_on(s, r, page, PCS_RD_SLEEPING);
+  if (G_UNLIKELY(pcs_pc_cold(&s->pc, page))) return copy_first_touch(s, r, PCS_RD_COPIED);
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_COPIED);
   if (s->fold) return fold_copies(s, r, PCS_RD_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_COPIED);
@@ -718,12 +730,15 @@ static G_GNUC_NO_INLINE gboolean folio_copy(PcsSim *s, PcsReader *r) {
   PcsTime cost = r->copy_n * s->p->cost_copy;
   if (G_UNLIKELY(s->reported_pages) && pages >= s->reported_pages)
     cost += pcs_pc_touch(&s->pc, head, r->pos, end) * s->p->cost_touch_reported; /* first touches: host faults */
+  else if (G_UNLIKELY(s->cold_order))
+    cost += pcs_pc_take_cold(&s->pc, r->pos, end) * s->p->cost_touch_reported; /* a page of its own cold frame */
   return run_cpu(s, r, cost, PCS_RD_BATCH_COPIED);
 }
 
 /* copy_folio_to_iter() of pos, the batch's next folio, then BATCH_COPIED. */
 static inline gboolean batch_copy(PcsSim *s, PcsReader *r) {
   if (G_UNLIKELY(s->max_folio_order)) return folio_copy(s, r);
+  if (G_UNLIKELY(pcs_pc_cold(&s->pc, r->pos))) return copy_first_touch(s, r, PCS_RD_BATCH_COPIED);
   if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, PCS_RD_BATCH_COPIED);
   if (s->fold) return fold_copies(s, r, PCS_RD_BATCH_COPIED);
   return run_cpu(s, r, s->p->cost_copy, PCS_RD_BATCH_COPIED);
@@ -844,7 +859,10 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
   } else {
     pcs_pc_set_owner(&s->pc, page, r->id);
     uint64_t pfn;
-    if (pcs_alloc_page(&s->alloc, r->id, pcs_cpu_of(&s->cpu, r->id), page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+    uint32_t cpu_id = pcs_cpu_of(&s->cpu, r->id);
+    if (pcs_alloc_page(&s->alloc, r->id, cpu_id, page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+    if (G_UNLIKELY(s->cold_order) && pcs_alloc_last_order(&s->alloc, cpu_id) >= s->cold_order)
+      pcs_pc_set_cold(&s->pc, page); /* memory the host took back (alloc.c) */
     inserted(s->res, r->id, 1);
     pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
   }

@@ -293,10 +293,12 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
    * queue's max_sectors for a block device's (blk_apply_bdi_limits()) */
   s->bdi_io_pages = s->endio_inline ? p->block_max_sectors / PCS_SECTORS_PER_PAGE : PCS_RA_BTRFS_IO_PAGES;
   s->copy_cold = p->cost_copy_cold != 0 && pcs_params_filesystem(p) == PCS_FS_BTRFS; /* btrfs's end-io reads the data (endio.c) */
-  /* free page reporting: only large folios take whole reported blocks */
+  /* free page reporting: a large folio of the order takes a whole reported block */
   s->reported_pages = p->cost_touch_reported && p->memory_reported_order && p->readahead_max_folio_order >= p->memory_reported_order
                           ? UINT64_C(1) << p->memory_reported_order
                           : 0;
+  /* and a page of its own frame (4 KiB folios, the order-0 fallback) when the per-CPU lists carved it from such a block (alloc.c) */
+  s->cold_order = p->cost_touch_reported && p->memory_reported_order && p->memory_contiguous ? (uint32_t)p->memory_reported_order : 0;
   s->per_thread_files = pcs_params_files(p) == PCS_FILES_PER_THREAD;
   jobs_init(s, p);
   jobs_layout(s);
@@ -334,6 +336,7 @@ static void sim_init(PcsSim *s, const PcsParams *p, const PcsPolicy *policy, con
   pcs_pc_init(&s->pc, s->npages, s->nreaders, p->cost_tree_lock_hold);
   s->pc.file_pages = s->file_pages; /* owner and frame pairs never span two files */
   s->pc.unaligned_files = s->file_pages % (UINT64_C(1) << s->max_folio_order) != 0; /* folios align in their file */
+  if (s->cold_order) pcs_pc_track_cold(&s->pc);
   pcs_alloc_init(&s->alloc, p, s->nreaders, s->npages);
   pcs_blk_init(&s->blk, p, s->nreaders);
   pcs_csum_init(&s->csum, p, s->nreaders, s->file_pages, s->npages / s->file_pages);
