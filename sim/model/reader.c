@@ -562,10 +562,10 @@ G_ALWAYS_INLINE static inline gboolean sleep_on(PcsSim *s, PcsReader *r, uint64_
 /* May the copy at pos + 1 + folded be folded in after the ones before? */
 static inline gboolean fold_next(const PcsSim *s, const PcsReader *r) {
   uint64_t page = r->pos + 1 + r->folded;
-  if (G_UNLIKELY(s->cold_order) && pcs_pc_cold(&s->pc, page)) return FALSE; /* a copy of its own (copy_first_touch()) */
-  if (s->kernel == PCS_KERNEL_V6_18) return r->folded + 1 < r->batch_n; /* held, up to date */
+  gboolean cold = G_UNLIKELY(s->cold_order) && page < s->pc.npages && pcs_pc_cold(&s->pc, page); /* copy_first_touch() */
+  if (s->kernel == PCS_KERNEL_V6_18) return r->folded + 1 < r->batch_n && !cold; /* held, up to date */
   return page < r->call_end && pcs_pc_present(&s->pc, page) && pcs_pc_uptodate(&s->pc, page) &&
-         !pcs_pc_readahead(&s->pc, page);
+         !pcs_pc_readahead(&s->pc, page) && !cold;
 }
 
 /* R copies pos (cost.copy) and goes on in NEXT, as run_cpu() would, with
