@@ -556,18 +556,18 @@ static void ext4_readers_insert_the_kernels_folios(void **state) {
 /* Free page reporting (memory.reported_order = 9, cost.touch_reported):
  * the first touch of each page whose memory the host took back pays one
  * host fault, and no other touch does.  256 MiB, 65536 pages.  An order-9
- * folio takes a reported block whole; a page of its own frame (order 0) is
- * cold when the per-CPU list carved it from a block of order 9 or more
- * (alloc.c): with no memory.buddyinfo free memory is order-10 blocks, so
- * every such page is.  ext4, one reader at 4096 KiB: 63488 pages in order-9
- * folios and the 32 order-0 pages of the first window (the order ramps up
- * from 0, page_cache_ra_order()), each touched by the reader's copy; four
- * racing readers whole touches, no more (a page is touched first once, and
- * a lost large insert leaves order-0 pages); at 128 KiB the order-6 folios
- * take smaller blocks (no fault), the first window's 16 order-0 pages do.
- * btrfs: its end-io workers' checksum read touches first, so the readers'
- * CPU time is unchanged and the workers' 65536 faults set the pace; with
- * memory.buddyinfo of order-8 blocks enough for the file, nothing is cold. */
+ * folio takes a reported block whole; a smaller folio or a page of its own
+ * frame is cold when it was carved from a block of order 9 or more
+ * (alloc.c).  With no memory.buddyinfo free memory is order-10 blocks, all
+ * untouched: ext4's reader copies every page cold once, at 4096 KiB and at
+ * 128 KiB.  With 300 order-8 blocks (76800 pages, more than the file) only
+ * the order-9 folios are: 63488 pages at 4096 KiB (the first 8 MiB in
+ * smaller folios while the order ramps up, page_cache_ra_order()), none at
+ * 128 KiB; four racing readers whole touches, no more (a page is touched
+ * first once; a lost large insert leaves order-0 pages).  btrfs: its
+ * end-io workers' checksum read touches first, so the readers' CPU time is
+ * unchanged and the workers' 65536 faults set the pace; with the order-8
+ * blocks nothing is cold. */
 static uint64_t cold_run(const char *fs, const char *ra, const char *threads, const char *touch, const char *buddy,
                          uint64_t *sim_ns) {
   PcsParams p;
@@ -587,23 +587,21 @@ static uint64_t cold_run(const char *fs, const char *ra, const char *threads, co
   return sum;
 }
 
-static uint64_t reader_cpu_ns(const char *fs, const char *ra, const char *threads, const char *touch) {
-  return cold_run(fs, ra, threads, touch, "memory.buddyinfo=", NULL);
-}
-
 static void cold_memory_costs_one_touch_a_page(void **state) {
   const char *ext4 = "scenario.filesystem=ext4", *on = "cost.touch_reported=5us", *off = "cost.touch_reported=0";
   const char *threads[] = {"workload.threads=1", "workload.threads=4"};
-  uint64_t warm = reader_cpu_ns(ext4, "readahead.read_ahead_kb=4096", threads[0], off);
-  uint64_t cold = reader_cpu_ns(ext4, "readahead.read_ahead_kb=4096", threads[0], on);
-  assert_int_equal(cold - warm, (UINT64_C(63488) + 32) * 5000);
-  warm = reader_cpu_ns(ext4, "readahead.read_ahead_kb=4096", threads[1], off);
-  cold = reader_cpu_ns(ext4, "readahead.read_ahead_kb=4096", threads[1], on);
+  const char *none = "memory.buddyinfo=", *small = "memory.buddyinfo=0 0 0 0 0 0 0 0 300"; /* 76800 pages, order 8 */
+  const char *ras[] = {"readahead.read_ahead_kb=4096", "readahead.read_ahead_kb=128"};
+  const uint64_t untouched[] = {65536, 65536}, order8[] = {63488, 0};
+  for (size_t k = 0; k < G_N_ELEMENTS(ras); k++) {
+    assert_int_equal(cold_run(ext4, ras[k], threads[0], on, none, NULL) - cold_run(ext4, ras[k], threads[0], off, none, NULL),
+                     untouched[k] * 5000);
+    assert_int_equal(cold_run(ext4, ras[k], threads[0], on, small, NULL) - cold_run(ext4, ras[k], threads[0], off, small, NULL),
+                     order8[k] * 5000);
+  }
+  uint64_t warm = cold_run(ext4, ras[0], threads[1], off, small, NULL), cold = cold_run(ext4, ras[0], threads[1], on, small, NULL);
   assert_true((cold - warm) % 5000 == 0);
   assert_in_range((cold - warm) / 5000, 63488 / 2, 65536);
-  assert_int_equal(reader_cpu_ns(ext4, "readahead.read_ahead_kb=128", threads[0], on) -
-                       reader_cpu_ns(ext4, "readahead.read_ahead_kb=128", threads[0], off),
-                   16 * 5000);
   /* btrfs: a fault of 200 us, beyond what the run's other work hides */
   const char *btrfs = "scenario.filesystem=btrfs", *ra = "readahead.read_ahead_kb=4096", *slow = "cost.touch_reported=200us";
   uint64_t warm_ns, cold_ns;
@@ -612,7 +610,6 @@ static void cold_memory_costs_one_touch_a_page(void **state) {
   uint64_t faults_ns = UINT64_C(65536) * 200000 / 2; /* over the two end-io workers (cpu.endio_workers) */
   assert_true(cold_ns >= faults_ns);
   assert_true(warm_ns < faults_ns / 2);
-  const char *small = "memory.buddyinfo=0 0 0 0 0 0 0 0 300"; /* 76800 pages in order-8 blocks */
   cold_run(btrfs, ra, threads[0], slow, small, &cold_ns);
   cold_run(btrfs, ra, threads[0], off, small, &warm_ns);
   assert_int_equal(cold_ns, warm_ns);

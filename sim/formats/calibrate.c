@@ -62,7 +62,10 @@
  *       (order 10 at most), counted per order: the free blocks the run
  *       consumed, which the model hands out smallest first as
  *       __rmqueue_smallest() does; the mean over traces.  A block the run
- *       consumed only in part counts as the smaller blocks it used.
+ *       consumed only in part counts as the smaller blocks it used.  Folios
+ *       of order 9 take blocks of their own and are left out; with large
+ *       folios (ext4, xfs) the trace with the most pages in its cut (the
+ *       small window's) stands for a run instead of the mean.
  *   memory.contiguous = 1, memory.scattered = 0, memory.contiguous_share = 1
  *       go with them: the lists decide the frames.  The comment gives the
  *       trace's own share of one thread's consecutive inserts with adjacent
@@ -536,8 +539,15 @@ static void collect_cold_windows(const PcsKtrace *t, GArray *up, const GArray *d
   g_array_set_size(tally->windows, m);
 }
 
+/* Folios this large (order 9, pageblock_order and page_reporting_order's
+ * default) take a free block whole; pcsim gives them frames of their own
+ * (alloc.c), so their blocks are no part of the sequence the per-CPU lists
+ * and smaller folios walk (memory.buddyinfo). */
+#define OWN_BLOCK_PAGES 512
+
 /* The frames of the inserts: descending runs (freed pages on a per-CPU
- * list) and the buddy blocks the others came from. */
+ * list) and the buddy blocks the others came from (folios of
+ * OWN_BLOCK_PAGES or more left out). */
 static void collect_frames(const PcsKtrace *t, TraceTally *tally) {
   guint ntask = t->event_tasks->len;
   g_autofree uint64_t *last = g_new0(uint64_t, ntask), *run = g_new0(uint64_t, ntask);
@@ -566,7 +576,7 @@ static void collect_frames(const PcsKtrace *t, TraceTally *tally) {
   for (guint i = 0; i < t->events->len; i++) {
     const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
     if (e->kind != PCS_KEV_INSERT) continue;
-    if (!g_array_index(down, gboolean, k++))
+    if (!g_array_index(down, gboolean, k++) && e->size < OWN_BLOCK_PAGES)
       for (uint64_t p = 0; p < e->size; p++) {
         uint64_t f = e->pfn + p;
         g_array_append_val(up, f);
@@ -1742,6 +1752,18 @@ static void memory_estimates(PcsCalibration *c, const char *names) {
   guint last = 0;
   for (guint o = 0; o < PCS_BUDDY_ORDERS; o++)
     if (blocks[o]) last = o;
+  /* large folios: the order-9 ones take blocks of their own (OWN_BLOCK_PAGES), which leaves the large window's
+   * cut nearly empty; a mean would halve the small window's.  One run's blocks: the trace with the most pages */
+  const TraceTally *most = NULL;
+  uint64_t most_pages = 0;
+  for (guint i = 0; large_folios(c) && i < n; i++) {
+    const TraceTally *t = &g_array_index(c->traces, TraceTally, i);
+    uint64_t pages = 0;
+    for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) pages += t->blocks[o] << o;
+    if (!most || pages > most_pages) most = t, most_pages = pages;
+  }
+  if (most)
+    for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) blocks[o] = most->blocks[o] * n, last = most->blocks[o] ? o : last;
   for (guint o = 0; o <= last; o++)
     g_string_append_printf(info, "%s%" G_GUINT64_FORMAT, o ? " " : "", (blocks[o] + n / 2) / n);
   uint64_t freed_pages = (freed + n / 2) / n;
@@ -1766,7 +1788,10 @@ static void memory_estimates(PcsCalibration *c, const char *names) {
           g_strdup_printf("buddyinfo: the other inserted frames, over all threads, cut into maximal ranges of "
                           "adjacent frames and each range into the largest aligned power-of-two blocks, counted "
                           "per order 0, 1, 2, ... (the free blocks the run consumed, smallest first in the model as "
-                          "in __rmqueue_smallest()), the mean over traces; per trace: %s; from %s",
+                          "in __rmqueue_smallest()), %s; per trace: %s; from %s",
+                          most ? "the trace with the most pages in it (large folios: order-9 folios, which take "
+                                 "blocks of their own, are left out, so the large window's cut is nearly empty)"
+                               : "the mean over traces",
                           per_info->str, names));
 }
 

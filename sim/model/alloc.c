@@ -189,3 +189,19 @@ uint64_t pcs_alloc_folio(PcsFrameAlloc *fa, uint32_t order) {
   fa->folio_pfn = pfn + n + 1; /* the next starts a block later: never the frame after this one's last */
   return pfn;
 }
+
+uint32_t pcs_alloc_folio_block(PcsFrameAlloc *fa, uint32_t order) {
+  if (!fa->enabled || order >= PCS_BUDDY_ORDERS) return 0;
+  uint64_t n = UINT64_C(1) << order;
+  uint32_t o = order;
+  if (fa->folio_seq < fa->seq_start[o]) fa->folio_seq = fa->seq_start[o];
+  for (;;) {
+    while (fa->folio_seq >= fa->seq_start[o + 1]) o++;
+    uint64_t at = fa->seq_start[o] + align_up(fa->folio_seq - fa->seq_start[o], n); /* aligned in its block */
+    if (at + n <= fa->seq_start[o + 1]) {
+      fa->folio_seq = at + n;
+      return o;
+    }
+    fa->folio_seq = fa->seq_start[o + 1]; /* no room left at this order */
+  }
+}

@@ -54,6 +54,7 @@ typedef struct {
   uint64_t region[PCS_BUDDY_ORDERS];        /* each order's first frame */
   uint64_t stray_pfn;      /* the next scattered frame */
   uint64_t folio_pfn;      /* large folios: the next free frame of their region */
+  uint64_t folio_seq;      /* large folios below the reporting order: their own walk through the buddy sequence */
 } PcsFrameAlloc;
 
 /* Called once per run, for NTASKS allocating tasks (the readers) and a file
@@ -81,6 +82,12 @@ uint64_t pcs_alloc_folio(PcsFrameAlloc *fa, uint32_t order);
 static inline uint32_t pcs_alloc_last_order(const PcsFrameAlloc *fa, uint32_t cpu) {
   return fa->enabled ? fa->pcp[cpu].last_order : 0;
 }
+/* A large folio of ORDER below the reporting order (memory.reported_order):
+ * the order of the free block __rmqueue_smallest() would take it from,
+ * walking the listed blocks (memory.buddyinfo) smallest first, from blocks
+ * of ORDER up, apart from the per-CPU lists' walk (the order-0 pages).  Its
+ * frames stay pcs_alloc_folio()'s. */
+uint32_t pcs_alloc_folio_block(PcsFrameAlloc *fa, uint32_t order);
 /* TASK, running on CPU, lost its insert (-EEXIST) and freed its page. */
 void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu);
 

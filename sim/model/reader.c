@@ -830,6 +830,8 @@ static G_GNUC_NO_INLINE void folio_won(PcsSim *s, PcsReader *r, uint64_t head, u
   uint64_t n = UINT64_C(1) << order;
   pcs_pc_set_owner(&s->pc, head, r->id); /* the folio's pages are its first page's */
   uint64_t pfn = pcs_alloc_folio(&s->alloc, order);
+  if (G_UNLIKELY(s->cold_order) && order < s->cold_order && pcs_alloc_folio_block(&s->alloc, order) >= s->cold_order)
+    for (uint64_t i = 0; i < n; i++) pcs_pc_set_cold(&s->pc, head + i); /* carved from memory the host took back */
   inserted(s->res, r->id, n);
   pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, head, pfn | (uint64_t)order << PCS_TRACE_ORDER_SHIFT);
 }
