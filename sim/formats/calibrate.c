@@ -173,7 +173,7 @@ typedef struct {
 
 /* One readahead window of a trace: the time from the launch after it to
  * the one after that (the reader going through it), and its pages by the
- * order of the free block their frames came from (count_blocks()'s cut;
+ * order of the free block their frames came from (cut_blocks()'s cut;
  * freed pages, on a per-CPU list, counted in none). */
 typedef struct {
   double ns;
@@ -465,28 +465,23 @@ static int cmp_u64(gconstpointer a, gconstpointer b) {
   return x < y ? -1 : x > y;
 }
 
-/* The frames in PFNS (sorted here) as maximal ranges of adjacent frames,
- * each cut into the largest aligned blocks: free blocks per order. */
-static void count_blocks(GArray *pfns, uint64_t *blocks) {
+/* PFNS sorted, each frame once (a frame seen twice counts once); returns
+ * how many. */
+static guint unique_frames(GArray *pfns) {
   g_array_sort(pfns, cmp_u64);
-  const uint64_t *f = (const uint64_t *)(void *)pfns->data;
-  for (guint i = 0; i < pfns->len;) {
-    guint j = i + 1;
-    while (j < pfns->len && f[j] <= f[j - 1] + 1) j++; /* a range (a frame seen twice counts once) */
-    uint64_t a = f[i], b = f[j - 1] + 1;
-    while (a < b) {
-      guint o = 0;
-      while (o + 1 < PCS_BUDDY_ORDERS && a % (UINT64_C(2) << o) == 0 && a + (UINT64_C(2) << o) <= b) o++;
-      blocks[o]++;
-      a += UINT64_C(1) << o;
-    }
-    i = j;
-  }
+  uint64_t *f = (uint64_t *)(void *)pfns->data;
+  guint n = 0;
+  for (guint i = 0; i < pfns->len; i++)
+    if (!n || f[i] != f[n - 1]) f[n++] = f[i];
+  g_array_set_size(pfns, n);
+  return n;
 }
 
-/* The order of the block each frame of F (sorted, unique) lies in, in
- * count_blocks()'s cut. */
-static void block_orders(const uint64_t *f, guint n, uint8_t *order) {
+/* The frames F (sorted, unique) as maximal ranges of adjacent frames, each
+ * cut into the largest aligned blocks (order 10 at most): the order of the
+ * block each frame lies in, in ORDER, and the free blocks per order in
+ * BLOCKS (a block of order o holds 2^o of the frames). */
+static void cut_blocks(const uint64_t *f, guint n, uint8_t *order, uint64_t *blocks) {
   for (guint i = 0; i < n;) {
     guint j = i + 1;
     while (j < n && f[j] == f[j - 1] + 1) j++;
@@ -494,6 +489,7 @@ static void block_orders(const uint64_t *f, guint n, uint8_t *order) {
     for (guint k = i; a < b;) {
       guint o = 0;
       while (o + 1 < PCS_BUDDY_ORDERS && a % (UINT64_C(2) << o) == 0 && a + (UINT64_C(2) << o) <= b) o++;
+      blocks[o]++;
       for (uint64_t e = a + (UINT64_C(1) << o); a < e; a++) order[k++] = (uint8_t)o;
     }
     i = j;
@@ -507,14 +503,10 @@ static int cmp_u64_key(const void *a, const void *b) {
 
 /* The trace's readahead windows (page_cache_sync_ra / async_ra lines, one
  * reader's: used for one-thread runs) and the blocks their frames came
- * from; UP the frames of count_blocks() (sorted), DOWN per insert. */
-static void collect_cold_windows(const PcsKtrace *t, GArray *up, const GArray *down, TraceTally *tally) {
-  guint n = 0;
-  uint64_t *f = (uint64_t *)(void *)up->data;
-  for (guint i = 0; i < up->len; i++)
-    if (!n || f[i] != f[n - 1]) f[n++] = f[i];
-  g_autofree uint8_t *order = g_new(uint8_t, MAX(n, 1));
-  block_orders(f, n, order);
+ * from: F the frames of cut_blocks() (N of them, sorted, unique) and the
+ * ORDER of each one's block, DOWN per insert. */
+static void collect_cold_windows(const PcsKtrace *t, const uint64_t *f, guint n, const uint8_t *order, const GArray *down,
+                                 TraceTally *tally) {
   g_autoptr(GArray) launch = g_array_new(FALSE, FALSE, sizeof(double));
   tally->windows = g_array_new(FALSE, TRUE, sizeof(ColdWindow));
   for (guint i = 0, k = 0; i < t->events->len; i++) {
@@ -528,7 +520,8 @@ static void collect_cold_windows(const PcsKtrace *t, GArray *up, const GArray *d
     if (g_array_index(down, gboolean, k++) || !launch->len) continue;
     ColdWindow *w = &g_array_index(tally->windows, ColdWindow, launch->len - 1);
     for (uint64_t p = 0; p < e->size; p++) {
-      uint64_t pfn = e->pfn + p, *at = bsearch(&pfn, f, n, sizeof *f, cmp_u64_key);
+      uint64_t pfn = e->pfn + p;
+      const uint64_t *at = bsearch(&pfn, f, n, sizeof *f, cmp_u64_key);
       if (at) w->pages[order[at - f]]++;
     }
   }
@@ -582,8 +575,10 @@ static void collect_frames(const PcsKtrace *t, TraceTally *tally) {
         g_array_append_val(up, f);
       }
   }
-  count_blocks(up, tally->blocks);
-  collect_cold_windows(t, up, down, tally);
+  guint n = unique_frames(up);
+  g_autofree uint8_t *order = g_new(uint8_t, MAX(n, 1));
+  cut_blocks((const uint64_t *)(void *)up->data, n, order, tally->blocks);
+  collect_cold_windows(t, (const uint64_t *)(void *)up->data, n, order, down, tally);
 }
 
 /* Insert spacing (runs of one thread's consecutive pages, nothing between)
@@ -1762,8 +1757,10 @@ static void memory_estimates(PcsCalibration *c, const char *names) {
     for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) pages += t->blocks[o] << o;
     if (!most || pages > most_pages) most = t, most_pages = pages;
   }
-  if (most)
+  if (most) {
+    last = 0;
     for (guint o = 0; o < PCS_BUDDY_ORDERS; o++) blocks[o] = most->blocks[o] * n, last = most->blocks[o] ? o : last;
+  }
   for (guint o = 0; o <= last; o++)
     g_string_append_printf(info, "%s%" G_GUINT64_FORMAT, o ? " " : "", (blocks[o] + n / 2) / n);
   uint64_t freed_pages = (freed + n / 2) / n;
