@@ -529,21 +529,25 @@ static gboolean next_call(PcsSim *s, PcsReader *r) {
 
 /* The copy of pos with cost.copy_cold set: cost.copy_cold when its data
  * has left the CPU cache since end-io verified it (endio.c), else
- * cost.copy; then NEXT.  Out of line, so that the copy without it costs
- * page_found() one branch and nothing else. */
+ * cost.copy. */
+static inline PcsTime copy_cost_cache(const PcsSim *s, const PcsReader *r) {
+  return pcs_endio_fills_warm(&s->endio.fills, r->pos, s->p->cpu_cache_size) ? s->p->cost_copy : s->p->cost_copy_cold;
+}
+
+/* The copy of pos with cost.copy_cold set (copy_cost_cache()); then NEXT.
+ * Out of line, so that the copy without it costs page_found() one branch
+ * and nothing else. */
 static G_GNUC_NO_INLINE gboolean copy_maybe_cold(PcsSim *s, PcsReader *r, PcsReaderState next) {
-  gboolean warm = pcs_endio_fills_warm(&s->endio.fills, r->pos, s->p->cpu_cache_size);
-  uint64_t touch = G_UNLIKELY(s->cold_order) ? pcs_pc_take_cold(&s->pc, r->pos, r->pos + 1) * s->p->cost_touch_reported : 0;
-  return run_cpu(s, r, (warm ? s->p->cost_copy : s->p->cost_copy_cold) + touch, next);
+  return run_cpu(s, r, copy_cost_cache(s, r), next);
 }
 
 /* The copy of pos, whose frame is memory the host took back and which no
  * CPU touched yet (ext4 and xfs; btrfs's end-io touched its pages first):
- * cost.touch_reported on top. */
+ * cost.touch_reported on top of the copy. */
 static G_GNUC_NO_INLINE gboolean copy_first_touch(PcsSim *s, PcsReader *r, PcsReaderState next) {
-  if (G_UNLIKELY(s->copy_cold)) return copy_maybe_cold(s, r, next);
   pcs_pc_take_cold(&s->pc, r->pos, r->pos + 1);
-  return run_cpu(s, r, s->p->cost_copy + s->p->cost_touch_reported, next);
+  PcsTime copy = G_UNLIKELY(s->copy_cold) ? copy_cost_cache(s, r) : s->p->cost_copy;
+  return run_cpu(s, r, copy + s->p->cost_touch_reported, next);
 }
 
 /* R sleeps in STATE on PAGE, locked under read I/O, until end-io unlocks
