@@ -69,6 +69,10 @@ static const struct {
    {": 1334 remote wake-ups of a reader onto its idle prev CPU\n",
     "\n  idle    50..100   us:   602, woken -> on CPU p10 / p25 / median / p75 / p90: 10 / 10 / 11 / 13 / 23 us\n",
     "\n  idle   200..400   us:   182, woken -> on CPU p10 / p25 / median / p75 / p90: 48 / 50 / 54 / 60 / 68 us\n"}},
+  /* the insert loop's stalls, half of them at one phase of 32 pages (cost.insert_stall) */
+  {{"insert-stalls", "tests/data/kernel-6.18-dec06o/mechanism/bs32k-ra4096-j1-rep1.ftrace.txt.gz"},
+   {": 256068 gaps, median 0 ns; 241 of 10 us or more (one in 1063 inserts), 6 with a completion in the task's context",
+    "; length p25/median/p75/p90 27.0/38.0/49.0/64.0 us; index mod 32 most often 15 (90), 4 (31): 50% of them\n"}},
   {{"loop-worker", "tests/data/kernel-6.18-idle/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
    {"\n  1 requests                                                       3229       10       19       26\n",
     "\n  2 requests                                                        370       12       23       32\n",
@@ -140,7 +144,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 
 static const char *const SUBCOMMANDS[] = {
     "alone-requests", "colaunch",      "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
-    "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
+    "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };
 
