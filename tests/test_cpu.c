@@ -487,75 +487,6 @@ static void a_wake_onto_an_idle_cpu_costs_by_its_idle_time(void **state) {
   pcs_params_clear(&p);
 }
 
-/* cost.insert_stall 50 us every 1000 page inserts, no spread: 10 million
- * inserts on CPU 0 meet about 10000 stalls of exactly 50 us (exponential
- * gaps: within 3%); the same seed draws the same stalls, another seed
- * others; off by default. */
-static uint64_t stalls_over(uint64_t seed, uint64_t *lost_out) {
-  PcsParams p;
-  pcs_params_init(&p);
-  test_set(&p, "cpu.count=2", "cost.insert_stall_every=1000", "cost.insert_stall=50us", NULL);
-  p.scenario_seed = seed;
-  PcsCpus c;
-  pcs_cpu_init(&c, &p, 1);
-  uint64_t lost = 0, n = 0;
-  for (uint32_t i = 0; i < 10000000; i++) {
-    PcsTime l = pcs_cpu_insert_stall(&c, 0, 1);
-    lost += l, n += l / 50000;
-    assert_int_equal(l % 50000, 0);
-  }
-  *lost_out = lost;
-  pcs_cpu_clear(&c);
-  pcs_params_clear(&p);
-  return n;
-}
-
-static void an_insert_stalls_once_every_insert_stall_every_pages(void **state) {
-  uint64_t lost1, lost1b, lost2;
-  uint64_t n = stalls_over(1, &lost1);
-  assert_in_range(n, 9700, 10300);
-  assert_int_equal(lost1, n * 50000);
-  assert_int_equal(stalls_over(1, &lost1b), n);
-  assert_int_equal(lost1b, lost1);
-  assert_int_not_equal(stalls_over(2, &lost2), n);
-  PcsParams p;
-  pcs_params_init(&p);
-  PcsCpus c;
-  pcs_cpu_init(&c, &p, 1); /* off by default: no stall, whatever the inserts */
-  assert_int_equal(pcs_cpu_insert_stall(&c, 0, UINT64_C(1) << 40), 0);
-  pcs_cpu_clear(&c);
-  pcs_params_clear(&p);
-}
-
-/* One reader inserts a 64 MiB file's 16384 pages on one CPU: with a 20 us
- * stall every 100 inserts its CPU time grows by about 164 stalls, 3.3 ms
- * (within 25%: the count is random, sd 8%), and it finishes that much
- * later; cost.insert_stall without cost.insert_stall_every is refused by
- * name. */
-static void stalls_lengthen_a_readers_inserts(void **state) {
-  PcsResult r0, r1;
-  PcsParams p;
-  pcs_params_init(&p);
-  test_set(&p, "workload.threads=1", "workload.file_size=64M", "cpu.count=1", NULL);
-  test_run(&p, "immediate", &r0);
-  test_set(&p, "cost.insert_stall_every=100", "cost.insert_stall=20us", NULL);
-  test_run(&p, "immediate", &r1);
-  double want = 16384.0 / 100.0 * 20000.0;
-  double cpu = (double)r1.thread_cpu_ns[0] - (double)r0.thread_cpu_ns[0];
-  double done = (double)r1.thread_done_ns[0] - (double)r0.thread_done_ns[0];
-  assert_true(cpu > 0.75 * want && cpu < 1.25 * want);
-  assert_true(done > 0.75 * want && done < 1.25 * want);
-  pcs_result_clear(&r0);
-  pcs_result_clear(&r1);
-  pcs_params_clear(&p);
-  pcs_params_init(&p);
-  test_set(&p, "cost.insert_stall=20us", NULL);
-  g_autoptr(GError) err = NULL;
-  assert_false(pcs_params_validate(&p, &err));
-  assert_non_null(strstr(err->message, "cost.insert_stall_every"));
-  pcs_params_clear(&p);
-}
-
 /* cpu.wake_select: CPU taken by a running task (as pcs_cpu_run() takes it). */
 static void occupy(PcsCpus *c, uint32_t cpu) {
   uint32_t at = c->free_pos[cpu], top = c->free_ids[--c->cpus_free];
@@ -624,8 +555,6 @@ int main(void) {
     cmocka_unit_test(cfs_and_eevdf_wake_preemption_exclude_each_other),
     cmocka_unit_test(a_wake_onto_an_idle_cpu_costs_by_its_idle_time),
     cmocka_unit_test(a_woken_reader_goes_where_select_task_rq_fair_sends_it),
-    cmocka_unit_test(an_insert_stalls_once_every_insert_stall_every_pages),
-    cmocka_unit_test(stalls_lengthen_a_readers_inserts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,9 +40,6 @@
   X(INSERT_PAGE, cost, insert_page)          \
   X(INSERT_ALLOC, cost, insert_alloc)        \
   X(LRU_DRAIN, cost, lru_drain)              \
-  X(INSERT_STALL, cost, insert_stall)        \
-  X(INSERT_STALL_EVERY, cost, insert_stall_every) \
-  X(INSERT_STALL_JITTER, cost, insert_stall_jitter) \
   X(READ_SETUP, cost, read_setup)            \
   X(BIO_SUBMIT, cost, bio_submit)           \
   X(COPY, cost, copy)                        \

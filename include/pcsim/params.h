@@ -204,12 +204,6 @@ typedef enum {
     "add_to_page_cache_lru() that inserts the page, outside tree_lock")               \
   X(cost, insert_page, TIME, "0", 0, (UINT64_C(1) << 40),                           \
     "with readahead.max_folio_order > 0: the CPU time a folio insert costs per page beyond its first (the larger allocation, the memcg charge and LRU accounting of 1 << order pages), charged with cost.insert_won and cost.insert_alloc, which are per folio; 0: a folio costs what a page does") \
-  X(cost, insert_stall, TIME, "0", 0, (UINT64_C(1) << 40),                          \
-    "the median length of a stall of the page-insert loop (page_cache_ra_unbounded()): one page insert in about every cost.insert_stall_every on a CPU (exponential gaps, counted in the CPU's inserted pages, a seeded stream per CPU) takes this much longer (lognormal, cost.insert_stall_jitter).  The one-thread captures show such stalls: a gap of 10 us or more between a task's consecutive page inserts once in 300-900 inserts, 20-50 us long at the median; pcsim calibrate measures them (docs/kernel-traces.md).  Their cause is not in the traces (the host taking the virtual CPU, an interrupt, a per-CPU batch of the insert path: they recur at one phase of 32 pages); 0: off") \
-  X(cost, insert_stall_every, COUNT, "0", 0, (UINT64_C(1) << 40),                   \
-    "with cost.insert_stall: a CPU's page inserts between two of its stalls, on average") \
-  X(cost, insert_stall_jitter, FRAC, "0", 0, 0,                                       \
-    "with cost.insert_stall: sigma of the stalls' lognormal spread, below 1 (ln(q3 / q1) / 1.349 of the measured ones); 0: every stall lasts cost.insert_stall") \
   X(cost, lru_drain, TIME, "0", 0, (UINT64_C(1) << 40),                             \
     "v6.18: an insert that fills its CPU's per-CPU folio batch (31 folios, PAGEVEC_SIZE) moves the batch to the LRU under the lruvec lock (folio_add_lru() -> folio_batch_move_lru()); that insert costs this much more; 0: off.  The batch is 31 under either kernel profile (v3.5's lru_add_pvec held 14: leave it 0 there).  Differs from the kernel: fio's invalidate=1 fadvise (lru_add_drain()) and other LRU users do not empty or fill the batch") \
   X(cost, insert_lost, TIME, "200ns", 0, (UINT64_C(1) << 40),                        \

@@ -226,8 +226,6 @@ struct PcsCalibration {
                      * insert or page_cache_ra_order line, nothing between (ext4, xfs) */
   GArray *windows;  /* Sample: x = folios inserted since page_cache_ra_order, y = the last insert -> block_bio_queue */
   GArray *window_pages; /* the same windows, x = their pages */
-  GArray *insert_gaps;  /* Sample: y = the time between one task's inserts of consecutive pages with no event of
-                         * its own between but a completion run in its context (4 KiB folios) */
   GArray *overlap;  /* Overlap: requests with another in flight at some point of their service */
   GArray *batches;  /* Sample: busy periods of 3+ requests all in flight at once: x = requests, y = the
                      * spread of their completions over the period (0: all at once) */
@@ -622,26 +620,6 @@ static void collect_inserts(PcsCalibration *c, const PcsKtrace *t, guint trace, 
   for (guint k = 0; k < ntask; k++) run_done(c->run_hist, run_len[k]);
 }
 
-/* cost.insert_stall*: the time between each task's inserts of consecutive pages
- * (4 KiB folios: page_cache_ra_unbounded()'s loop) when no event of its own
- * lies between: a completion run in its context (blk-mq's interrupt on the
- * submitting CPU) may, and so may other tasks' events on the other CPUs. */
-static void collect_insert_gaps(PcsCalibration *c, const PcsKtrace *t, guint trace) {
-  guint ntask = t->event_tasks->len;
-  g_autofree uint64_t *last = g_new0(uint64_t, ntask), *next_page = g_new0(uint64_t, ntask);
-  g_autofree gboolean *armed = g_new0(gboolean, ntask);
-  for (guint i = 0; i < t->events->len; i++) {
-    const PcsKtraceEvent *e = &g_array_index(t->events, PcsKtraceEvent, i);
-    guint k = e->task;
-    if (e->kind == PCS_KEV_RQ_COMPLETE) continue; /* an interrupt in k's context: part of the gap */
-    gboolean insert = e->kind == PCS_KEV_INSERT && e->size == 1;
-    if (insert && armed[k] && e->where == next_page[k] && e->time_ns >= last[k])
-      add_sample(c->insert_gaps, 0, (double)(e->time_ns - last[k]), trace);
-    armed[k] = insert;
-    if (insert) last[k] = e->time_ns, next_page[k] = e->where + 1;
-  }
-}
-
 /* The gap before each data bio of a thread from its previous event in the
  * same readahead batch. */
 static void collect_bio_gaps(PcsCalibration *c, const PcsKtrace *t, guint trace) {
@@ -738,7 +716,7 @@ static void collect_meta(const PcsKtrace *t, TraceTally *tally) {
 
 static void truncate_to(PcsCalibration *c, const guint *len) {
   GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,   c->gaps,
-                 c->overlap, c->batches, c->folios,   c->windows,  c->window_pages, c->dev_busy, c->insert_gaps};
+                 c->overlap, c->batches, c->folios,   c->windows,  c->window_pages, c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_set_size(a[i], len[i]);
 }
 
@@ -752,8 +730,7 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
                            blkparse ? "; a blkparse trace has none" : "");
   guint trace = c->traces->len, len[] = {c->dev_all->len, c->dev_iso->len, c->dev_solo->len, c->inflight->len,
                                          c->runs->len,    c->gaps->len,    c->overlap->len,  c->batches->len,
-                                         c->folios->len,  c->windows->len, c->window_pages->len, c->dev_busy->len,
-                                         c->insert_gaps->len};
+                                         c->folios->len,  c->windows->len, c->window_pages->len, c->dev_busy->len};
   uint64_t hist[RUN_BUCKETS];
   memcpy(hist, c->run_hist, sizeof hist);
   TraceTally tally = {.name = g_path_get_basename(t->path)};
@@ -766,7 +743,6 @@ gboolean pcs_calibrate_add_trace(PcsCalibration *c, const PcsKtrace *t, GError *
                            "events to time the device");
   }
   collect_inserts(c, t, trace, &tally);
-  collect_insert_gaps(c, t, trace);
   collect_frames(t, &tally);
   collect_bio_gaps(c, t, trace);
   collect_folios(c, t, trace, &tally);
@@ -2091,62 +2067,6 @@ static void touch_frames_estimate(PcsCalibration *c, uint64_t order) {
                           slope, what, cold / 1e6, warm / 1e6));
 }
 
-#define STALL_MIN_NS 10000.0 /* an insert gap this long is a stall (the loop's own work, an LRU drain included, is a few us) */
-#define MIN_STALLS 20        /* stalls before their rate and length are given */
-
-/* cost.insert_stall, cost.insert_stall_every, cost.insert_stall_jitter:
- * the stalls of the page-insert loop.  Of the insert gaps
- * (collect_insert_gaps()), those of STALL_MIN_NS or more are stalls, each
- * its gap less the median gap (the loop's own time).  insert_stall is
- * their median length, insert_stall_jitter ln(q3 / q1) / 1.349 of their
- * lengths, insert_stall_every the gaps (inserts) per stall. */
-static void stall_estimates(PcsCalibration *c) {
-  const PcsCalibrateId len = PCS_CAL_INSERT_STALL, every = PCS_CAL_INSERT_STALL_EVERY, sig = PCS_CAL_INSERT_STALL_JITTER;
-  const char *why = large_folios(c) ? "the file system inserts large folios, one line for many pages: no insert loop to time"
-                    : c->insert_gaps->len < 1000 ? "fewer than 1000 gaps between one task's inserts of consecutive pages"
-                                                 : NULL;
-  if (why) {
-    set_est(c, len, FALSE, 0, g_strdup_printf("insert_stall: not measurable: %s; kept from the base", why));
-    set_est(c, every, FALSE, 0, g_strdup_printf("insert_stall_every: not measurable: %s; kept from the base", why));
-    set_est(c, sig, FALSE, 0, g_strdup_printf("insert_stall_jitter: not measurable: %s; kept from the base", why));
-    return;
-  }
-  Spread all = spread_of(c->insert_gaps, G_MAXUINT);
-  g_autoptr(GArray) stalls = g_array_new(FALSE, FALSE, sizeof(double));
-  for (guint i = 0; i < c->insert_gaps->len; i++) {
-    double lost = g_array_index(c->insert_gaps, Sample, i).y - all.median;
-    if (lost + all.median >= STALL_MIN_NS) g_array_append_val(stalls, lost);
-  }
-  if (stalls->len < MIN_STALLS) {
-    set_est(c, len, TRUE, 0,
-            g_strdup_printf("insert_stall: 0, off: %u of %u gaps between one task's inserts of consecutive pages were "
-                            "%.0f us or more (%d needed to time them): the insert loop does not stall",
-                            stalls->len, c->insert_gaps->len, STALL_MIN_NS / 1e3, MIN_STALLS));
-    set_est(c, every, TRUE, 0, g_strdup("insert_stall_every: 0, no stalls (above)"));
-    set_est(c, sig, TRUE, 0, g_strdup("insert_stall_jitter: 0, no stalls (above)"));
-    return;
-  }
-  g_array_sort(stalls, cmp_double);
-  const double *d = (const double *)(void *)stalls->data;
-  double med = quantile(d, stalls->len, 0.5), q1 = quantile(d, stalls->len, 0.25), q3 = quantile(d, stalls->len, 0.75);
-  double sigma = q1 > 0 ? log(q3 / q1) / 1.349 : 0, kept = MIN(sigma, 0.99);
-  set_est(c, len, TRUE, med,
-          g_strdup_printf("insert_stall: %.1f us, the median stall: of %u gaps between one task's inserts of "
-                          "consecutive pages with no event of its own between (a completion run in its context may "
-                          "be; page_cache_ra_unbounded()'s loop), median %.0f ns, %u were %.0f us or more, each a "
-                          "stall of the gap less that median: quartiles %.1f..%.1f us, p90 %.1f, longest %.1f",
-                          med / 1e3, c->insert_gaps->len, all.median, stalls->len, STALL_MIN_NS / 1e3, q1 / 1e3,
-                          q3 / 1e3, quantile(d, stalls->len, 0.9) / 1e3, d[stalls->len - 1] / 1e3));
-  set_est(c, every, TRUE, (double)c->insert_gaps->len / stalls->len,
-          g_strdup_printf("insert_stall_every: %u gaps over %u stalls (above)", c->insert_gaps->len, stalls->len));
-  set_est(c, sig, TRUE, kept,
-          g_strdup_printf("insert_stall_jitter: ln(q3 / q1) / 1.349 of the stalls' lengths, %.3f%s", sigma,
-                          sigma > kept ? ", kept below 1 (the key's range)" : ""));
-  if (sigma > kept)
-    warn_est(c, sig, g_strdup_printf("the stalls spread wider than a lognormal of sigma below 1 (%.2f): the long ones "
-                                     "come short", sigma));
-}
-
 static void reported_estimates(PcsCalibration *c) {
   uint64_t order = reported_order_estimate(c);
   if (!order) return;
@@ -2274,7 +2194,6 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   else csum_leaf_estimate(c);
   memory_estimates(c, names);
   reported_estimates(c);
-  stall_estimates(c);
   device_estimates(c, base, names);
   queue_depth_estimate(c, names);
   if (large_folios(c)) folio_insert_estimate(c, base, window_bio_estimates(c, names), names);
@@ -2398,7 +2317,7 @@ PcsCalibration *pcs_calibrate_new(void) {
   PcsCalibration *c = g_new0(PcsCalibration, 1);
   c->traces = g_array_new(FALSE, FALSE, sizeof(TraceTally));
   GArray **a[] = {&c->dev_all, &c->dev_iso,  &c->dev_solo, &c->inflight,     &c->runs,
-                  &c->gaps,    &c->batches, &c->folios,   &c->window_pages, &c->windows, &c->dev_busy, &c->insert_gaps};
+                  &c->gaps,    &c->batches, &c->folios,   &c->window_pages, &c->windows, &c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) *a[i] = g_array_new(FALSE, FALSE, sizeof(Sample));
   c->overlap = g_array_new(FALSE, FALSE, sizeof(Overlap));
   return c;
@@ -2413,7 +2332,7 @@ void pcs_calibrate_free(PcsCalibration *c) {
   }
   g_array_unref(c->traces);
   GArray *a[] = {c->dev_all, c->dev_iso, c->dev_solo, c->inflight, c->runs,   c->gaps,
-                 c->overlap, c->batches, c->folios,   c->windows,  c->window_pages, c->dev_busy, c->insert_gaps};
+                 c->overlap, c->batches, c->folios,   c->windows,  c->window_pages, c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) g_array_unref(a[i]);
   for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text), g_free(c->est[i].warning);
   g_free(c->machine);

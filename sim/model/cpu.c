@@ -107,24 +107,6 @@
  * tasks that start the run pay it too (their CPUs idle since time 0), and
  * the idle time is the simulated CPU's, not the host's view of the vCPU.
  *
- * cost.insert_stall, cost.insert_stall_every, cost.insert_stall_jitter
- * (0: off): the page-insert loop (page_cache_ra_unbounded()) stops now and
- * then.  The one-thread captures show it: a gap of 10 us or more between a
- * task's consecutive inserts once in 300-900 pages, 20-50 us long at the
- * median, at one phase of 32 pages (pcsim calibrate measures rate and
- * length; docs/kernel-traces.md).  What stops it is not in the traces (the
- * host taking the virtual CPU, an interrupt, a per-CPU batch of the insert
- * path).  Each CPU counts its page inserts down to its next stall, drawn
- * exponential with mean cost.insert_stall_every from a stream of its own;
- * the insert that reaches it costs a stall more (lognormal: median
- * cost.insert_stall, sigma cost.insert_stall_jitter), CPU time of the
- * inserting task (pcs_cpu_insert_stall(), called by reader.c's
- * rp_insert() beside pcs_cpu_lru_add()).  Differs from the kernel: the
- * stalls fall at random, not at a fixed phase of the pages.  Tried and
- * left out: the same stalls in every step of every task (a CPU losing
- * time whatever runs), which took 4- and 8-thread runs 10-14% slower and
- * held fewer rows (docs/notebook/2026-12-07-insert-stalls.md).
- *
  * Wake-up preemption, one rule per kernel (below): cpu.cfs_wake_preempt
  * mirrors v3.5's check_preempt_wakeup() -> wakeup_preempt_entity() (CFS:
  * a sleeper placed at min_vruntime - sysctl_sched_latency / 2 by
@@ -145,35 +127,6 @@ static void preempt_init(PcsCpus *c, uint32_t ncpus) {
   for (uint32_t i = 0; i < ncpus; i++) c->curr[i] = c->preempt_by[i] = PCS_NONE;
   c->vclock = g_new0(int64_t, ncpus);
   c->preempted_due = g_new0(PcsTime, ncpus);
-}
-
-/* The inserts before a CPU's next stall: exponential, mean cost.insert_stall_every. */
-static int64_t stall_gap(PcsCpus *c, uint32_t cpu) {
-  return (int64_t)ceil(-log(pcs_rng_open01(&c->stall_rng[cpu])) * c->stall_every);
-}
-
-/* cost.insert_stall: one stream per CPU, each CPU's first stall drawn. */
-static void stall_init(PcsCpus *c, const PcsParams *p) {
-  uint32_t n = (uint32_t)p->cpu_count;
-  c->stall_every = (double)p->cost_insert_stall_every, c->stall = p->cost_insert_stall;
-  c->stall_jitter = p->cost_insert_stall_jitter;
-  c->stall_rng = g_new(PcsRng, n);
-  c->stall_left = g_new(int64_t, n);
-  for (uint32_t i = 0; i < n; i++) {
-    pcs_rng_init_stream(&c->stall_rng[i], p->scenario_seed, PCS_RNG_STREAM_STALL(i));
-    c->stall_left[i] = stall_gap(c, i);
-  }
-}
-
-PcsTime pcs_cpu_stall_draw(PcsCpus *c, uint32_t cpu) {
-  PcsTime lost = 0;
-  PcsRng *r = &c->stall_rng[cpu];
-  while (c->stall_left[cpu] <= 0) {
-    double f = c->stall_jitter > 0 ? exp(c->stall_jitter * pcs_rng_normal(r)) : 1.0;
-    lost += (PcsTime)((double)c->stall * f);
-    c->stall_left[cpu] += stall_gap(c, cpu);
-  }
-  return lost;
 }
 
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
@@ -231,7 +184,6 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
     c->wake_rng = g_new(PcsRng, 1);
     pcs_rng_init_stream(c->wake_rng, p->scenario_seed, PCS_RNG_STREAM_WAKE);
   }
-  if (p->cost_insert_stall_every) stall_init(c, p);
   for (uint32_t t = 0; c->jitter > 0 && t < ntasks; t++) {
     c->tasks[t].rng = g_new(PcsRng, 1); /* one stream per task */
     pcs_rng_init_stream(c->tasks[t].rng, p->scenario_seed, PCS_RNG_STREAM_JITTER(t));
@@ -244,8 +196,6 @@ void pcs_cpu_clear(PcsCpus *c) {
   for (uint32_t t = 0; t < c->ntasks; t++) g_free(c->tasks[t].rng), g_free(c->tasks[t].factors);
   g_clear_pointer(&c->tasks, g_free);
   g_clear_pointer(&c->wake_rng, g_free);
-  g_clear_pointer(&c->stall_rng, g_free);
-  g_clear_pointer(&c->stall_left, g_free);
   g_clear_pointer(&c->idle_since, g_free);
   g_clear_pointer(&c->runq, g_free);
   g_clear_pointer(&c->free_ids, g_free);

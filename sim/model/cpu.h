@@ -83,27 +83,10 @@ typedef struct {
    * scaled for cpu.count */
   gboolean cfs_preempt;
   int64_t cfs_latency, cfs_gran;
-  /* cost.insert_stall (NULL: off): per CPU, the page inserts left before
-   * its next stall, and its stream */
-  int64_t *stall_left;
-  PcsRng *stall_rng;
-  double stall_every, stall_jitter;
-  PcsTime stall;
 } PcsCpus;
 
 /* Called once per run for NTASKS tasks; seeds one jitter stream per task from scenario.seed. */
 void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks);
-/* cost.insert_stall: the stalls CPU's inserts have run into, due now:
- * the time they take (cpu.c). */
-PcsTime pcs_cpu_stall_draw(PcsCpus *c, uint32_t cpu);
-/* cost.insert_stall: a task on CPU inserts PAGES pages; the time the
- * insert loses to stalls (0 but once in about cost.insert_stall_every
- * pages).  Inline: one per insert (reader.c rp_insert()). */
-static inline PcsTime pcs_cpu_insert_stall(PcsCpus *c, uint32_t cpu, uint64_t pages) {
-  if (G_LIKELY(!c->stall_left)) return 0;
-  c->stall_left[cpu] -= (int64_t)pages;
-  return G_LIKELY(c->stall_left[cpu] > 0) ? 0 : pcs_cpu_stall_draw(c, cpu);
-}
 /* Frees the tasks and their streams. */
 void pcs_cpu_clear(PcsCpus *c);
 /* Refills TASK's factors (cpu.c). */

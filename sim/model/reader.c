@@ -873,8 +873,7 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
     pcs_trace(s, r->id + 1, PCS_TRACE_INSERT, page, pfn);
   }
   PcsTime drain = pcs_cpu_lru_add(&s->cpu, r->id, s->p->cost_lru_drain); /* folio_add_lru() after the store */
-  PcsTime stall = pcs_cpu_insert_stall(&s->cpu, pcs_cpu_of(&s->cpu, r->id), UINT64_C(1) << order); /* cost.insert_stall */
-  return run_cpu(s, r, cpu + s->p->cost_insert_won - s->p->cost_insert_alloc + drain + stall, PCS_RD_RP_WON);
+  return run_cpu(s, r, cpu + s->p->cost_insert_won - s->p->cost_insert_alloc + drain, PCS_RD_RP_WON);
 }
 
 /* The page was looked up and is not in the cache: allocate (cost.insert_alloc),

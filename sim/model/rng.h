@@ -12,7 +12,6 @@
 #define PCS_RNG_STREAM_DEVICE 0x80000001u                   /* device.c: device.jitter */
 #define PCS_RNG_STREAM_WAKE 0x80000002u                     /* cpu.c: cpu.wake_latency */
 #define PCS_RNG_STREAM_PLACE 0x80000003u                    /* cpu.c: cpu.wake_affine */
-#define PCS_RNG_STREAM_STALL(cpu) (0x80000100u + (uint32_t)(cpu)) /* cpu.c: cost.insert_stall, per CPU */
 
 #define PCS_RNG_N 624 /* MT19937's state words */
 

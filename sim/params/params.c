@@ -1103,11 +1103,6 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
   CHECK(blame(p, "cpu.wake_latency_local", "cpu.wake_latency"), p->cpu_wake_latency_local == 0 || p->cpu_wake_latency,
         "cpu.wake_latency_local is set but cpu.wake_latency = 0: it is the wake-up latency's median for a reader "
         "woken onto the waker's own CPU; set cpu.wake_latency (the others') too");
-  CHECK(blame(p, "cost.insert_stall", "cost.insert_stall_every"),
-        (p->cost_insert_stall == 0 && p->cost_insert_stall_jitter == 0) || p->cost_insert_stall_every,
-        "cost.insert_stall or cost.insert_stall_jitter is set but cost.insert_stall_every = 0: set how often the insert loop stalls");
-  CHECK(blame(p, "cost.insert_stall", "cost.insert_stall_every"), p->cost_insert_stall_every == 0 || p->cost_insert_stall,
-        "cost.insert_stall_every is set but cost.insert_stall = 0: set how long a stall lasts");
   CHECK(blame(p, "cpu.wake_jitter", "cpu.wake_latency"), p->cpu_wake_jitter == 0 || p->cpu_wake_latency,
         "cpu.wake_jitter is set but cpu.wake_latency = 0: the jitter spreads the wake-up latency; set its median");
   CHECK(blame(p, "cpu.cfs_wake_preempt", "cpu.wake_preempt"), !p->cpu_cfs_wake_preempt || !p->cpu_wake_preempt,
@@ -1165,7 +1160,6 @@ static const char *const LISTED_WHEN_SET[] = {
     "workload.nrfiles", "workload.file_service_type", "workload.openfiles",                 /* several files */
     "workload.ioengine", "workload.iodepth", "workload.iodepth_batch", "workload.iodepth_batch_complete_min", /* engines */
     "workload.iodepth_batch_complete_max", "workload.iodepth_low",
-    "cost.insert_stall", "cost.insert_stall_every", "cost.insert_stall_jitter",   /* the insert loop's stalls */
 };
 
 gboolean pcs_params_listed(const PcsParams *p, const PcsParamInfo *info) {
