@@ -6,9 +6,11 @@
  * (scripts/pcsim_trace/quantile.py) gives the values its docstring states. */
 #include "support.h"
 
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* Runs `python3 scripts/pcsim-trace ARGS...` in the source tree; its exit status, stdout
  * and stderr. */
@@ -331,6 +333,58 @@ static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   assert_false(g_file_test(tmp2, G_FILE_TEST_EXISTS));
 }
 
+/* scripts/predict-capture, the user's path over a capture folder: the ext4i
+ * session laid out as scripts/capture-kernel-trace writes it (links to its
+ * blocks/, which keep every run whole, and machine.txt), calibrated from
+ * its two one-thread rep1 runs into OUT/host.ini, predicts what the
+ * session's predictions.txt holds (four threads at 128 KiB: 4.031 bios/MiB,
+ * 3612 MiB/s, 4222 folios) and against the real repeats holds 2 of 4 rows,
+ * 0 of the 2 predictions: both four-thread rows miss their folios
+ * (11792 and 7188 in the kernel).  A folder that is not a capture exits 2. */
+static void predict_capture_runs_the_users_path(void **state) {
+  (void)state;
+  g_autofree char *set = g_build_filename(PCSIM_SOURCE_DIR, "tests/data/kernel-6.18-ext4i", NULL);
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *machine_src = g_build_filename(set, "machine.txt", NULL), *machine = g_build_filename(dir, "machine.txt", NULL);
+  assert_int_equal(symlink(machine_src, machine), 0);
+  const char *names[] = {"ra128-j1", "ra128-j4", "ra4096-j1", "ra4096-j4"}, *exts[] = {".ftrace.txt.gz", ".fio", ".json"};
+  for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+    for (int rep = 1; rep <= 3; rep++) {
+      g_autofree char *run = g_strdup_printf("%s-rep%d", names[i], rep), *rundir = g_build_filename(dir, run, NULL);
+      assert_int_equal(g_mkdir(rundir, 0755), 0);
+      for (gsize e = 0; e < G_N_ELEMENTS(exts); e++) {
+        g_autofree char *file = g_strconcat(run, exts[e], NULL);
+        g_autofree char *src = g_build_filename(set, "blocks", file, NULL), *dst = g_build_filename(rundir, file, NULL);
+        assert_int_equal(symlink(src, dst), 0);
+      }
+    }
+  const char *argv[] = {"python3", "scripts/predict-capture", dir, "--compare", "--pcsim", PCSIM_BINARY, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error))
+    fail_msg("python3 scripts/predict-capture: %s", error->message);
+  if (!WIFEXITED(status) || WEXITSTATUS(status)) fail_msg("predict-capture exited %d:\n%s", status, err);
+  const char *want[] = {
+      ": pcsim calibrate of ra128-j1-rep1 and ra4096-j1-rep1\n",
+      "\nra128-j4             4.031 (4.017..4.034)       4.031 (4.017..4.034)       3612 (3591..3616)          11 (9..15)  "
+      "               4222 (4160..4268)",
+      "11792 (9631..11939) MISS   no  (prediction)\n",
+      "\nrows that hold: 2 of 4; of them predictions (not calibrated on): 0 of 2\n",
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(want); i++)
+    if (!strstr(out, want[i])) fail_msg("predict-capture: no\n%s\nin its output:\n%s", want[i], out);
+  g_autofree char *host = g_build_filename(dir, "host.ini", NULL);
+  assert_true(g_file_test(host, G_FILE_TEST_IS_REGULAR));
+  const char *bad[] = {"python3", "scripts/predict-capture", set, "--pcsim", PCSIM_BINARY, NULL};
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, (char **)bad, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  assert_int_equal(WEXITSTATUS(status), 2);
+  assert_non_null(strstr(err, "predict-capture: "));
+  assert_null(strstr(err, "Traceback"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(each_subcommand_prints_its_figures_on_a_capture),
@@ -340,6 +394,7 @@ int main(void) {
     cmocka_unit_test(reported_memory_explains_and_refuses),
     cmocka_unit_test(sched_compare_runs_pcsim_beside_the_capture),
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
+    cmocka_unit_test(predict_capture_runs_the_users_path),
     cmocka_unit_test(pcsim_launches_windows_twice_with_the_marker_gap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
