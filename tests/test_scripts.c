@@ -113,6 +113,11 @@ static const struct {
     "0), again 0 (mid-read 0)\n",
     "\n  front: the window ending there lost its marker (its first page inserted by another task first): 4; had it: "
     "0; no such window: 0\n"}},
+  /* ext4: the kernel prints the inode in hex (ino=c), as it does for btrfs (ino 101) */
+  {{"sync-ra", "tests/data/kernel-6.18-ext4i/blocks/ra128-j4-rep1.ftrace.txt.gz"},
+   {": 303 synchronous readaheads\n",
+    "\n  start 2 (mid-read 0), in-flight 0 (mid-read 0), front 123 (mid-read 5), hole 0 (mid-read 0), gap 177 (mid-read "
+    "26), again 1 (mid-read 0)\n"}},
   {{"wake-wait-burst", "tests/data/kernel-6.18-evening/blocks/ra4096-j2-rep1.ftrace.txt.gz"},
    {"\nreaders: 3; bursts (switch-in -> switch-out): 622, length p25 / median / p75 / p90 57 / 194 / 1563 / 3310 "
     "us\n",

@@ -41,6 +41,24 @@ def block(rest):
     return Block(m.group(1), int(m.group(2)), int(m.group(3))) if m else None
 
 
+INSERT = re.compile(r'ino ([0-9a-f]+) pfn=\S+ ofs=(\d+)')
+
+
+def insert(rest):
+    """mm_filemap_add_to_page_cache's FIELDS as (inode, page), or None.  The kernel prints the
+    inode in hex ("ino %lx"), as the readahead events do (ino=%lx: inode())."""
+    m = INSERT.search(rest)
+    return (int(m.group(1), 16), int(m.group(2)) // 4096) if m else None
+
+
+def inode(value):
+    """A readahead event's ino= field (hex, as the kernel prints it) as an int; -1 when absent."""
+    try:
+        return int(value, 16)
+    except (TypeError, ValueError):
+        return -1
+
+
 def fields(rest):
     """The key=value fields of an event's FIELDS (sched_switch's ' ==> ' taken as a space)."""
     return dict(kv.split('=', 1) for kv in rest.replace(' ==> ', ' ').split() if '=' in kv)

@@ -40,15 +40,13 @@ Used for docs/notebook/2026-12-06-sync-readahead.md.
 """
 import bisect
 import collections
-import re
 
-from .ftrace import events, fields
+from .ftrace import events, fields, inode, insert
 from .quantile import quantile
 
 NAME = 'sync-ra'
 HELP = 'class each synchronous readahead by what the cache held'
 PATHS = ('traces',)
-INS = re.compile(r'ino (\d+) pfn=\S+ ofs=(\d+)')
 WANTED = {'mm_filemap_add_to_page_cache', 'page_cache_sync_ra', 'page_cache_async_ra', 'page_cache_ra_unbounded'}
 DATA_INO = {}
 CLASSES = ('start', 'in-flight', 'front', 'hole', 'gap', 'again')
@@ -64,14 +62,14 @@ def read(path):
     raw, count = [], collections.Counter()
     for e in events(path, WANTED):
         if e.name == 'mm_filemap_add_to_page_cache':
-            x = INS.search(e.rest)
+            x = insert(e.rest)
             if not x:
                 continue
-            ino, f = int(x.group(1)), {'page': int(x.group(2)) // 4096}
+            ino, f = x[0], {'page': x[1]}
             count[ino] += 1
         else:
             f = fields(e.rest)
-            ino = int(f.get('ino', -1))
+            ino = inode(f.get('ino'))
         raw.append((e.time, e.pid, e.name, ino, f))
     if not count:
         return None
@@ -240,10 +238,10 @@ def completion_gaps(path, ino):
             last.pop(e.pid, None)
             pending.pop(e.pid, None)
         else:
-            x = INS.search(e.rest)
-            if not x or int(x.group(1)) != ino:
+            x = insert(e.rest)
+            if not x or x[0] != ino:
                 continue
-            page = int(x.group(2)) // 4096
+            page = x[1]
             prev = last.get(e.pid)
             if prev and prev[1] == page - 1:
                 (with_ if e.cpu in pending.get(e.pid, ()) else without).append((e.time - prev[0]) * 1e6)

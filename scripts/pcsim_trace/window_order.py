@@ -24,16 +24,14 @@ Used for docs/validation.md, "What the large-window collisions need".
 """
 import bisect
 import collections
-import re
 import sys
 
-from .ftrace import block, events, fields
+from .ftrace import block, events, fields, inode, insert
 from .quantile import quantile
 
 NAME = 'window-order'
 HELP = 'whether the device finishes windows in order'
 PATHS = ('traces',)
-INS = re.compile(r'ino (\d+) pfn=\S+ ofs=(\d+)')
 FULL = 2000
 WANTED = {'mm_filemap_add_to_page_cache', 'page_cache_async_ra', 'page_cache_ra_unbounded', 'block_bio_queue',
           'block_rq_complete'}
@@ -53,9 +51,9 @@ def read(path):
     for e in events(path, WANTED):
         pid, t, ev, rest = e.pid, e.time * 1e3, e.name, e.rest
         if ev == 'mm_filemap_add_to_page_cache':
-            x = INS.search(rest)
+            x = insert(rest)
             if x:
-                ins.append((t, pid, int(x.group(1)), int(x.group(2)) // 4096))
+                ins.append((t, pid, x[0], x[1]))
         elif ev in ('page_cache_async_ra', 'page_cache_ra_unbounded'):
             ra.append((t, pid, ev, fields(rest)))
         else:
@@ -74,7 +72,7 @@ def analyse(path):
         return None
     ino = collections.Counter(i[2] for i in ins).most_common(1)[0][0]
     ins = [(t, p, pg) for t, p, i, pg in ins if i == ino]
-    ra = [r for r in ra if int(r[3].get('ino', -1)) == ino]
+    ra = [r for r in ra if inode(r[3].get('ino')) == ino]
     owner, tins = {}, {}
     for t, p, pg in ins:
         owner[pg], tins[pg] = p, t
