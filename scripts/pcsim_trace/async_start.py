@@ -1,0 +1,97 @@
+"""async-start - where page_cache_async_ra() starts its window against the cache's first hole.
+
+For each capture holding page_cache_async_ra, page_cache_ra_order and mm_filemap_add_to_page_cache
+lines (.gz or plain; a capture or pcsim's --ftrace): every asynchronous readahead of the data
+file (the inode with the most inserts) followed by its task's page_cache_ra_order line, the
+window's first index X against h, the first page after the marked folio's index + 1 that no
+insert line had put in the cache by then (page_cache_next_miss()'s answer, were it exact),
+counted by the marked folio's order (0, or 1 and more) as X = h, X = h + 1 and other; of the
+X = h + 1 ones, how many left h empty 100 us on (a hole the window skipped, not a page
+another task was inserting on the other CPU as the lines were written) (the
+expected-index path, which moves the window on from the reader's own state, gives X = h
+when the cache holds every earlier window).  The kernel's page_cache_next_miss() walks with
+xas_next() from index + 1; inside a large folio that starts on a sibling slot, and the index
+it reports runs one past the hole (docs/validation.md, issue 37's four-thread folios).
+--list prints each X = h + 1 case.  Exit status 2 on a trace without such lines.
+"""
+import collections
+import sys
+
+from .ftrace import events, fields, inode, insert
+
+NAME = 'async-start'
+HELP = "where async readahead starts its window against the cache's first hole"
+PATHS = ('traces',)
+WANTED = {'mm_filemap_add_to_page_cache', 'page_cache_async_ra', 'page_cache_sync_ra', 'page_cache_ra_order'}
+
+
+def add_arguments(p):
+    p.add_argument('--list', action='store_true', help='print each window started one page past the hole')
+    p.add_argument('traces', nargs='+', metavar='TRACE')
+
+
+def one(path, listing):
+    evs, count = [], collections.Counter()
+    for e in events(path, WANTED):
+        if e.name == 'mm_filemap_add_to_page_cache':
+            x = insert(e.rest)
+            if not x:
+                continue
+            order = int(e.rest.rsplit('order=', 1)[1].split()[0]) if 'order=' in e.rest else 0
+            count[x[0]] += 1
+            evs.append((e, x[0], (x[1], order)))
+        else:
+            f = fields(e.rest)
+            evs.append((e, inode(f.get('ino')), f))
+    if not count:
+        sys.stderr.write(f'pcsim-trace async-start: {path}: no page-insert lines\n')
+        return 2
+    data = count.most_common(1)[0][0]
+    present, head_order, pending, first = set(), {}, {}, {}
+    got, shown, skipped = collections.Counter(), [], []
+    for e, ino, f in evs:
+        if ino != data:
+            continue
+        if e.name == 'mm_filemap_add_to_page_cache':
+            page, order = f
+            present.update(range(page, page + (1 << order)))
+            for q in range(page, page + (1 << order)):
+                first.setdefault(q, e.time)
+            head_order[page] = order
+        elif e.name == 'page_cache_async_ra':
+            index = int(f.get('index', -1))
+            hole = index + 1
+            while hole in present:
+                hole += 1
+            pending[e.pid] = (index, hole)
+        elif e.name == 'page_cache_sync_ra':
+            pending.pop(e.pid, None)
+        elif e.pid in pending:
+            index, hole = pending.pop(e.pid)
+            start = int(f.get('index', -1))
+            large = head_order.get(index, 0) >= 1
+            kind = 'X = h' if start == hole else 'X = h + 1' if start == hole + 1 else 'other'
+            got[(large, kind)] += 1
+            if kind == 'X = h + 1':
+                skipped.append((large, hole, e.time))
+                if listing:
+                    shown.append(f'    {e.time:.6f} pid {e.pid} marker {index} (order {head_order.get(index, 0)}) '
+                                 f'hole {hole} window {start}')
+    if not got:
+        sys.stderr.write(f'pcsim-trace async-start: {path}: no page_cache_async_ra followed by page_cache_ra_order\n')
+        return 2
+    print(f'{path}: {sum(got.values())} asynchronous readaheads with their window')
+    for large, label in ((False, 'marked folio of order 0'), (True, 'marked folio of order 1 or more')):
+        empty = sum(1 for lg, h, t in skipped if lg == large and first.get(h, float('inf')) - t > 100e-6)
+        print(f'  {label}: X = h {got[(large, "X = h")]}, X = h + 1 {got[(large, "X = h + 1")]} '
+              f'(h empty 100 us on: {empty}), other {got[(large, "other")]}')
+    for line in shown:
+        print(line)
+    return 0
+
+
+def run(args):
+    for path in args.traces:
+        if one(path, args.list):
+            return 2
+    return 0
