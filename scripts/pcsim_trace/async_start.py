@@ -17,7 +17,7 @@ it reports runs one past the hole (docs/validation.md, issue 37's four-thread fo
 import collections
 import sys
 
-from .ftrace import events, fields, inode, insert
+from .ftrace import data_file_events
 
 NAME = 'async-start'
 HELP = "where async readahead starts its window against the cache's first hole"
@@ -31,29 +31,15 @@ def add_arguments(p):
 
 
 def one(path, listing):
-    evs, count = [], collections.Counter()
-    for e in events(path, WANTED):
-        if e.name == 'mm_filemap_add_to_page_cache':
-            x = insert(e.rest)
-            if not x:
-                continue
-            order = int(e.rest.rsplit('order=', 1)[1].split()[0]) if 'order=' in e.rest else 0
-            count[x[0]] += 1
-            evs.append((e, x[0], (x[1], order)))
-        else:
-            f = fields(e.rest)
-            evs.append((e, inode(f.get('ino')), f))
-    if not count:
+    evs, data = data_file_events(path, WANTED)
+    if data is None:
         sys.stderr.write(f'pcsim-trace async-start: {path}: no page-insert lines\n')
         return 2
-    data = count.most_common(1)[0][0]
     present, head_order, pending, first = set(), {}, {}, {}
     got, shown, skipped = collections.Counter(), [], []
-    for e, ino, f in evs:
-        if ino != data:
-            continue
+    for e, f in evs:
         if e.name == 'mm_filemap_add_to_page_cache':
-            page, order = f
+            page, order = f.page, f.order
             present.update(range(page, page + (1 << order)))
             for q in range(page, page + (1 << order)):
                 first.setdefault(q, e.time)

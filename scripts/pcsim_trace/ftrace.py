@@ -41,14 +41,16 @@ def block(rest):
     return Block(m.group(1), int(m.group(2)), int(m.group(3))) if m else None
 
 
-INSERT = re.compile(r'ino ([0-9a-f]+) pfn=\S+ ofs=(\d+)')
+INSERT = re.compile(r'ino ([0-9a-f]+) pfn=\S+ ofs=(\d+)(?: order=(\d+))?')
+Insert = collections.namedtuple('Insert', 'ino page order')
+Insert.__doc__ = 'mm_filemap_add_to_page_cache: INO (int), the folio\'s first PAGE and its ORDER (int).'
 
 
 def insert(rest):
-    """mm_filemap_add_to_page_cache's FIELDS as (inode, page), or None.  The kernel prints the
-    inode in hex ("ino %lx"), as the readahead events do (ino=%lx: inode())."""
+    """mm_filemap_add_to_page_cache's FIELDS as an Insert, or None.  The kernel prints the inode
+    in hex ("ino %lx"), as the readahead events do (ino=%lx: inode()); no order= is order 0."""
     m = INSERT.search(rest)
-    return (int(m.group(1), 16), int(m.group(2)) // 4096) if m else None
+    return Insert(int(m.group(1), 16), int(m.group(2)) // 4096, int(m.group(3) or 0)) if m else None
 
 
 def inode(value):
@@ -57,6 +59,28 @@ def inode(value):
         return int(value, 16)
     except (TypeError, ValueError):
         return -1
+
+
+def data_file_events(path, names):
+    """The events NAMES (mm_filemap_add_to_page_cache among them) of the data file, the inode
+    with the most inserts, in file order, each as (Event, its Insert or its key=value fields);
+    and that inode (None, with no event, when the trace has no insert)."""
+    raw, count = [], collections.Counter()
+    for e in events(path, names):
+        if e.name == 'mm_filemap_add_to_page_cache':
+            f = insert(e.rest)
+            if not f:
+                continue
+            ino = f.ino
+            count[ino] += 1
+        else:
+            f = fields(e.rest)
+            ino = inode(f.get('ino'))
+        raw.append((e, ino, f))
+    if not count:
+        return [], None
+    data = count.most_common(1)[0][0]
+    return [(e, f) for e, ino, f in raw if ino == data], data
 
 
 def fields(rest):

@@ -14,22 +14,18 @@ docs/notebook/2026-12-07-insert-stalls.md.  Exit status 2 on a trace
 without insert gaps.
 """
 import collections
-import re
 import sys
 
-from .ftrace import events
+from .ftrace import events, insert
 from .quantile import quantile
 
 NAME = 'insert-stalls'
 HELP = "the page-insert loop's stalls (cost.insert_stall)"
 PATHS = ('traces',)
 STALL_US = 10.0
-OFS = re.compile(r'ofs=(\d+) order=(\d+)')
-
 
 def add_arguments(p):
     p.add_argument('traces', nargs='+', metavar='TRACE')
-
 
 def one(path):
     last, gaps, stalls = {}, [], []  # stalls: (gap us, index, completion between)
@@ -39,11 +35,11 @@ def one(path):
         if e.name == 'block_rq_complete':
             irq.add(e.pid)
             continue
-        m = OFS.search(e.rest) if e.name == 'mm_filemap_add_to_page_cache' else None
-        if not m or m.group(2) != '0':
+        x = insert(e.rest) if e.name == 'mm_filemap_add_to_page_cache' else None
+        if not x or x.order:
             last.pop(e.pid, None)
             continue
-        index = int(m.group(1)) // 4096
+        index = x.page
         if e.pid in last and last[e.pid][1] == index - 1:
             d = (e.time - last[e.pid][0]) * 1e6
             gaps.append(d)
@@ -69,7 +65,6 @@ def one(path):
     else:
         print()
     return 0
-
 
 def run(args):
     for path in args.traces:

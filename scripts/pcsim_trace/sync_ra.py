@@ -41,7 +41,7 @@ Used for docs/notebook/2026-12-06-sync-readahead.md.
 import bisect
 import collections
 
-from .ftrace import events, fields, inode, insert
+from .ftrace import data_file_events, events, insert
 from .quantile import quantile
 
 NAME = 'sync-ra'
@@ -59,23 +59,12 @@ def add_arguments(p):
 
 def read(path):
     """Events of the data file in file order: (seq, t, pid, kind, dict); kind 'ins' has 'page'."""
-    raw, count = [], collections.Counter()
-    for e in events(path, WANTED):
-        if e.name == 'mm_filemap_add_to_page_cache':
-            x = insert(e.rest)
-            if not x:
-                continue
-            ino, f = x[0], {'page': x[1]}
-            count[ino] += 1
-        else:
-            f = fields(e.rest)
-            ino = inode(f.get('ino'))
-        raw.append((e.time, e.pid, e.name, ino, f))
-    if not count:
+    evs, data = data_file_events(path, WANTED)
+    if data is None:
         return None
-    data = count.most_common(1)[0][0]
     DATA_INO[path] = data
-    return [(i, t, p, n, f) for i, (t, p, n, ino, f) in enumerate(x for x in raw if x[3] == data)]
+    return [(i, e.time, e.pid, e.name, {'page': f.page} if e.name == 'mm_filemap_add_to_page_cache' else f)
+            for i, (e, f) in enumerate(evs)]
 
 
 def windows(evs):
@@ -239,9 +228,9 @@ def completion_gaps(path, ino):
             pending.pop(e.pid, None)
         else:
             x = insert(e.rest)
-            if not x or x[0] != ino:
+            if not x or x.ino != ino:
                 continue
-            page = x[1]
+            page = x.page
             prev = last.get(e.pid)
             if prev and prev[1] == page - 1:
                 (with_ if e.cpu in pending.get(e.pid, ()) else without).append((e.time - prev[0]) * 1e6)

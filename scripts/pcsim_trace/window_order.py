@@ -53,7 +53,7 @@ def read(path):
         if ev == 'mm_filemap_add_to_page_cache':
             x = insert(rest)
             if x:
-                ins.append((t, pid, x[0], x[1]))
+                ins.append((t, pid, x.ino, x.page))
         elif ev in ('page_cache_async_ra', 'page_cache_ra_unbounded'):
             ra.append((t, pid, ev, fields(rest)))
         else:
