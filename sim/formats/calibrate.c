@@ -496,11 +496,6 @@ static void cut_blocks(const uint64_t *f, guint n, uint8_t *order, uint64_t *blo
   }
 }
 
-static int cmp_u64_key(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The trace's readahead windows (page_cache_sync_ra / async_ra lines, one
  * reader's: used for one-thread runs) and the blocks their frames came
  * from: F the frames of cut_blocks() (N of them, sorted, unique) and the
@@ -521,7 +516,7 @@ static void collect_cold_windows(const PcsKtrace *t, const uint64_t *f, guint n,
     ColdWindow *w = &g_array_index(tally->windows, ColdWindow, launch->len - 1);
     for (uint64_t p = 0; p < e->size; p++) {
       uint64_t pfn = e->pfn + p;
-      const uint64_t *at = bsearch(&pfn, f, n, sizeof *f, cmp_u64_key);
+      const uint64_t *at = bsearch(&pfn, f, n, sizeof *f, cmp_u64);
       if (at) w->pages[order[at - f]]++;
     }
   }
