@@ -24,7 +24,7 @@ static GArray *runs_of(PcsFrameAlloc *fa, uint32_t cpu, uint32_t other_cpu, uint
   GArray *runs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
   uint64_t run = 0, pfn, other;
   for (uint64_t i = 0; i < n; i++) {
-    gboolean contig = pcs_alloc_page(fa, 0, cpu, i, &pfn);
+    gboolean contig = (pcs_alloc_page(fa, 0, cpu, i, &pfn) & PCS_ALLOC_AFTER_PREV) != 0;
     if (i && !contig) g_array_append_val(runs, run), run = 0;
     run++;
     if (other_cpu < fa->ncpus) pcs_alloc_page(fa, 1, other_cpu, 8192 + i, &other);

@@ -462,6 +462,42 @@ static void ra_order_carves_marks_and_falls_back(void **state) {
   assert_int_equal(ra.start, 128), assert_int_equal(ra.size, 32), assert_int_equal(ra.order, 6);
 }
 
+/* page_cache_next_miss() from a marked folio, as lib/xarray.c walks it
+ * (pcs_ra_next_miss()): from a one-page folio or one of 64 pages and more,
+ * the first empty page; from a folio of 2..32 pages, whose later slots are
+ * sibling entries, one page past it, and across the leaf node's end the
+ * next node's first page is not looked at.  The last case is ext4k's
+ * (tests/data/kernel-6.18-ext4k/, ra128-j4-rep1, fio-3992 at 8606.316081):
+ * a window [1856, 1920) of sixteen order-2 folios, all in, the cache empty
+ * from 1920; the walk from the marked folio at 1856 answers 1921, 65 pages
+ * on, more than the 64-page window, and page_cache_async_ra() returns
+ * without a window: a reader then meets 1920 with no readahead. */
+static void next_miss_walks_the_xarray(void **state) {
+  FolioCache c = {.npages = 4096};
+  c.present = g_new0(uint8_t, c.npages), c.order = g_new0(uint8_t, c.npages), c.marker = g_new0(uint8_t, c.npages);
+  c.head = g_new0(uint64_t, c.npages);
+  for (uint64_t p = 100; p < 128; p++) fc_insert(&c, p, 0, FALSE);
+  assert_int_equal(pcs_ra_next_miss(100, 1, 64, fc_present, &c), 128); /* one page: exact */
+  for (uint64_t p = 128; p < 152; p += 4) fc_insert(&c, p, 2, FALSE);
+  assert_int_equal(pcs_ra_next_miss(128, 4, 64, fc_present, &c), 153); /* 152 empty: 153 */
+  for (uint64_t p = 152; p < 192; p += 4) fc_insert(&c, p, 2, FALSE);
+  assert_int_equal(pcs_ra_next_miss(128, 4, 128, fc_present, &c), 193); /* 192 and 193 empty: 193 */
+  assert_int_equal(pcs_ra_next_miss(128, 4, 40, fc_present, &c), 169); /* 40 slots, none empty: 128 + 1 + 40 */
+  fc_insert(&c, 193, 0, FALSE);
+  fc_insert(&c, 194, 1, FALSE);
+  assert_int_equal(pcs_ra_next_miss(128, 4, 128, fc_present, &c), 196); /* 192 never looked at */
+  fc_insert(&c, 256, 6, FALSE);
+  assert_int_equal(pcs_ra_next_miss(256, 64, 128, fc_present, &c), 320); /* 64 pages: exact */
+  for (uint64_t p = 1856; p < 1920; p += 4) fc_insert(&c, p, 2, FALSE);
+  assert_int_equal(pcs_ra_next_miss(1856, 4, 200, fc_present, &c), 1921); /* the cache empty from 1920 */
+  for (uint64_t p = 4064; p < 4096; p += 4) fc_insert(&c, p, 2, FALSE);
+  assert_int_equal(pcs_ra_next_miss(4064, 4, 200, fc_present, &c), 4097); /* EOF at 4096: an empty leaf, one past */
+  uint64_t start = pcs_ra_next_miss(1856, 4, 64, fc_present, &c);
+  assert_int_equal(start, 1921);
+  assert_true(start - 1856 > 64);
+  fc_clear(&c);
+}
+
 /* POSIX_FADV_RANDOM (fio's fadvise_hint=1 on rw=randread): a miss reads
  * exactly its read() call's pages, no window, no marker, under either
  * kernel (6.18 force_page_cache_ra(), 3.5 force_page_cache_readahead());
@@ -623,6 +659,7 @@ int main(void) {
     cmocka_unit_test(init_size_follows_get_init_ra_size),
     cmocka_unit_test(ra_order_gives_the_kernels_folios_for_one_reader),
     cmocka_unit_test(ra_order_carves_marks_and_falls_back),
+    cmocka_unit_test(next_miss_walks_the_xarray),
     cmocka_unit_test(ext4_readers_insert_the_kernels_folios),
     cmocka_unit_test(next_size_ramps_up),
     cmocka_unit_test(single_reader_windows_become_bios),

@@ -137,7 +137,7 @@ static inline uint64_t seq_pfn(const PcsFrameAlloc *fa, uint32_t order, uint64_t
   return fa->region[order] + ((j >> order) << (order + 1)) + (j & ((UINT64_C(1) << order) - 1));
 }
 
-gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn) {
+uint32_t pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn) {
   g_assert(cpu < fa->ncpus);
   PcsPcpList *l = &fa->pcp[cpu];
   if (fa->scattered_left) {
@@ -145,7 +145,7 @@ gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint
     *pfn = fa->stray_pfn; /* a scattered frame: the list is not touched */
     fa->stray_pfn += 2;
     l->last_order = 0;
-    return FALSE;
+    return 0;
   }
   /* memory.contiguous_share: a miss skips the list's next frame */
   uint64_t skip = !fa->always_follow && pcs_rng_u32(fa->rng) >= fa->follow_below;
@@ -164,7 +164,9 @@ gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint
     }
     l->last_order = l->order;
   }
-  gboolean contig = l->last_pfn != UINT64_MAX && f == l->last_pfn + 1 && l->last_page + 1 == page;
+  uint32_t contig = 0;
+  if (l->last_pfn != UINT64_MAX && f == l->last_pfn + 1 && l->last_page + 1 == page) contig |= PCS_ALLOC_AFTER_PREV;
+  if (l->last_pfn != UINT64_MAX && f + 1 == l->last_pfn && l->last_page == page + 1) contig |= PCS_ALLOC_BEFORE_NEXT;
   l->last_pfn = f;
   l->last_page = page;
   *pfn = f;

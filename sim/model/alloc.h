@@ -62,11 +62,19 @@ typedef struct {
 void pcs_alloc_init(PcsFrameAlloc *fa, const PcsParams *p, uint32_t ntasks, uint64_t npages);
 /* Frees what pcs_alloc_init() allocated. */
 void pcs_alloc_clear(PcsFrameAlloc *fa);
-/* The frame for PAGE, just inserted by TASK running on CPU, in *PFN: TRUE
- * when it directly follows the frame of PAGE-1 (*PFN == pfn(PAGE-1) + 1). */
-static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn);
+/* What pcs_alloc_page() tells of the frame it handed out for PAGE. */
+typedef enum {
+  PCS_ALLOC_AFTER_PREV = 1u << 0,  /* it directly follows PAGE-1's frame */
+  PCS_ALLOC_BEFORE_NEXT = 1u << 1, /* PAGE+1, in the cache, has the frame right after it */
+} PcsAllocContig;
+/* The frame for PAGE, just inserted by TASK running on CPU, in *PFN, and
+ * which of its neighbours' frames it is adjacent to (PcsAllocContig).  A
+ * per-CPU list hands out its freed frames downward: a page inserted just
+ * after PAGE+1 from the same list (a hole filled behind a later insert)
+ * gets the frame before PAGE+1's. */
+static inline uint32_t pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn);
 /* pcs_alloc_page() when memory.contiguous = 1 (out of line: it may draw or refill). */
-gboolean pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn);
+uint32_t pcs_alloc_page_pcp(PcsFrameAlloc *fa, uint32_t cpu, uint64_t page, uint64_t *pfn);
 /* A large folio's frames (readahead.max_folio_order): a block of 1 << ORDER
  * frames, aligned to its size, from a region of their own, past the last
  * one handed out and never right after it (the captures' order-9 folios
@@ -91,12 +99,12 @@ uint32_t pcs_alloc_folio_block(PcsFrameAlloc *fa, uint32_t order);
 /* TASK, running on CPU, lost its insert (-EEXIST) and freed its page. */
 void pcs_alloc_free(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu);
 
-static inline gboolean pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn) {
+static inline uint32_t pcs_alloc_page(PcsFrameAlloc *fa, uint32_t task, uint32_t cpu, uint64_t page, uint64_t *pfn) {
   if (fa->enabled) return pcs_alloc_page_pcp(fa, cpu, page, pfn);
   PcsFrameStream *st = &fa->streams[task];
   *pfn = st->next_pfn + 1; /* memory.contiguous = 0: no frame follows another */
   st->next_pfn = *pfn + 1;
-  return FALSE;
+  return 0;
 }
 
 #endif

@@ -17,7 +17,11 @@
  *
  * Differs from the kernel: no thrashing detection, no mmap paths, and the
  * "standalone small random read" path reads req pages without a window (a
- * sequential reader never takes it).
+ * sequential reader never takes it).  Under v6.18 a synchronous readahead
+ * keeps the reader's ra->order where page_cache_sync_ra() starts over at 0:
+ * with that reset pcsim's four readers on ext4 and xfs run the kernel's
+ * cycle of order-0 windows at full strength on every host, where the
+ * kernel ran it on some (docs/notebook/2026-12-07-next-miss-walk.md).
  *
  * Under [scenario] kernel = v6.18 the entry points mirror mm/readahead.c of
  * 6.10 and later instead (page_cache_sync_ra(), page_cache_async_ra(),
@@ -31,7 +35,9 @@
  *     async_size = 1; a run no longer than req reads req pages alone.
  *   - async: the expected index (start + size - async_size, rounded down to
  *     the marker folio's pages: 1 here) moves the window on; else the window
- *     starts at the first hole after index (page_cache_next_miss()).  Then
+ *     starts where page_cache_next_miss() reports the first hole after
+ *     index: the hole itself, or one page past it when the marked folio has
+ *     2..32 pages (lib/xarray.c's walk, pcs_ra_next_miss()).  Then
  *     ra->order += 2 and the window end is rounded down to 1 << order
  *     pages (at most the window's own alignment), async_size = size.
  *   - page_cache_ra_order(): btrfs data in 6.18 has no large folios, so it
@@ -399,6 +405,59 @@ void pcs_ra_list_fallback(PcsSim *s, uint32_t thread, const PcsRaState *ra, PcsR
   }
 }
 
+/* The first page at or after FROM, before END, that PRESENT says is
+ * empty; END when there is none. */
+static uint64_t ra_first_absent(uint64_t from, uint64_t end, PcsRaPresentFn present, void *user) {
+  while (from < end && present(user, from, 1)) from++;
+  return from;
+}
+
+/* An XArray node has 64 slots (XA_CHUNK_SHIFT 6).  A folio of 2 to 32
+ * pages lies in one leaf node: its first slot holds the folio, the rest
+ * sibling entries.  The walk's first xas_load() at INDEX + 1 follows the
+ * sibling back to the folio's slot (xas_descend() sets xa_offset there)
+ * while xa_index stays at INDEX + 1, and each xas_next() then steps both:
+ * an empty slot at page h is reported as h + 1.  At the leaf's end,
+ * __xas_next() enters the next node at get_offset(xa_index), one slot in:
+ * that node's first page is not looked at, and from there index and offset
+ * agree again.  A folio of one page (INDEX + 1 is another entry) or of 64
+ * and more (kept in a node above the leaves, where __xas_next() keeps the
+ * offset in step with the index) gives the first empty page itself.
+ * Measured: `pcsim-trace async-start` puts 96% of the asynchronous windows
+ * of ext4k's four threads at 128 KiB where this walk does, 92% at the first
+ * empty page (docs/validation.md).  btrfs (one-page folios) never takes the
+ * sibling path. */
+uint64_t pcs_ra_next_miss(uint64_t index, uint64_t folio_pages, uint64_t max, PcsRaPresentFn present, void *user) {
+  const uint64_t chunk = 64; /* XA_CHUNK_SIZE */
+  uint64_t end = index + 1 + max; /* max slots looked at; none empty: index + 1 + max */
+  if (folio_pages < 2 || folio_pages >= chunk) return ra_first_absent(index + 1, end, present, user);
+  /* the walk's call k looks at page index + k - 1 and reports index + k */
+  uint64_t leaf_end = (index | (chunk - 1)) + 1, stop = MIN(leaf_end, end - 1);
+  uint64_t hole = ra_first_absent(index + 1, stop, present, user);
+  if (hole < stop) return hole + 1; /* reported one past the empty slot */
+  if (leaf_end >= end - 1) return end;
+  return ra_first_absent(leaf_end + 1, end, present, user); /* leaf_end itself is not looked at */
+}
+
+/* PcsRaPresentFn over the simulation's page cache, in THREAD's file pages. */
+typedef struct {
+  const PcsPageCache *pc;
+  uint64_t first, end; /* the file's first page and the page after its last */
+} RaFileCache;
+
+static gboolean ra_file_present(void *user, uint64_t index, uint64_t n) {
+  const RaFileCache *c = user;
+  for (uint64_t p = c->first + index; p < c->first + index + n && p < c->end; p++) /* past EOF: empty */
+    if (pcs_pc_present(c->pc, p)) return TRUE;
+  return FALSE;
+}
+
+/* pcs_ra_next_miss() in THREAD's file; INDEX and the answer in the run's pages. */
+static uint64_t ra6_next_miss(const PcsSim *s, uint32_t thread, uint64_t index, uint64_t folio_pages, uint64_t max) {
+  RaFileCache c = {&s->pc, file_first(s, thread), file_end(s, thread)};
+  return c.first + pcs_ra_next_miss(index - c.first, folio_pages, max, ra_file_present, &c);
+}
+
 static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *out, uint64_t index, uint64_t req) {
   uint64_t max = ra6_max_pages(s, thread, req);
   const PcsTraceKind kind = PCS_TRACE_RA_ASYNC;
@@ -408,8 +467,7 @@ static gboolean ra6_async(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList 
   uint64_t folio_pages = s->max_folio_order ? pcs_pc_folio_pages(&s->pc, index) : 1;
   if (!pcs_ra6_advance(ra, index, folio_pages, max)) {
     /* a marked folio without valid state (interleaved readers) */
-    uint64_t start = index + 1, end = MIN(index + 1 + max, file_end(s, thread));
-    while (start < end && pcs_pc_present(&s->pc, start)) start++;
+    uint64_t start = ra6_next_miss(s, thread, index, folio_pages, max);
     if (start - index > max) {
       pcs_trace(s, thread + 1, kind, index, 0);
       return FALSE;

@@ -67,6 +67,14 @@ typedef gboolean (*PcsRaPresentFn)(void *user, uint64_t index, uint64_t n);
  * insert fails.  Pure: reads nothing else, counts nothing. */
 void pcs_ra_order(PcsRaState *ra, uint32_t max_order, uint64_t eof, PcsRaPresentFn present, void *user,
                   PcsRaFolios *out);
+/* page_cache_next_miss(mapping, INDEX + 1, MAX) of 6.18 as lib/xarray.c
+ * walks it, INDEX being the first page of the marked folio of FOLIO_PAGES
+ * pages, in file pages (0 the file's first; PRESENT answers FALSE past the
+ * file's end: the tree is empty there).  The index the walk reports: the
+ * first page PRESENT says is empty, or one past it when the walk starts on
+ * a sibling slot (readahead.c); INDEX + 1 + MAX when MAX slots hold no
+ * empty one.  Pure. */
+uint64_t pcs_ra_next_miss(uint64_t index, uint64_t folio_pages, uint64_t max, PcsRaPresentFn present, void *user);
 /* page_cache_async_ra() of 6.18 on the marked folio at INDEX of FOLIO_PAGES
  * pages when INDEX is the expected one (start + size - async_size rounded
  * down to the folio): the window moves on, grows by get_next_ra_size() of

@@ -866,7 +866,10 @@ static gboolean rp_insert(PcsSim *s, PcsReader *r) {
     pcs_pc_set_owner(&s->pc, page, r->id);
     uint64_t pfn;
     uint32_t cpu_id = pcs_cpu_of(&s->cpu, r->id);
-    if (pcs_alloc_page(&s->alloc, r->id, cpu_id, page, &pfn)) pcs_pc_set_frame_contig(&s->pc, page);
+    uint32_t contig = pcs_alloc_page(&s->alloc, r->id, cpu_id, page, &pfn);
+    if (contig & PCS_ALLOC_AFTER_PREV) pcs_pc_set_frame_contig(&s->pc, page);
+    if (G_UNLIKELY(contig & PCS_ALLOC_BEFORE_NEXT) && pcs_pc_present(&s->pc, page + 1))
+      pcs_pc_set_frame_contig(&s->pc, page + 1); /* a hole filled right behind its neighbour */
     if (G_UNLIKELY(s->cold_order) && pcs_alloc_last_order(&s->alloc, cpu_id) >= s->cold_order)
       pcs_pc_set_cold(&s->pc, page); /* memory the host took back (alloc.c) */
     inserted(s->res, r->id, 1);
