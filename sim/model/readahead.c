@@ -265,7 +265,6 @@ static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *
     ra->start = index;
     ra->size = pcs_ra_init_size(req, max);
     ra->async_size = ra->size > req ? ra->size - req : ra->size >> 1;
-    ra->order = 0; /* TRIAL: readit: a synchronous window starts over at order 0 */
     return ra6_readit(s, thread, ra, out, kind);
   }
   gboolean from_start, listed;
@@ -277,7 +276,6 @@ static gboolean ra6_sync(PcsSim *s, uint32_t thread, PcsRaState *ra, PcsRaList *
     ra->start = index;
     ra->size = MIN(contig + req, max);
     ra->async_size = 1;
-    ra->order = 0; /* TRIAL */
     listed = ra6_readit(s, thread, ra, out, kind);
   }
   out->scanned = walked; /* page_cache_prev_miss() walked the cached run */
