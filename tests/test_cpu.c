@@ -527,12 +527,54 @@ static void a_woken_reader_goes_where_select_task_rq_fair_sends_it(void **state)
     occupy(&c, cases[i].worker_cpu);
     if (cases[i].cpu0_busy && cases[i].worker_cpu != 0) occupy(&c, 0);
     if (cases[i].on_way_to_1) c.tasks[3].wake_cpu = 1;
-    pcs_cpu_wake_target(&c, 0, 4);
+    pcs_cpu_wake_target(&c, 0, 4, 0);
     if (c.tasks[0].wake_cpu != cases[i].want)
       fail_msg("case %zu: reader 0 sent to CPU %u, want %u", i, c.tasks[0].wake_cpu, cases[i].want);
     pcs_cpu_clear(&c);
   }
   pcs_params_clear(&p);
+}
+
+/* cpu.wake_select = 2, wake_affine_weight() on PELT loads: reader 0
+ * (last on CPU 0, load 0.5, asleep) is woken by the end-io worker (task 4,
+ * load 1.0) on CPU 1 while reader 1 (load 0.6) runs on CPU 0; readers 2
+ * and 3 last ran on CPU 0 and weigh nothing.  Counting readers (1): the
+ * waker's CPU has none, (0 + 1) x 100 < 3 x 108, and reader 0 goes there.
+ * By PELT the worker weighs on its CPU: (1.0 + 0.5) x 100 against
+ * (1.1 - 0.5) x 108, and reader 0 stays on CPU 0.  Three half-lives
+ * (3 x 32.768 ms: y^32 = 0.5 per 1024 us period) on, with the worker asleep
+ * since, its load is 0.125 and reader 0's 0.0625, while reader 1, running,
+ * has grown to 0.95: (0.125 + 0.0625) x 100 < 0.95 x 108, and reader 0
+ * goes to CPU 1. */
+static void pelt_loads_keep_woken_readers_off_the_workers_cpu(void **state) {
+  (void)state;
+  static const struct {
+    const char *select;
+    PcsTime now;
+    uint32_t want;
+  } cases[] = {
+      {"cpu.wake_select=1", 0, 1},
+      {"cpu.wake_select=2", 0, 0},
+      {"cpu.wake_select=2", 3 * UINT64_C(32768000), 1},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    PcsParams p;
+    pcs_params_init(&p);
+    test_set(&p, "workload.threads=4", "cpu.count=2", "cpu.migration_cost=500us", cases[i].select, NULL);
+    PcsCpus c;
+    pcs_cpu_init(&c, &p, 5);
+    static const uint32_t cpu[5] = {0, 0, 0, 0, 1};
+    static const double load[5] = {0.5, 0.6, 0, 0, 1.0};
+    for (uint32_t t = 0; t < 5; t++) c.tasks[t].cpu = cpu[t], c.tasks[t].load = load[t], c.tasks[t].load_at = 0;
+    c.tasks[1].runnable = TRUE;
+    occupy(&c, 1), occupy(&c, 0);
+    pcs_cpu_wake_target(&c, 0, 4, cases[i].now);
+    if (c.tasks[0].wake_cpu != cases[i].want)
+      fail_msg("case %zu (%s at %" G_GUINT64_FORMAT " ns): reader 0 sent to CPU %u, want %u", i, cases[i].select,
+               cases[i].now, c.tasks[0].wake_cpu, cases[i].want);
+    pcs_cpu_clear(&c);
+    pcs_params_clear(&p);
+  }
 }
 
 int main(void) {
@@ -555,6 +597,7 @@ int main(void) {
     cmocka_unit_test(cfs_and_eevdf_wake_preemption_exclude_each_other),
     cmocka_unit_test(a_wake_onto_an_idle_cpu_costs_by_its_idle_time),
     cmocka_unit_test(a_woken_reader_goes_where_select_task_rq_fair_sends_it),
+    cmocka_unit_test(pelt_loads_keep_woken_readers_off_the_workers_cpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

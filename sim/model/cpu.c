@@ -56,7 +56,15 @@
  * stays there; workers weigh nothing); then select_idle_sibling(): that
  * CPU if idle, else prev_cpu if idle, else the first idle CPU after it.
  * Left out of select_idle_sibling(): recent_used_cpu, the SIS_UTIL limit
- * on the scan, and the per-CPU kthread rule.
+ * on the scan, and the per-CPU kthread rule.  cpu.wake_select = 2 weighs
+ * by PELT instead (pelt_now(), kernel/sched/pelt.c, continuous rather than
+ * in 1024 us periods): every task, workers included, carries its runnable
+ * time decayed by y = 0.5^(1/32) per 1024 us, and a CPU's load is that of
+ * the tasks that last ran there.  The end-io workers then weigh on the CPU
+ * they run on, and woken readers stay off it: with two readers at 128 KiB,
+ * pcsim puts 91% of their events on one CPU and 84% of the workers' on the
+ * other, the dec07c capture 84% of its readers' (docs/notebook/
+ * 2026-12-07-pelt-wake.md).
  *
  * cost.lru_drain (0: off): each CPU counts the folios its tasks' inserts
  * add to its LRU batch (folio_add_lru() -> cpu_fbatches.lru_add, 31
@@ -147,6 +155,7 @@ void pcs_cpu_init(PcsCpus *c, const PcsParams *p, uint32_t ntasks) {
     c->cpuq_len = g_new0(uint32_t, c->ncpus);
     c->wake_affine = p->cpu_wake_affine;
     c->wake_select = p->cpu_wake_select != 0;
+    c->pelt = p->cpu_wake_select == 2;
     c->nreaders = (uint32_t)p->workload_threads;
     if (c->wake_affine > 0) {
       c->place_rng = g_new(PcsRng, 1);
@@ -555,8 +564,11 @@ static void cpu_next(PcsSim *s, uint32_t cpu);
  * reader, fio's ctx) and the first half of the trace's sched_switch; then
  * the CPU's next task, or none, gets it at the same instant (cpu_next()).
  * T's cpu stays the one it last ran on. */
+static void pelt_set(PcsCpus *c, uint32_t t, PcsTime now, gboolean runnable);
+
 static void leave_cpu(PcsSim *s, uint32_t t, PcsTaskState why) {
   PcsTask *task = &s->cpu.tasks[t];
+  if (why != PCS_TASK_PREEMPTED) pelt_set(&s->cpu, t, s->evq.now, FALSE);
   if (s->cpu.wake_preempt) eevdf_stop(&s->cpu, t, why, s->evq.now);
   if (s->cpu.cfs_preempt) cfs_stop(&s->cpu, t, s->evq.now);
   task->on_cpu = FALSE;
@@ -599,6 +611,31 @@ static gboolean select_idle(const PcsCpus *c, uint32_t cpu) {
   return TRUE;
 }
 
+/* PELT: a task's load decays by y = 0.5^(1/32) per 1024 us period and
+ * grows toward its weight while it is runnable (kernel/sched/pelt.c,
+ * continuous here). */
+static double pelt_now(const PcsTask *task, PcsTime now) {
+  double d = exp2(-(double)(now - task->load_at) / 32768000.0);
+  return task->load * d + (task->runnable ? 1.0 - d : 0.0);
+}
+
+static void pelt_set(PcsCpus *c, uint32_t t, PcsTime now, gboolean runnable) {
+  if (!c->pelt) return;
+  PcsTask *task = &c->tasks[t];
+  task->load = pelt_now(task, now);
+  task->load_at = now;
+  task->runnable = runnable;
+}
+
+/* cpu_load() of CPU: the PELT loads of the tasks whose last CPU it is
+ * (a sleeping task's load stays there: blocked load). */
+static double pelt_cpu_load(const PcsCpus *c, uint32_t cpu, PcsTime now) {
+  double sum = 0;
+  for (uint32_t t = 0; t < c->ntasks; t++)
+    if (c->tasks[t].cpu == cpu) sum += pelt_now(&c->tasks[t], now);
+  return sum;
+}
+
 /* cpu.wake_select: the readers whose last CPU is CPU, READER aside (a
  * sleeping task's load stays on its CPU's load average: blocked load).
  * Differs from the kernel: that load never decays here, a finished
@@ -613,9 +650,13 @@ static uint32_t select_load(const PcsCpus *c, uint32_t cpu, uint32_t reader) {
  * a task on THIS, all CPUs in one LLC: wake_affine() (WA_IDLE, then
  * WA_WEIGHT with the MC domain's imbalance_pct 117), then
  * select_idle_sibling(). */
-static uint32_t select_rq(const PcsCpus *c, uint32_t reader, uint32_t this) {
+static uint32_t select_rq(const PcsCpus *c, uint32_t reader, uint32_t this, PcsTime now) {
   uint32_t prev = c->tasks[reader].cpu, target = prev;
-  if (this != prev && !select_idle(c, prev)) {
+  if (c->pelt && this != prev && !select_idle(c, prev)) {
+    double tl = pelt_now(&c->tasks[reader], now);
+    double this_eff = (pelt_cpu_load(c, this, now) + tl) * 100, prev_eff = (pelt_cpu_load(c, prev, now) - tl) * 108;
+    if (this_eff < prev_eff) target = this;
+  } else if (this != prev && !select_idle(c, prev)) {
     uint64_t this_eff = (uint64_t)(select_load(c, this, reader) + 1) * 200;
     uint64_t prev_eff = (uint64_t)select_load(c, prev, reader) * 216; /* 100 + (117 - 100) / 2 = 108 (integers), doubled */
     if (this_eff < prev_eff) target = this;
@@ -629,10 +670,10 @@ static uint32_t select_rq(const PcsCpus *c, uint32_t reader, uint32_t this) {
   return target;
 }
 
-void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker) {
+void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker, PcsTime now) {
   if (!c->migration_cost) return;
   if (c->wake_select) {
-    c->tasks[reader].wake_cpu = select_rq(c, reader, c->tasks[waker].cpu);
+    c->tasks[reader].wake_cpu = select_rq(c, reader, c->tasks[waker].cpu, now);
     return;
   }
   gboolean affine = c->place_rng && pcs_rng_open01(c->place_rng) < c->wake_affine;
@@ -723,6 +764,7 @@ static uint32_t runq_pop(PcsSim *s) {
 void pcs_cpu_run(PcsSim *s, uint32_t t, PcsTime cost) {
   PcsTask *task = &s->cpu.tasks[t];
   task->cost = cost;
+  if (!task->on_cpu && !task->runnable) pelt_set(&s->cpu, t, s->evq.now, TRUE);
   if (t < s->nreaders) s->res->thread_cpu_ns[t] += cost; /* readers' CPU time (fio's sys_cpu) */
   if (task->on_cpu) {
     if (pcs_cpu_waiting(&s->cpu, task->cpu) && pcs_cpu_slice_over(&s->cpu, task, s->evq.now)) {

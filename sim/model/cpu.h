@@ -33,6 +33,11 @@ typedef struct {
   gboolean delayed;    /* asleep but still on rq (DELAY_DEQUEUE) */
   PcsTime idle_exit;   /* cpu.idle_wake_*: the idle-exit delay of the idle CPU it took, charged at cpu_start() */
   gboolean woke_busy;  /* cpu.idle_wake_*: a reader woken onto a busy CPU (it paid cpu.wake_latency): no idle exit */
+  /* cpu.wake_select: its PELT load (kernel/sched/pelt.c), as a share of its
+   * weight (all tasks nice 0): the decayed runnable time, at load_at */
+  double load;
+  PcsTime load_at;
+  gboolean runnable;
 } PcsTask;
 
 #define PCS_CPU_FACTORS PCS_RNG_N
@@ -64,6 +69,7 @@ typedef struct {
   uint32_t *cpuq, *cpuq_head, *cpuq_len;
   double wake_affine;   /* cpu.wake_affine */
   gboolean wake_select; /* cpu.wake_select: select_task_rq_fair() instead of cpu.wake_affine */
+  gboolean pelt;        /* cpu.wake_select = 2: wake_affine_weight() on PELT loads */
   uint32_t nreaders;    /* tasks 0..nreaders-1 are readers (cpu.wake_select weighs them) */
   uint32_t *lru_batch;  /* per CPU (cpu.count): folios in its folio batch for the LRU, with cost.lru_drain */
   PcsRng *place_rng;    /* its stream, NULL when 0 */
@@ -129,7 +135,7 @@ static inline gboolean pcs_cpu_keeps(const PcsCpus *c, const PcsTask *task, PcsT
 /* With per-CPU run queues: READER, woken by the task WAKER (an end-io
  * worker), will queue on WAKER's CPU (cpu.wake_affine) or its own last one
  * when it next needs a CPU.  No-op with one run queue. */
-void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker);
+void pcs_cpu_wake_target(PcsCpus *c, uint32_t reader, uint32_t waker, PcsTime now);
 /* With per-CPU run queues: TASK, a kworker woken from an unbound workqueue,
  * goes to the CPU it last ran on (select_task_rq_fair()'s prev_cpu) and
  * queues there if it is busy, even while the other CPU idles, as the

@@ -98,7 +98,7 @@ void pcs_csum_leaf_read(PcsSim *s, uint64_t first_page, uint32_t worker) {
   for (uint32_t i = 0; i < c->nreaders; i++) /* in reader order (the kernel: in the order they slept): few readers, a few dozen leaves a run */
     if (c->waiting[i] == leaf) {
       c->waiting[i] = PCS_CSUM_NONE;
-      pcs_cpu_wake_target(&s->cpu, i, worker);
+      pcs_cpu_wake_target(&s->cpu, i, worker, s->evq.now);
       pcs_reader_wake(s, &s->readers[i], worker);
     }
 }

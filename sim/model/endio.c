@@ -303,7 +303,7 @@ static void pages_done(PcsSim *s, uint64_t first, uint32_t n, uint32_t chain_off
   if (G_UNLIKELY(s->copy_cold)) pcs_endio_fills_part(&s->endio.fills, first - chain_off, chain_pages, first, n);
   uint32_t nwake = s->p->cpu_wake_exclusive ? pcs_pc_wake_first(&s->pc, first, n) : pcs_pc_wake_range(&s->pc, first, n);
   for (uint32_t i = 0; i < nwake; i++) {
-    pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], waker);
+    pcs_cpu_wake_target(&s->cpu, s->pc.woken[i], waker, s->evq.now);
     pcs_reader_wake(s, &s->readers[s->pc.woken[i]], waker);
   }
 }
