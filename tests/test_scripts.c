@@ -395,6 +395,28 @@ static void predict_capture_runs_the_users_path(void **state) {
   assert_int_equal(WEXITSTATUS(status), 2);
   assert_non_null(strstr(err, "predict-capture: "));
   assert_null(strstr(err, "Traceback"));
+  /* --set KEY=VALUE on every run: that host with the opt-in PELT weights (one seed) */
+  const char *pelt[] = {"python3", "scripts/predict-capture", dir, "--host", host, "--set", "cpu.wake_select=2",
+                        "--seeds", "1", "--pcsim", PCSIM_BINARY, NULL};
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, (char **)pelt, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+  if (!WIFEXITED(status) || WEXITSTATUS(status)) fail_msg("predict-capture --set exited %d:\n%s", status, err);
+  assert_non_null(strstr(out, "--set readahead.read_ahead_kb=K --set cpu.wake_select=2 --seeds 1 "));
+  if (!strstr(out, "\nra128-j4             4.019 (4.019..4.019)       4.019 (4.019..4.019)       3663 (3663..3663)    "
+                   "      7 (7..7)                   4100 (4100..4100)"))
+    fail_msg("predict-capture --set: no ra128-j4 line (4.019 bios/MiB, 3663 MiB/s, 4100 folios) in:\n%s", out);
+  /* a --set that is not KEY=VALUE, or that sets the window each name gives, exits 2 */
+  const char *badset[][8] = {
+      {"python3", "scripts/predict-capture", dir, "--host", host, "--set", "cpu.wake_select", NULL},
+      {"python3", "scripts/predict-capture", dir, "--host", host, "--set", "readahead.read_ahead_kb=512", NULL}};
+  for (gsize i = 0; i < G_N_ELEMENTS(badset); i++) {
+    g_clear_pointer(&out, g_free);
+    g_clear_pointer(&err, g_free);
+    assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, (char **)badset[i], NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
+    assert_int_equal(WEXITSTATUS(status), 2);
+    assert_non_null(strstr(err, "predict-capture: --set "));
+  }
 }
 
 int main(void) {
