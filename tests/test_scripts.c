@@ -59,6 +59,13 @@ static const struct {
   {{"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra4096-j4-rep1.json"},
    {"ra4096-j4-rep1.json: runtime 1956 ms, 4 thread(s): user 0.023 ms/MiB, system 0.347 ms/MiB, user 0.71 us per "
     "read() call\n"}},
+  /* where the readers run: two readers at 128 KiB share CPU 0, every completion is on CPU 1 */
+  {{"cpu-share", "tests/data/kernel-6.18-dec07c/mechanism/bs32k-ra128-j2-rep1.ftrace.txt.gz"},
+   {"\n  readers (fio): 23213 events; CPU 0 84%, CPU 1 16%\n",
+    "\n  completions (block_rq_complete): 4866 events; CPU 1 100%\n"}},
+  /* ... and the end-io workers' runs, in a capture with scheduler events */
+  {{"cpu-share", "tests/data/kernel-6.18-wakes/ra128-j2-rep1.ftrace.txt.gz"},
+   {"\n  workers (kworker/u runs): 3346 events; CPU 0 25%, CPU 1 75%\n"}},
   /* ext4's large marked folios: windows placed one page past a hole that stays empty (issue 37) */
   {{"async-start", "tests/data/kernel-6.18-ext4i/blocks/ra128-j4-rep1.ftrace.txt.gz"},
    {": 4860 asynchronous readaheads with their window\n",
@@ -155,7 +162,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "async-start", "colaunch",      "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
+    "alone-requests", "async-start", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
     "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };

@@ -62,9 +62,9 @@
  * time decayed by y = 0.5^(1/32) per 1024 us, and a CPU's load is that of
  * the tasks that last ran there.  The end-io workers then weigh on the CPU
  * they run on, and woken readers stay off it: with two readers at 128 KiB,
- * pcsim puts 91% of their events on one CPU and 84% of the workers' on the
- * other, the dec07c capture 84% of its readers' (docs/notebook/
- * 2026-12-07-pelt-wake.md).
+ * pcsim puts 91% of their events on one CPU and 90% of the workers' runs
+ * on the other, the dec07c capture 84% of its readers' (scripts/pcsim-trace
+ * cpu-share; docs/notebook/2026-12-07-pelt-wake.md).
  *
  * cost.lru_drain (0: off): each CPU counts the folios its tasks' inserts
  * add to its LRU batch (folio_add_lru() -> cpu_fbatches.lru_add, 31
