@@ -20,7 +20,7 @@ on a trace without such lines.
 import collections
 import sys
 
-from .ftrace import data_file_events
+from .ftrace import data_file_events, each_trace
 
 NAME = 'async-start'
 HELP = "where async readahead starts its window against the cache's first hole"
@@ -111,7 +111,4 @@ def one(path, listing):
 
 
 def run(args):
-    for path in args.traces:
-        if one(path, args.list):
-            return 2
-    return 0
+    return each_trace(args.traces, lambda path: one(path, args.list))

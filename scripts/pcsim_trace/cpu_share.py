@@ -17,7 +17,7 @@ say whether the readers share one CPU while the completions and workers take the
 import collections
 import sys
 
-from .ftrace import events
+from .ftrace import each_trace, events
 
 NAME = 'cpu-share'
 HELP = 'on which CPU the readers, the workers and the completions run'
@@ -50,7 +50,4 @@ def one(path):
 
 
 def run(args):
-    for path in args.traces:
-        if one(path):
-            return 2
-    return 0
+    return each_trace(args.traces, one)

@@ -35,6 +35,15 @@ def events(path, names=None):
             yield Event(m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)), m.group(5), m.group(6))
 
 
+def each_trace(paths, one):
+    """Runs ONE on each of PATHS in turn: exit status 2 at the first that returns non-zero (it
+    has said why on stderr), else 0."""
+    for path in paths:
+        if one(path):
+            return 2
+    return 0
+
+
 def block(rest):
     """A block event's FIELDS as a Block, or None when they are not a block event's."""
     m = BLOCK.match(rest)

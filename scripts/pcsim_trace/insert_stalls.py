@@ -16,7 +16,7 @@ without insert gaps.
 import collections
 import sys
 
-from .ftrace import events, insert
+from .ftrace import each_trace, events, insert
 from .quantile import quantile
 
 NAME = 'insert-stalls'
@@ -67,7 +67,4 @@ def one(path):
     return 0
 
 def run(args):
-    for path in args.traces:
-        if one(path):
-            return 2
-    return 0
+    return each_trace(args.traces, one)

@@ -13,7 +13,7 @@ per-CPU LRU batch".  Exit status 2 on a trace without insert spacings.
 import statistics
 import sys
 
-from .ftrace import events
+from .ftrace import each_trace, events
 from .quantile import quantile
 
 NAME = 'lru-batch'
@@ -58,7 +58,4 @@ def one(path):
 
 
 def run(args):
-    for path in args.traces:
-        if one(path):
-            return 2
-    return 0
+    return each_trace(args.traces, one)

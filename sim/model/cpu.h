@@ -33,7 +33,7 @@ typedef struct {
   gboolean delayed;    /* asleep but still on rq (DELAY_DEQUEUE) */
   PcsTime idle_exit;   /* cpu.idle_wake_*: the idle-exit delay of the idle CPU it took, charged at cpu_start() */
   gboolean woke_busy;  /* cpu.idle_wake_*: a reader woken onto a busy CPU (it paid cpu.wake_latency): no idle exit */
-  /* cpu.wake_select: its PELT load (kernel/sched/pelt.c), as a share of its
+  /* cpu.wake_select = 2: its PELT load (kernel/sched/pelt.c), as a share of its
    * weight (all tasks nice 0): the decayed runnable time, at load_at */
   double load;
   PcsTime load_at;
