@@ -112,11 +112,13 @@ typedef struct {
   double cpu_ns_per_page; /* the reader's CPU time (fio sys_cpu x runtime) over its pages */
 } Reading;
 
-/* One thread reading 200 MiB on the shipped 6.18 scenario with bdi
- * read_ahead_kb RA (fadvise_hint=1 doubles it), cost.copy_cold COLD. */
+/* One thread reading 200 MiB on the 6.18 base (linux-6.18-btrfs-base: the
+ * kernel's facts with the shared captures' host values, whose cold copy
+ * these tests are about) with bdi read_ahead_kb RA (fadvise_hint=1 doubles
+ * it), cost.copy_cold COLD. */
 static Reading one_reader(const char *ra, const char *cold) {
   PcsParams p;
-  test_load(&p, "workloads/linux-6.18-btrfs.ini");
+  test_load(&p, "workloads/linux-6.18-btrfs-base.ini");
   g_autofree char *set_ra = g_strdup_printf("readahead.read_ahead_kb=%s", ra);
   g_autofree char *set_cold = g_strdup_printf("cost.copy_cold=%s", cold);
   test_set(&p, "workload.threads=1", "workload.file_size=200M", set_ra, set_cold, NULL);
@@ -129,7 +131,7 @@ static Reading one_reader(const char *ra, const char *cold) {
   return out;
 }
 
-/* The shipped scenario copies cold at 8 MiB windows: a cached 32 KiB read
+/* The base copies cold at 8 MiB windows: a cached 32 KiB read
  * costs about twice as much as at 256 KiB (fio clat p50: 7.4 against 3.6
  * us in the shared captures), and the reader spends about as much CPU a
  * page as at 256 KiB, as the kernel's does (2.39 against 2.32 us a page,
@@ -158,11 +160,11 @@ static void without_copy_cold_the_window_does_not_change_a_cached_read(void **st
 
 /* ---- bio.chained: a split bio completes once ------------------------------ */
 
-/* One thread reading 64 MiB at 8 MiB windows on the 6.18 scenario (btrfs's
+/* One thread reading 64 MiB at 8 MiB windows on the 6.18 base (btrfs's
  * bios split at the loop queue's limits), bio.chained CHAINED. */
 static GArray *split_bios_run(const char *chained, size_t *submits, size_t *splits) {
   PcsParams p;
-  test_load(&p, "workloads/linux-6.18-btrfs.ini");
+  test_load(&p, "workloads/linux-6.18-btrfs-base.ini");
   g_autofree char *set = g_strdup_printf("bio.chained=%s", chained);
   test_set(&p, "workload.threads=1", "workload.file_size=64M", "readahead.read_ahead_kb=4096", set, NULL);
   PcsResult res;

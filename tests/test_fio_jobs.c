@@ -304,8 +304,9 @@ static void jobs_list_their_files_in_orders_of_their_own(void **state) {
   assert_int_equal(r.file_bytes, (4u + 8u + 4u) << 20); /* x, z, y */
   /* z is read from the device about once though three jobs read it: each
    * job's open drops what the others cached of it (fio's invalidate=1), so
-   * a few pages twice, never a second whole file */
-  assert_true(r.pages_read * 4096 >= (16u << 20) && r.pages_read * 4096 < (17u << 20));
+   * some pages twice (3.2 MiB on the shipped scenario, 0.2 on the hand-made
+   * host before it), never a second whole file */
+  assert_true(r.pages_read * 4096 >= (16u << 20) && r.pages_read * 4096 < (24u << 20));
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
   reruns_from_provenance(text, "# job name=b clones=1 group=0 after=0 wait_for=none file=2:1 ");
@@ -324,7 +325,9 @@ static void each_job_runs_for_its_own_time(void **state) {
   test_run(&p, "window", &r);
   assert_int_equal(r.jobs[1].bytes, 8u << 20); /* once */
   assert_true(r.jobs[0].bytes > (8u << 20)); /* past the file: it wraps, as fio's time_based */
-  assert_true(r.jobs[0].done_ns >= 20000000 && r.jobs[0].done_ns < 21000000); /* the call under way completes */
+  /* the call under way completes: 22.9 ms on the shipped scenario, whose
+   * readers wait for the CPU up to a 4 ms tick (cpu.tick) */
+  assert_true(r.jobs[0].done_ns >= 20000000 && r.jobs[0].done_ns < 25000000);
   pcs_result_clear(&r);
   pcs_fio_clear(&job), pcs_params_clear(&p);
 

@@ -49,11 +49,12 @@ static const FoldCase cases[] = {
   {"workloads/eight-threads.ini", {"cpu.cfs_wake_preempt=0", "scenario.seed=3", "scenario.kernel=v6.18", NULL}},
   {"workloads/eight-threads.ini", {"cpu.cfs_wake_preempt=0", "cost.loop_worker=14us", "cost.loop_request=5us", "cpu.migration_cost=500us", NULL}},
   {"workloads/nvme-fast.ini", {"cpu.cfs_wake_preempt=0", NULL}},
-  /* the shipped 6.18 scenario has cost.copy_cold, which forbids folding:
-   * without it, its tick, per-CPU run queues and wake-up spread fold */
-  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", NULL}},
-  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "readahead.read_ahead_kb=128", NULL}},
-  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "workload.block_size=4k", "cost.jitter=0", NULL}},
+  /* the shipped 6.18 scenario has cost.copy_cold and cpu.wake_preempt,
+   * which forbid folding: without them, its tick, per-CPU run queues and
+   * wake-up spread fold */
+  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "cpu.wake_preempt=0", NULL}},
+  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "cpu.wake_preempt=0", "readahead.read_ahead_kb=128", NULL}},
+  {"workloads/linux-6.18-btrfs.ini", {"cost.copy_cold=0", "cpu.wake_preempt=0", "workload.block_size=4k", "cost.jitter=0", NULL}},
   {"workloads/single-thread.ini", {"cpu.cfs_wake_preempt=0", NULL}},
   {"workloads/single-thread.ini", {"cpu.cfs_wake_preempt=0", "cost.copy=1ns", "cost.jitter=0.1", NULL}}, /* copies of 0 ns: nothing to stamp */
   {"workloads/liubo-2011.ini", {"cpu.cfs_wake_preempt=0", "cost.copy=3ns", "cost.jitter=0.9", "scenario.kernel=v6.18", NULL}},

@@ -203,8 +203,8 @@ static void ext4_folios_read_back(void **state) {
   static const char *const ra[] = {"readahead.read_ahead_kb=128", "readahead.read_ahead_kb=4096"};
   for (size_t i = 0; i < G_N_ELEMENTS(ra); i++) {
     PcsParams p;
-    load_small(&p, "linux-6.18-btrfs.ini", "48M");
-    test_set(&p, "scenario.filesystem=ext4", "bio.csum_leaf_size=0", ra[i], NULL);
+    load_small(&p, "linux-6.18-ext4.ini", "48M");
+    test_set(&p, ra[i], NULL);
     PcsResult r;
     PcsKtrace t;
     Expected x;

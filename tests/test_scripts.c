@@ -277,7 +277,7 @@ static void sched_compare_runs_pcsim_beside_the_capture(void **state) {
   int rc = TOOL(&out, &err, "sched-compare", "--pcsim", PCSIM_BINARY, "tests/data/kernel-6.18-wakes/ra128-j1-rep1.fio");
   if (rc != 0) fail_msg("pcsim-trace sched-compare: exit %d\n%s", rc, err);
   assert_non_null(strstr(out, "\n| ra128-j1-rep1 | kernel | 16% | 1.2% | - | 76% | 52 us | 2119 | 404 us |\n"
-                              "|  | pcsim (seed 1) | 15% | 2.0% | - | 82% | 32 us | 3258 | 193 us |\n"));
+                              "|  | pcsim (seed 1) | 7% | 0.0% | - | 87% | 36 us | 2433 | 249 us |\n"));
   assert_non_null(strstr(out, "\npcsim: workloads/linux-6.18-btrfs.ini; figures from pcsim-trace reader-time-split"));
 }
 
@@ -348,6 +348,37 @@ static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   assert_false(g_file_test(out2, G_FILE_TEST_EXISTS));
   g_autofree char *tmp2 = g_strconcat(out2, ".tmp", NULL);
   assert_false(g_file_test(tmp2, G_FILE_TEST_EXISTS));
+}
+
+/* Runs ARGV (a script under PCSIM_SOURCE_DIR) and returns its exit status;
+ * OUT and ERR its output. */
+static int run_script(const char *const *argv, char **out, char **err) {
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status, &error))
+    fail_msg("%s: %s", argv[1], error->message);
+  if (!WIFEXITED(status)) fail_msg("%s did not exit", argv[1]);
+  return WEXITSTATUS(status);
+}
+
+/* The shipped 6.18 scenarios are calibrate's output (issue 36): `scripts/update-shipped
+ * --check` calibrates each one's session (btrfs-threads, ext4b, xfsb) as a user
+ * types it and finds the committed file byte for byte; a session lacking its
+ * one-thread captures is refused by scripts/calibrate-session with exit 3. */
+static void shipped_scenarios_are_calibrates_output(void **state) {
+  (void)state;
+  g_autofree char *out = NULL, *err = NULL;
+  const char *check[] = {"bash", "scripts/update-shipped", "--check", "--pcsim", PCSIM_BINARY, NULL};
+  int rc = run_script(check, &out, &err);
+  if (rc) fail_msg("scripts/update-shipped --check exited %d:\n%s", rc, err);
+  g_autofree char *dir = test_tempdir(), *ini = g_build_filename(dir, "x.ini", NULL);
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  const char *lacking[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-evening", "--out", ini,
+                           "--pcsim", PCSIM_BINARY, NULL};
+  assert_int_equal(run_script(lacking, &out, &err), 3);
+  assert_non_null(strstr(err, "kernel-6.18-evening: no one-thread ra128 capture with page inserts in mechanism/"));
+  assert_false(g_file_test(ini, G_FILE_TEST_EXISTS));
 }
 
 /* scripts/predict-capture, the user's path over a capture folder: the ext4i
@@ -436,6 +467,7 @@ int main(void) {
     cmocka_unit_test(sched_compare_runs_pcsim_beside_the_capture),
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
     cmocka_unit_test(predict_capture_runs_the_users_path),
+    cmocka_unit_test(shipped_scenarios_are_calibrates_output),
     cmocka_unit_test(pcsim_launches_windows_twice_with_the_marker_gap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,7 @@
  * grows fails, and one that comes within the goal fails too, until it is
  * taken off the list).  docs/validation.md, "Known misses, and why", says why
  * each one misses.  21 seeds, not 3 or 9: four threads at 4 MiB race or
- * not from seed to seed (0.21 to 1.22 bios/MiB over seeds 1..21, as the real
+ * not from seed to seed (on the hand-made host before: 0.21 to 1.22 bios/MiB over seeds 1..21, as the real
  * repeats spread 0.36 to 1.16), and the median of a few seeds moves with
  * them (seeds 1..5 and 1..9: 0.375, 1..21: 0.386).
  * And --session-costs, the diagnostic of docs/validation.md ("Each session's
@@ -115,16 +115,34 @@ typedef struct {
 } KnownMiss;
 
 static const KnownMiss KNOWN_MISSES[] = {
-  /* Four threads at 4 MiB (seeds 1..21): 2702 MiB/s against 2045 (+32%,
+  /* Since the shipped scenario is calibrate's output of this host's two
+   * one-thread captures (issue 36, scripts/update-shipped; seeds 1..21):
+   * - one thread at 128 KiB, a row calibrated on, runs at 831 MiB/s against
+   *   487 (+71%): calibrate's device for this host is one rate with no
+   *   latency (the alone fit's 134 us does not fit the overlapping requests:
+   *   the WEAK note in workloads/linux-6.18-btrfs.ini), and one reader at
+   *   256 KiB windows waits on each lone request;
+   * - one thread at 4 MiB: 0.166 bios/MiB against 0.234 (-29%, under the
+   *   real 0.209..0.265): fewer windows cut by scattered memory;
+   * - four threads race harder than the kernel: at 128 KiB 6.36 bios/MiB
+   *   against 4.84 (+31%, requests the same) at 2833 MiB/s against 1799
+   *   (+58%); at 4 MiB 1.905 bios/MiB against 0.483 (+294%, over the real
+   *   0.361..1.159) and 2.52 requests/MiB against 1.19 (+112%).
+   * The hand-made host before it (docs/notebook/hosts/linux-6.18-btrfs-handmade.ini,
+   * fitted to these one-thread rows by hand and to one wake-up measure of
+   * three four-thread runs) missed only the four-thread 4 MiB MiB/s. */
+  {"ra128-j1", "aggregate MiB/s", 0.8},
+  {"ra128-j4", "data bios/MiB", 0.4},
+  {"ra128-j4", "requests/MiB", 0.4},
+  {"ra128-j4", "aggregate MiB/s", 0.7},
+  {"ra4096-j1", "data bios/MiB", 0.35},
+  {"ra4096-j4", "data bios/MiB", 3.5},
+  {"ra4096-j4", "requests/MiB", 1.3},
+  /* Four threads at 4 MiB (the hand-made host, seeds 1..21): 2702 MiB/s against 2045 (+32%,
    * over the real 1895..2628: pcsim's device, fitted to one thread's MiB/s,
    * completes a window's requests one after another and never gets ahead of
    * the readers, where the host completed windows together and was busy 45%
-   * of the mechanism run, scripts/pcsim-trace window-order and scripts/pcsim-trace window-chain).
-   * Its bios/MiB are within the goal since cost.ra_marker (2026-12-06:
-   * 0.268 before, the windows two readers launch together missing; with
-   * cpu.wake_jitter 0.6 and the marker gap at 300 ns, seeds 1..21, 0.386
-   * against 0.483).  Four threads at 128 KiB are within the goal since
-   * cpu.wake_latency_local (5.9 against 4.8 bios/MiB). */
+   * of the mechanism run, scripts/pcsim-trace window-order and scripts/pcsim-trace window-chain). */
   {"ra4096-j4", "aggregate MiB/s", 0.5},
 };
 
@@ -171,17 +189,33 @@ static void bios_per_mib_rise_with_threads(void **state) {
 /* The race: no owner change and only the file's first (synchronous) read
  * with one thread; with four, at 128 KiB and at 4 MiB, owner changes and
  * sync readaheads within a factor of 2 of the real mechanism run's (the
- * issue's goal; at 4 MiB since cpu.wake_jitter 0.6 and cost.ra_marker
- * 300 ns, 2026-12-06: 0.24 owner changes/MiB and 19 sync readaheads
- * against 0.147 and 10; 0.33 before, 2.2x).  Sync
- * readaheads were a known miss from cpu.wake_latency to the per-CPU run
- * queues (2026-12-03: 144 against 487, then 299 with them;
- * docs/validation.md, "Woken readers queue on one CPU"), and again from
- * the corrected cpu.wake_affine (1583 against 487, seeds 1..3; "Where woken
- * readers run") to cpu.wake_latency_local (807: "Local and remote
- * wake-ups").  RA_SYNC_FACTOR is the ratchet such a known miss would widen. */
+ * issue's goal).  KNOWN_RACE_MISSES are the factors the shipped scenario
+ * misses by today, each a ratchet: one that grows fails, and one back
+ * within a factor of 2 fails too, until it is taken off.  Since the shipped
+ * scenario is calibrate's output (issue 36; seeds 1..21): at 128 KiB 997
+ * sync readaheads against 487 (2.05x); at 4 MiB 1.82 owner changes/MiB
+ * against 0.147 and 116 sync readaheads against 10 (12x: the 4 MiB race,
+ * docs/validation.md, "Known misses, and why").  The hand-made host before
+ * it was within 2x on all four (0.24 and 19 at 4 MiB). */
 #define RACE_FACTOR 2.0
-#define RA_SYNC_FACTOR RACE_FACTOR
+
+typedef struct {
+  const char *config, *column;
+  double factor;
+} KnownRaceMiss;
+
+static const KnownRaceMiss KNOWN_RACE_MISSES[] = {
+  {"ra128-j4", "sim_ra_sync", 2.5},
+  {"ra4096-j4", "sim_owner_changes_per_mib", 15},
+  {"ra4096-j4", "sim_ra_sync", 15},
+};
+
+static double race_factor(const char *config, const char *column) {
+  for (gsize i = 0; i < G_N_ELEMENTS(KNOWN_RACE_MISSES); i++)
+    if (!strcmp(KNOWN_RACE_MISSES[i].config, config) && !strcmp(KNOWN_RACE_MISSES[i].column, column))
+      return KNOWN_RACE_MISSES[i].factor;
+  return RACE_FACTOR;
+}
 
 static void race_mechanism_as_real(void **state) {
   (void)state;
@@ -190,21 +224,21 @@ static void race_mechanism_as_real(void **state) {
     fail_msg("1 thread: %.0f sync readaheads, not only the file's first read", value("ra128-j1", "sim_ra_sync"));
   const struct {
     const char *real, *sim;
-    double factor;
-  } pairs[] = {{"real_owner_changes_per_mib", "sim_owner_changes_per_mib", RACE_FACTOR},
-               {"real_ra_sync", "sim_ra_sync", RA_SYNC_FACTOR}};
+  } pairs[] = {{"real_owner_changes_per_mib", "sim_owner_changes_per_mib"}, {"real_ra_sync", "sim_ra_sync"}};
   static const char *const configs[] = {"ra128-j4", "ra4096-j4"};
   g_autoptr(GString) misses = g_string_new(NULL);
   for (gsize c = 0; c < G_N_ELEMENTS(configs); c++)
     for (gsize i = 0; i < G_N_ELEMENTS(pairs); i++) {
       double real = value(configs[c], pairs[i].real), sim = value(configs[c], pairs[i].sim);
+      double factor = race_factor(configs[c], pairs[i].sim);
       assert_true(real > 0.1); /* the real race is in the mechanism run */
-      if (sim < real / pairs[i].factor || sim > real * pairs[i].factor)
-        g_string_append_printf(misses, "  4 threads, %s: %s %.3f, real %.3f (factor %.0f)\n", configs[c], pairs[i].sim,
-                               sim, real, pairs[i].factor);
-      else if (pairs[i].factor > RACE_FACTOR && sim >= real / RACE_FACTOR && sim <= real * RACE_FACTOR)
+      if (sim < real / factor || sim > real * factor)
+        g_string_append_printf(misses, "  4 threads, %s: %s %.3f, real %.3f (factor %.1f)\n", configs[c], pairs[i].sim,
+                               sim, real, factor);
+      else if (factor > RACE_FACTOR && sim >= real / RACE_FACTOR && sim <= real * RACE_FACTOR)
         g_string_append_printf(misses, "  4 threads, %s: %s %.3f within a factor of %.0f of the real %.3f: a known "
-                               "miss no more, drop its factor\n", configs[c], pairs[i].sim, sim, RACE_FACTOR, real);
+                               "miss no more, take it off KNOWN_RACE_MISSES\n", configs[c], pairs[i].sim, sim,
+                               RACE_FACTOR, real);
     }
   if (value("ra128-j4", "sim_owner_changes_per_mib") <= value("ra128-j1", "sim_owner_changes_per_mib"))
     g_string_append(misses, "  owner changes do not rise from 1 to 4 threads\n");

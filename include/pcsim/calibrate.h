@@ -116,10 +116,12 @@ const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibra
 gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error);
 
 /* The scenario: BASE's keys (those its file set) with the estimates over
- * them, in PCS_PARAMS order by section, each estimate's comment above it.
+ * them, in PCS_PARAMS order by section, each estimate's comment above it
+ * and each key copied from BASE under the comment BASE_TEXT (the base's INI
+ * text; NULL: none) has right above it (its source, whether it is fitted).
  * BASE_NAME names the base in the header (NULL: the defaults).  The text is
  * parsed back and validated before it is returned. */
-gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, const char *base_name, GString *out,
-                                GError **error);
+gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, const char *base_name,
+                                const char *base_text, GString *out, GError **error);
 
 #endif

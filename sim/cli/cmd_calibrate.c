@@ -95,21 +95,31 @@ static guint traces_kernel(const char *machine, gboolean ra_events) {
 /* Without --model: the shipped base of the traces' kernel (a 6.x trace:
  * Linux 6.18 on btrfs; else the defaults), named after OUTFILE or the
  * first trace (NAME.ini, NAME.ftrace.txt.gz -> NAME). */
+/* The scenario's name from PATH's file name less its extensions
+ * (linux-6.18-ext4.ini -> linux-6.18-ext4, ra128-j1-rep1.ftrace.txt.gz ->
+ * ra128-j1-rep1): the dots inside a name are kept. */
+static char *scenario_name_of(const char *path) {
+  static const char *const ext[] = {".gz", ".txt", ".ftrace", ".ini"};
+  char *name = g_path_get_basename(path);
+  for (size_t i = 0; i < G_N_ELEMENTS(ext); i++)
+    if (g_str_has_suffix(name, ext[i]) && strlen(name) > strlen(ext[i])) name[strlen(name) - strlen(ext[i])] = 0;
+  return name;
+}
+
 static gboolean default_base(PcsParams *base, guint kernel, const char *outfile, const char *trace, char **base_name,
-                             GError **error) {
+                             char **base_text, GError **error) {
   g_autofree char *model = kernel >= 6 ? g_strdup(CALIBRATE_BASE_6X) : NULL;
   if (model) { /* the shipped one, never a file of that name in the working directory (as `run` takes it) */
-    g_autofree char *shipped = NULL, *text = NULL;
-    if (!pcs_scenario_read(model, PCS_SCENARIO_INI | PCS_SCENARIO_SHIPPED_ONLY, &shipped, &text, NULL, error) ||
-        !pcs_cli_load_scenario_text(shipped, text, NULL, NULL, base, error))
+    g_autofree char *shipped = NULL;
+    if (!pcs_scenario_read(model, PCS_SCENARIO_INI | PCS_SCENARIO_SHIPPED_ONLY, &shipped, base_text, NULL, error) ||
+        !pcs_cli_load_scenario_text(shipped, *base_text, NULL, NULL, base, error))
       return FALSE;
   }
   if (model) {
     g_autofree char *file = g_path_get_basename(model);
     *base_name = g_strdup_printf("%s (no --model: the shipped base of the traces' kernel, %u.x)", file, kernel);
   }
-  g_autofree char *name = g_path_get_basename(outfile && strcmp(outfile, "-") ? outfile : trace);
-  name[strcspn(name, ".")] = 0;
+  g_autofree char *name = scenario_name_of(outfile && strcmp(outfile, "-") ? outfile : trace);
   if (!*name) return TRUE;
   if (!pcs_params_set(base, pcs_params_find("scenario", "name"), name, "calibrate", error)) return FALSE;
   pcs_params_mark(base, "scenario.name", PCS_LINE_CLI); /* written out like a key the base's file set */
@@ -240,15 +250,20 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
     if (pcs_cli_signal) ok = FALSE, g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
   }
   if (ok && machine) ok = pcs_calibrate_add_machine(c, machine, error);
-  g_autofree char *name = model ? g_path_get_basename(model) : NULL;
+  g_autofree char *name = model ? g_path_get_basename(model) : NULL, *base_text = NULL;
   if (ok && model) ok = pcs_cli_load_scenario(model, NULL, NULL, &base, error);
-  if (ok && !model) ok = default_base(&base, traces_kernel(machine, ra_events), outfile, traces[0], &name, error);
+  if (ok && model) { /* its comments go with the keys copied from it; a base that is not an INI file has none */
+    g_autofree char *path = NULL;
+    if (!pcs_scenario_read(model, PCS_SCENARIO_INI, &path, &base_text, NULL, NULL)) g_clear_pointer(&base_text, g_free);
+  }
+  if (ok && !model)
+    ok = default_base(&base, traces_kernel(machine, ra_events), outfile, traces[0], &name, &base_text, error);
   if (ok) pcs_calibrate_finish(c, &base);
   if (ok && keys) {
     g_auto(GStrv) list = g_strsplit(keys, ",", -1);
     ok = pcs_calibrate_keep_only(c, (const char *const *)list, error);
   }
-  if (ok) ok = pcs_calibrate_scenario(c, &base, name, out, error);
+  if (ok) ok = pcs_calibrate_scenario(c, &base, name, base_text, out, error);
   if (ok) {
     print_estimates(c, out->str);
     if (check) print_check(c, traces, out->str, &base);

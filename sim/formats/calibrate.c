@@ -2247,9 +2247,34 @@ static void comment(GString *out, const char *text) {
   g_string_append_c(out, '\n');
 }
 
-/* One key: an estimate (or its marked fallback) or the base's own value. */
-static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams *base, const PcsParamInfo *info,
-                         size_t index) {
+/* The comment lines right above KEY under [SECTION] in the scenario TEXT,
+ * as written there (with their "#"), or NULL: a copied key keeps what its
+ * base says of it (its source, whether it is fitted). */
+static char *base_comment(const char *text, const char *section, const char *key) {
+  if (!text) return NULL;
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  g_autofree char *head = g_strdup_printf("[%s]", section);
+  size_t klen = strlen(key);
+  gboolean in = FALSE;
+  guint first = 0; /* the first line of the comment block that ends at the current line */
+  for (guint i = 0; lines[i]; i++) {
+    const char *l = lines[i] + strspn(lines[i], " \t");
+    if (*l == '#' || *l == ';') continue;
+    if (*l == '[') in = g_str_has_prefix(l, head);
+    else if (in && !strncmp(l, key, klen) && l[klen + strspn(l + klen, " \t")] == '=' && first < i) {
+      g_autoptr(GString) s = g_string_new(NULL);
+      for (guint j = first; j < i; j++) g_string_append_printf(s, "%s\n", lines[j]);
+      return g_string_free(g_steal_pointer(&s), FALSE);
+    }
+    first = i + 1;
+  }
+  return NULL;
+}
+
+/* One key: an estimate (or its marked fallback) or the base's own value,
+ * under the base's comment. */
+static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams *base, const char *base_text,
+                         const PcsParamInfo *info, size_t index) {
   int id = estimate_of(info->section, info->key);
   g_autofree char *value = NULL;
   if (id >= 0 && c->est[id].comment) {
@@ -2263,14 +2288,16 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
                          : format_value(info->kind, e->value);
   } else if (base->line[index]) {
     value = format_base(base, info);
+    g_autofree char *note = base_comment(base_text, info->section, info->key);
+    if (note) g_string_append(out, note);
   } else {
     return;
   }
   g_string_append_printf(out, "%s = %s\n", info->key, value);
 }
 
-gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, const char *base_name, GString *out,
-                                GError **error) {
+gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, const char *base_name,
+                                const char *base_text, GString *out, GError **error) {
   g_autofree char *names = trace_names(c);
   g_autoptr(GString) s = g_string_new(NULL);
   g_autoptr(GString) runs = g_string_new(NULL);
@@ -2283,8 +2310,8 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
   g_autofree char *head = g_strdup_printf(
     "Written by `pcsim calibrate` from %u trace(s): %s%s%s%s.  A complete scenario: it reads no other file.  Each "
     "measured value has above it the estimate, how many events it came from, its spread and the traces (WEAK: a "
-    "fit on few samples or with a wide spread); values marked NOT MEASURED, and keys without a comment (kernel facts "
-    "and values these events cannot show), are copied from %s.",
+    "fit on few samples or with a wide spread); values marked NOT MEASURED, and the other keys (kernel facts "
+    "and values these events cannot show), are copied from %s, each under that file's own comment on it.",
     c->traces->len, names, c->machine ? "; machine file: " : "", c->machine ? c->machine : "", runs->str,
     base_name ? base_name : "pcsim's defaults (no --model)");
   comment(s, head);
@@ -2293,7 +2320,7 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
   for (size_t i = 0; i < n;) {
     size_t j = i;
     g_autoptr(GString) body = g_string_new(NULL);
-    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, &table[j], j);
+    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, base_text, &table[j], j);
     if (body->len) g_string_append_printf(s, "\n[%s]\n%s", table[i].section, body->str);
     i = j;
   }
