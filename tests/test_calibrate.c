@@ -178,7 +178,9 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
  * preemption: a kworker woken on the reader's CPU (cpu.wake_preempt = 1)
  * runs inside the reader's gap before a bio, and calibrate, which sees no
  * scheduler events, counts it into cost.bio_submit (36.7 us per bio against
- * the scenario's 9.2 on this run; 8.6 without). */
+ * the scenario's 9.2 on this run; 8.6 without).  The kernel's loop kworker
+ * goes to the idle CPU instead and its readers are not switched out there
+ * (scripts/pcsim-trace bio-gaps; docs/model.md). */
 static void a_simulated_trace_calibrates_back_to_its_scenario(void **state) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *trace = g_build_filename(dir, "sim.ftrace.txt", NULL);

@@ -59,6 +59,13 @@ static const struct {
   {{"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra4096-j4-rep1.json"},
    {"ra4096-j4-rep1.json: runtime 1956 ms, 4 thread(s): user 0.023 ms/MiB, system 0.347 ms/MiB, user 0.71 us per "
     "read() call\n"}},
+  /* the gaps calibrate times cost.bio_submit from: the kernel never switched the reader
+   * out in them (a capture with scheduler events) */
+  {{"bio-gaps", "tests/data/kernel-6.18-idle/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
+   {"\n  256 pages: 187 gaps, p25 / p50 / p75 34.0 / 36.0 / 45.0 us; reader switched out in 0\n",
+    "\n  2048 pages: 46 gaps, p25 / p50 / p75 235.0 / 259.0 / 309.0 us; reader switched out in 0\n"}},
+  {{"bio-gaps", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
+   {"\n  2048 pages: 52 gaps, p25 / p50 / p75 350.0 / 410.0 / 473.0 us; no scheduler events\n"}},
   /* where the readers run: two readers at 128 KiB share CPU 0, every completion is on CPU 1 */
   {{"cpu-share", "tests/data/kernel-6.18-dec07c/mechanism/bs32k-ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  readers (fio): 23213 events; CPU 0 84%, CPU 1 16%\n",
@@ -162,7 +169,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "async-start", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
+    "alone-requests", "async-start", "bio-gaps", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
     "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };
