@@ -2308,13 +2308,12 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
                              t->job && t->json ? " and " : "", t->json ? t->json : "");
   }
   g_autofree char *head = g_strdup_printf(
-    "Written by `pcsim calibrate` from %u trace(s): %s%s%s%s.  A complete scenario: it reads no other file.  Each "
+    "written by `pcsim calibrate` from %u trace(s): %s%s%s%s.  A complete scenario: it reads no other file.  Each "
     "measured value has above it the estimate, how many events it came from, its spread and the traces (WEAK: a "
     "fit on few samples or with a wide spread); values marked NOT MEASURED, and the other keys (kernel facts "
     "and values these events cannot show), are copied from %s, each under that file's own comment on it.",
     c->traces->len, names, c->machine ? "; machine file: " : "", c->machine ? c->machine : "", runs->str,
     base_name ? base_name : "pcsim's defaults (no --model)");
-  comment(s, head);
   size_t n;
   const PcsParamInfo *table = pcs_params_table(&n);
   for (size_t i = 0; i < n;) {
@@ -2328,8 +2327,15 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
   pcs_params_init(&check);
   gboolean ok = pcs_params_load_text(&check, "calibrated scenario", s->str, s->len, error) &&
                 pcs_params_validate(&check, error);
+  if (ok) { /* the first sentence says which host it is (pcsim scenarios lists it) */
+    g_autofree char *what = g_strdup_printf("A host: Linux %s on %s, %" G_GUINT64_FORMAT " CPUs, %s", check.scenario_kernel,
+                                            check.scenario_filesystem, check.cpu_count, head);
+    g_autoptr(GString) top = g_string_new(NULL);
+    comment(top, what);
+    g_string_append_len(out, top->str, (gssize)top->len);
+    g_string_append_len(out, s->str, (gssize)s->len);
+  }
   pcs_params_clear(&check);
-  if (ok) g_string_append_len(out, s->str, (gssize)s->len);
   return ok;
 }
 
