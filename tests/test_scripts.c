@@ -70,6 +70,10 @@ static const struct {
   {{"cpu-share", "tests/data/kernel-6.18-dec07c/mechanism/bs32k-ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  readers (fio): 23213 events; CPU 0 84%, CPU 1 16%\n",
     "\n  completions (block_rq_complete): 4866 events; CPU 1 100%\n"}},
+  /* ... and where the kernel sends the loop worker a reader wakes: its own busy CPU a third
+   * of the time though the other idles */
+  {{"cpu-share", "tests/data/kernel-6.18-idle/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
+   {"\n  workers woken by a reader: 145; onto the reader's CPU 50 (34%), 49 of them with the other CPU idle\n"}},
   /* ... and the end-io workers' runs, in a capture with scheduler events */
   {{"cpu-share", "tests/data/kernel-6.18-wakes/ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  workers (kworker/u runs): 3346 events; CPU 0 25%, CPU 1 75%\n"}},
