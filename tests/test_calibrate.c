@@ -565,6 +565,43 @@ static void docs_hosts_are_calibrates_output(void **state) {
              "--calibrated");
 }
 
+/* The host's name is --out's file name less its extension, dots inside kept
+ * (it was cut at the first dot: linux-6.18-ext4.ini gave "linux-6"); a key
+ * copied from the base keeps the comment right above it there, a CRLF
+ * base's without its CRs, and a comment above a section header goes with
+ * no key. */
+static void names_and_copied_comments(void **state) {
+  (void)state;
+  g_autofree char *a = test_path("tests/data/kernel-6.18-dec06/mechanism/ra128-j1-rep1.ftrace.txt.gz");
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *ini = g_build_filename(dir, "host.v2.ini", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", a, "--no-check", "--out", ini, NULL), 0);
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(ini, &text, NULL, NULL));
+  assert_non_null(strstr(text, "\nname = host.v2\n"));
+  /* the shipped base's comment on a key calibrate does not estimate, and its source */
+  assert_non_null(strstr(text, "# insert_lost: an estimate, not fitted"));
+  assert_non_null(strstr(text, "insert_lost = 200ns\n"));
+  /* a base of our own, with CRLF line ends */
+  const char *base_text = "[scenario]\r\nname = mybase\r\nkernel = v6.18\r\npolicies = window\r\n"
+                          "# about the cost section\r\n[cost]\r\n# the lost insert, from a test\r\ninsert_lost = 250ns\r\n"
+                          "copy = 300ns\r\n";
+  g_autofree char *base = g_build_filename(dir, "mybase.ini", NULL);
+  assert_true(g_file_set_contents(base, base_text, -1, NULL));
+  g_autofree char *ini2 = g_build_filename(dir, "h2.ini", NULL);
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", a, "--no-check", "--model", base, "--keys", "cost.insert_won",
+                              "--out", ini2, NULL), 0);
+  g_autofree char *text2 = NULL;
+  assert_true(g_file_get_contents(ini2, &text2, NULL, NULL));
+  assert_null(strchr(text2, '\r'));
+  assert_non_null(strstr(text2, "\n# the lost insert, from a test\ninsert_lost = 250ns\n"));
+  assert_null(strstr(text2, "about the cost section")); /* above [cost], not a key */
+  assert_non_null(strstr(text2, "\nname = mybase\n")); /* with --model, the base's name */
+}
+
 /* ---- refusals ---- */
 
 static void bad_traces_are_refused_with_exit_2(void **state) {
@@ -677,6 +714,7 @@ int main(void) {
     cmocka_unit_test(one_command_writes_a_complete_host),
     cmocka_unit_test(the_job_and_json_beside_are_read),
     cmocka_unit_test(docs_hosts_are_calibrates_output),
+    cmocka_unit_test(names_and_copied_comments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

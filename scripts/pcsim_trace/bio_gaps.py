@@ -2,8 +2,9 @@
 
 pcsim calibrate times cost.read_setup and cost.bio_submit from the gap before each data
 block_bio_queue of a thread since its previous page insert or data bio (calibrate.c,
-collect_bio_gaps(): a block_rq_issue or page_cache_ra_order line between does not break
-it, any other event of the thread does).  This tool takes the same gaps and, where the
+collect_bio_gaps(), over the events pcsim's trace reader keeps: read bios and requests,
+readahead entries, inserts; a block_rq_issue or page_cache_ra_order line between does not
+break a gap, another kept event of the thread does, any other event is not seen).  This tool takes the same gaps and, where the
 trace has scheduler events (a capture with --extra-events, pcsim's --ftrace), counts the
 gaps in which the reader was switched out (a sched_switch with it as prev): time another
 task ran on its CPU, which calibrate, seeing no scheduler events, counts as the reader's
@@ -21,6 +22,9 @@ NAME = 'bio-gaps'
 HELP = 'the gap before each data bio of a readahead, and whether the reader left its CPU in it'
 PATHS = ('traces',)
 SECTORS_PER_PAGE = 8
+# the events pcsim's trace reader keeps (include/pcsim/ktrace.h, PCS_KTRACE_EVENT_KINDS)
+KEPT = {'block_bio_queue', 'block_rq_issue', 'block_rq_complete', 'page_cache_sync_ra', 'page_cache_async_ra',
+        'page_cache_ra_order', 'mm_filemap_add_to_page_cache'}
 MIN_SIZE_COUNT = 5
 
 
@@ -40,7 +44,7 @@ def one(path):
             if armed.get(prev):
                 out[prev] = True
             continue
-        if e.name.startswith('sched_') or e.name in ('block_rq_issue', 'page_cache_ra_order'):
+        if e.name not in KEPT or e.name in ('block_rq_issue', 'page_cache_ra_order'):
             continue
         key = e.task, e.pid
         data_bio = False

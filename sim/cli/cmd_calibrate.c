@@ -92,20 +92,22 @@ static guint traces_kernel(const char *machine, gboolean ra_events) {
  * platform's facts (workloads/linux-6.18-btrfs-base.ini). */
 #define CALIBRATE_BASE_6X "linux-6.18-btrfs-base"
 
-/* Without --model: the shipped base of the traces' kernel (a 6.x trace:
- * Linux 6.18 on btrfs; else the defaults), named after OUTFILE or the
- * first trace (NAME.ini, NAME.ftrace.txt.gz -> NAME). */
 /* The scenario's name from PATH's file name less its extensions
  * (linux-6.18-ext4.ini -> linux-6.18-ext4, ra128-j1-rep1.ftrace.txt.gz ->
  * ra128-j1-rep1): the dots inside a name are kept. */
 static char *scenario_name_of(const char *path) {
   static const char *const ext[] = {".gz", ".txt", ".ftrace", ".ini"};
   char *name = g_path_get_basename(path);
-  for (size_t i = 0; i < G_N_ELEMENTS(ext); i++)
-    if (g_str_has_suffix(name, ext[i]) && strlen(name) > strlen(ext[i])) name[strlen(name) - strlen(ext[i])] = 0;
+  for (size_t i = 0; i < G_N_ELEMENTS(ext); i++) /* ".ini" alone leaves no name: the base's stays */
+    if (g_str_has_suffix(name, ext[i])) name[strlen(name) - strlen(ext[i])] = 0;
   return name;
 }
 
+/* Without --model: the shipped base of the traces' kernel (a 6.x trace:
+ * Linux 6.18 on btrfs; else the defaults) into BASE, its INI text into
+ * *BASE_TEXT (NULL for the defaults) and its name for the header into
+ * *BASE_NAME; the scenario named after OUTFILE or the first trace
+ * (scenario_name_of()). */
 static gboolean default_base(PcsParams *base, guint kernel, const char *outfile, const char *trace, char **base_name,
                              char **base_text, GError **error) {
   g_autofree char *model = kernel >= 6 ? g_strdup(CALIBRATE_BASE_6X) : NULL;

@@ -2263,7 +2263,10 @@ static char *base_comment(const char *text, const char *section, const char *key
     if (*l == '[') in = g_str_has_prefix(l, head);
     else if (in && !strncmp(l, key, klen) && l[klen + strspn(l + klen, " \t")] == '=' && first < i) {
       g_autoptr(GString) s = g_string_new(NULL);
-      for (guint j = first; j < i; j++) g_string_append_printf(s, "%s\n", lines[j]);
+      for (guint j = first; j < i; j++) { /* a CRLF base's lines without their CR: the output stays LF */
+        size_t len = strlen(lines[j]);
+        g_string_append_printf(s, "%.*s\n", (int)(len && lines[j][len - 1] == '\r' ? len - 1 : len), lines[j]);
+      }
       return g_string_free(g_steal_pointer(&s), FALSE);
     }
     first = i + 1;
