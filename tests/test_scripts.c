@@ -12,6 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Runs ARGV (a script under PCSIM_SOURCE_DIR) and returns its exit status;
+ * OUT and ERR its output. */
+static int run_script(const char *const *argv, char **out, char **err) {
+  int status = 0;
+  GError *error = NULL;
+  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status, &error))
+    fail_msg("%s %s: %s (scripts/install-deps installs what it needs)", argv[0], argv[1], error->message);
+  if (!WIFEXITED(status)) fail_msg("%s did not exit", argv[1]);
+  return WEXITSTATUS(status);
+}
+
 /* Runs `python3 scripts/pcsim-trace ARGS...` in the source tree; its exit status, stdout
  * and stderr. */
 static int run_tool(char **out, char **err, const char *const *args) {
@@ -20,12 +31,7 @@ static int run_tool(char **out, char **err, const char *const *args) {
   g_ptr_array_add(argv, "scripts/pcsim-trace");
   for (const char *const *a = args; *a; a++) g_ptr_array_add(argv, (char *)*a);
   g_ptr_array_add(argv, NULL);
-  int status = 0;
-  GError *error = NULL;
-  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status,
-                    &error))
-    fail_msg("python3 scripts/pcsim-trace: %s (scripts/install-deps installs python3)", error->message);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run_script((const char *const *)argv->pdata, out, err);
 }
 
 #define TOOL(out, err, ...) run_tool(out, err, (const char *const[]){__VA_ARGS__, NULL})
@@ -249,9 +255,7 @@ static void the_quantile_rule(void **state) {
                   "print(doctest.testmod(q))",
                   NULL};
   g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("python3 -c ...quantile: %s", err);
+  if (run_script((const char *const *)argv, &out, &err)) fail_msg("python3 -c ...quantile: %s", err);
   assert_string_equal(out, "3 3 10 2 2 4 nan (10, 20, 30)\nTestResults(failed=0, attempted=3)\n");
 }
 
@@ -271,10 +275,7 @@ static void reported_memory_explains_and_refuses(void **state) {
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     char *argv[] = {"bash", "scripts/reported-memory", (char *)cases[i].arg, (char *)cases[i].value, NULL};
     g_autofree char *out = NULL, *err = NULL;
-    int status = 0;
-    assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), cases[i].status);
+    assert_int_equal(run_script((const char *const *)argv, &out, &err), cases[i].status);
     if (!strstr(cases[i].status ? err : out, cases[i].says))
       fail_msg("reported-memory %s: no '%s' in:\n%s%s", cases[i].arg, cases[i].says, out, err);
   }
@@ -307,12 +308,10 @@ static void pcsim_launches_windows_twice_with_the_marker_gap(void **state) {
   int counts[2];
   for (int off = 0; off < 2; off++) {
     g_autofree char *trace = g_build_filename(dir, off ? "off.txt" : "on.txt", NULL);
-    char *argv[] = {PCSIM_BINARY, "run", job, "--model", model, "--set", "readahead.read_ahead_kb=128", "--set",
-                    off ? "cost.ra_marker=0" : "cost.ra_marker=300ns", "--ftrace", trace, NULL};
     g_autofree char *o = NULL, *e = NULL;
-    int status = 0;
-    assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &o, &e, &status, NULL));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("pcsim run: %s", e);
+    if (test_pcsim(&o, &e, "run", job, "--model", model, "--set", "readahead.read_ahead_kb=128", "--set",
+                   off ? "cost.ra_marker=0" : "cost.ra_marker=300ns", "--ftrace", trace, NULL))
+      fail_msg("pcsim run: %s", e);
     g_autofree char *out = NULL, *err = NULL;
     assert_int_equal(TOOL(&out, &err, "colaunch", trace), 0);
     const char *at = strstr(out, " windows, ");
@@ -369,27 +368,13 @@ static void bio_gaps_counts_the_readers_switched_out(void **state) {
   g_autofree char *dir = test_tempdir(), *trace = g_build_filename(dir, "sim.txt", NULL);
   g_autofree char *job = test_path("tests/data/kernel-6.18-idle/blocks/ra4096-j1-rep1.fio");
   g_autofree char *model = test_path("workloads/linux-6.18-btrfs.ini");
-  char *argv[] = {PCSIM_BINARY, "run", job, "--model", model, "--set", "readahead.read_ahead_kb=4096", "--ftrace",
-                  trace, NULL};
   g_autofree char *o = NULL, *e = NULL;
-  int status = 0;
-  assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL, &o, &e, &status, NULL));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("pcsim run: %s", e);
+  if (test_pcsim(&o, &e, "run", job, "--model", model, "--set", "readahead.read_ahead_kb=4096", "--ftrace", trace, NULL))
+    fail_msg("pcsim run: %s", e);
   g_autofree char *out = NULL, *err = NULL;
   assert_int_equal(TOOL(&out, &err, "bio-gaps", trace), 0);
   if (!strstr(out, "\n  256 pages: 37 gaps, p25 / p50 / p75 77.0 / 80.0 / 82.0 us; reader switched out in 31\n"))
     fail_msg("bio-gaps:\n%s", out);
-}
-
-/* Runs ARGV (a script under PCSIM_SOURCE_DIR) and returns its exit status;
- * OUT and ERR its output. */
-static int run_script(const char *const *argv, char **out, char **err) {
-  int status = 0;
-  GError *error = NULL;
-  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status, &error))
-    fail_msg("%s: %s", argv[1], error->message);
-  if (!WIFEXITED(status)) fail_msg("%s did not exit", argv[1]);
-  return WEXITSTATUS(status);
 }
 
 /* The shipped 6.18 scenarios are calibrate's output (issue 36): `scripts/update-shipped
@@ -441,11 +426,8 @@ static void predict_capture_runs_the_users_path(void **state) {
     }
   const char *argv[] = {"python3", "scripts/predict-capture", dir, "--compare", "--pcsim", PCSIM_BINARY, NULL};
   g_autofree char *out = NULL, *err = NULL;
-  int status = 0;
-  GError *error = NULL;
-  if (!g_spawn_sync(PCSIM_SOURCE_DIR, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error))
-    fail_msg("python3 scripts/predict-capture: %s", error->message);
-  if (!WIFEXITED(status) || WEXITSTATUS(status)) fail_msg("predict-capture exited %d:\n%s", status, err);
+  int rc = run_script(argv, &out, &err);
+  if (rc) fail_msg("predict-capture exited %d:\n%s", rc, err);
   const char *want[] = {
       ": pcsim calibrate of ra128-j1-rep1 and ra4096-j1-rep1\n",
       "\nra128-j4             4.024 (4.013..4.031)       4.024 (4.013..4.031)       3608 (3582..3626)          14 (6..16)  "
@@ -460,8 +442,7 @@ static void predict_capture_runs_the_users_path(void **state) {
   const char *bad[] = {"python3", "scripts/predict-capture", set, "--pcsim", PCSIM_BINARY, NULL};
   g_clear_pointer(&out, g_free);
   g_clear_pointer(&err, g_free);
-  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, (char **)bad, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-  assert_int_equal(WEXITSTATUS(status), 2);
+  assert_int_equal(run_script(bad, &out, &err), 2);
   assert_non_null(strstr(err, "predict-capture: "));
   assert_null(strstr(err, "Traceback"));
   /* --set KEY=VALUE on every run: that host with the opt-in PELT weights (one seed) */
@@ -469,8 +450,8 @@ static void predict_capture_runs_the_users_path(void **state) {
                         "--seeds", "1", "--pcsim", PCSIM_BINARY, NULL};
   g_clear_pointer(&out, g_free);
   g_clear_pointer(&err, g_free);
-  assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, (char **)pelt, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-  if (!WIFEXITED(status) || WEXITSTATUS(status)) fail_msg("predict-capture --set exited %d:\n%s", status, err);
+  rc = run_script(pelt, &out, &err);
+  if (rc) fail_msg("predict-capture --set exited %d:\n%s", rc, err);
   assert_non_null(strstr(out, "--set readahead.read_ahead_kb=K --set cpu.wake_select=2 --seeds 1 "));
   if (!strstr(out, "\nra128-j4             4.019 (4.019..4.019)       4.019 (4.019..4.019)       3663 (3663..3663)    "
                    "      7 (7..7)                   4100 (4100..4100)"))
@@ -482,8 +463,7 @@ static void predict_capture_runs_the_users_path(void **state) {
   for (gsize i = 0; i < G_N_ELEMENTS(badset); i++) {
     g_clear_pointer(&out, g_free);
     g_clear_pointer(&err, g_free);
-    assert_true(g_spawn_sync(PCSIM_SOURCE_DIR, (char **)badset[i], NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, NULL));
-    assert_int_equal(WEXITSTATUS(status), 2);
+    assert_int_equal(run_script(badset[i], &out, &err), 2);
     assert_non_null(strstr(err, "predict-capture: --set "));
   }
 }

@@ -2247,12 +2247,12 @@ static void comment(GString *out, const char *text) {
   g_string_append_c(out, '\n');
 }
 
-/* The comment lines right above KEY under [SECTION] in the scenario TEXT,
- * as written there (with their "#"), or NULL: a copied key keeps what its
- * base says of it (its source, whether it is fitted). */
-static char *base_comment(const char *text, const char *section, const char *key) {
-  if (!text) return NULL;
-  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+/* The comment lines right above KEY under [SECTION] in the scenario's
+ * LINES (its text split at newlines; NULL: none), as written there (with
+ * their "#"), or NULL: a copied key keeps what its base says of it (its
+ * source, whether it is fitted). */
+static char *base_comment(char **lines, const char *section, const char *key) {
+  if (!lines) return NULL;
   g_autofree char *head = g_strdup_printf("[%s]", section);
   size_t klen = strlen(key);
   gboolean in = FALSE;
@@ -2276,7 +2276,7 @@ static char *base_comment(const char *text, const char *section, const char *key
 
 /* One key: an estimate (or its marked fallback) or the base's own value,
  * under the base's comment. */
-static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams *base, const char *base_text,
+static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams *base, char **base_lines,
                          const PcsParamInfo *info, size_t index) {
   int id = estimate_of(info->section, info->key);
   g_autofree char *value = NULL;
@@ -2291,7 +2291,7 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
                          : format_value(info->kind, e->value);
   } else if (base->line[index]) {
     value = format_base(base, info);
-    g_autofree char *note = base_comment(base_text, info->section, info->key);
+    g_autofree char *note = base_comment(base_lines, info->section, info->key);
     if (note) g_string_append(out, note);
   } else {
     return;
@@ -2319,10 +2319,11 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
     base_name ? base_name : "pcsim's defaults (no --model)");
   size_t n;
   const PcsParamInfo *table = pcs_params_table(&n);
+  g_auto(GStrv) base_lines = base_text ? g_strsplit(base_text, "\n", -1) : NULL;
   for (size_t i = 0; i < n;) {
     size_t j = i;
     g_autoptr(GString) body = g_string_new(NULL);
-    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, base_text, &table[j], j);
+    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, base_lines, &table[j], j);
     if (body->len) g_string_append_printf(s, "\n[%s]\n%s", table[i].section, body->str);
     i = j;
   }
