@@ -72,6 +72,12 @@ static const struct {
     "\n  2048 pages: 46 gaps, p25 / p50 / p75 235.0 / 259.0 / 309.0 us; reader switched out in 0\n"}},
   {{"bio-gaps", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra4096-j1-rep1.ftrace.txt.gz"},
    {"\n  2048 pages: 52 gaps, p25 / p50 / p75 350.0 / 410.0 / 473.0 us; no scheduler events\n"}},
+  /* a missing 4 KiB random read's time: 5 us to its bio, 46 on the device, 15 to the next call */
+  {{"call-spans", "tests/data/kernel-6.18-fiojobs-dec07h/mechanism/rand4k-ra4096-j1-rep1.ftrace.txt.gz"},
+   {": 65535 calls timed\n",
+    "\n  submit  median     5.0 us  mean     5.1 us  p90     6.0 us\n",
+    "\n  device  median    46.0 us  mean    46.2 us  p90    54.0 us\n",
+    "\n  wake    median    15.0 us  mean    14.9 us  p90    18.0 us\n"}},
   /* where the readers run: two readers at 128 KiB share CPU 0, every completion is on CPU 1 */
   {{"cpu-share", "tests/data/kernel-6.18-dec07c/mechanism/bs32k-ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  readers (fio): 23213 events; CPU 0 84%, CPU 1 16%\n",
@@ -179,7 +185,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "async-start", "bio-gaps", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
+    "alone-requests", "async-start", "bio-gaps", "call-spans", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
     "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };

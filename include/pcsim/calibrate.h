@@ -45,7 +45,9 @@
   X(COPY, cost, copy)                        \
   X(COPY_COLD, cost, copy_cold)              \
   X(TOUCH_REPORTED, cost, touch_reported)    \
-  X(FIO_USER, cost, fio_user)
+  X(FIO_USER, cost, fio_user)              \
+  X(LOOP_WORKER, cost, loop_worker)        \
+  X(LOOP_REQUEST, cost, loop_request)
 
 typedef enum {
 #define X(id, sec, key) PCS_CAL_##id,

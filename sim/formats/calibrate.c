@@ -232,6 +232,8 @@ struct PcsCalibration {
   uint64_t run_hist[RUN_BUCKETS];
   char *machine;    /* base name of the machine file, or NULL */
   char *fstype;     /* its fstype= (btrfs, ext4 or xfs), or NULL: btrfs */
+  char *device;     /* its loop= or device= word (the traced device), or NULL */
+  int loop;         /* that device is a loop device: 1, another: 0, not known: -1 */
   char *dropped;    /* why a trace's requests are left out of the device fit (reported_estimates()), or NULL */
   uint64_t mach[PCS_CAL_N];
   gboolean mach_set[PCS_CAL_N];
@@ -790,8 +792,33 @@ static gboolean machine_fstype(PcsCalibration *c, const char *path, guint no, co
   return TRUE;
 }
 
+/* The traced device: loop=DEV (a loop device the capture script made),
+ * device=DEV (one it was given: a loop device when its name is loopN) and
+ * dev=MAJ:MIN (major 7, LOOP_MAJOR: a loop device).  A loop= or device=
+ * word names it in the comments; any of the three decides c->loop. */
+static void machine_device(PcsCalibration *c, const char *word) {
+  const char *value = strchr(word, '=') + 1;
+  if (g_str_has_prefix(word, "dev=")) {
+    guint64 major;
+    char *end;
+    major = g_ascii_strtoull(value, &end, 10);
+    if (end == value || *end != ':' || c->device) return; /* loop= or device= named it */
+    c->device = g_strdup(word);
+    c->loop = major == 7;
+    return;
+  }
+  g_autofree char *name = g_path_get_basename(value);
+  g_free(c->device);
+  c->device = g_strdup(word);
+  c->loop = g_str_has_prefix(word, "loop=") || (g_str_has_prefix(name, "loop") && g_ascii_isdigit(name[4]));
+}
+
 static gboolean machine_word(PcsCalibration *c, const char *path, guint no, const char *word, GError **error) {
   if (g_str_has_prefix(word, "fstype=")) return machine_fstype(c, path, no, word + strlen("fstype="), error);
+  if (g_str_has_prefix(word, "loop=") || g_str_has_prefix(word, "device=") || g_str_has_prefix(word, "dev=")) {
+    machine_device(c, word);
+    return TRUE;
+  }
   if (g_str_equal(word, "page_reporting_order=none")) { /* the capture script's word for no reporting */
     c->mach[PCS_CAL_REPORTED_ORDER] = 0, c->mach_set[PCS_CAL_REPORTED_ORDER] = TRUE;
     return TRUE;
@@ -1287,6 +1314,37 @@ static void device_one_size(PcsCalibration *c, const PcsParams *base, const char
     for (PcsCalibrateId id = PCS_CAL_LATENCY; id <= PCS_CAL_BANDWIDTH; id++)
       warn_est(c, id, g_strdup("one request size only: the base's device scaled to its time (see the comment)"));
     return;
+  }
+}
+
+/* cost.loop_worker, cost.loop_request: the loop device's worker (loop.c),
+ * a platform fact the base measured once with scheduler events, which the
+ * traces (no scheduler events) do not show.  Kept from the base when the
+ * machine file names a loop device (loop=, device=/dev/loopN or dev=7:N) or
+ * names none; 0 when it names another device, whose requests go to its
+ * driver with no worker between.  The device fit (device_estimates()) is
+ * not reduced by the worker's run, though a trace's block_rq_issue ->
+ * block_rq_complete holds it and the scenario runs it apart: taking it out
+ * (19 us off the latency) held 289 of 460 calibrated rows against 294
+ * (docs/notebook/2026-12-07-loop-double-count.md). */
+static void loop_estimates(PcsCalibration *c) {
+  const PcsCalibrateId ids[] = {PCS_CAL_LOOP_WORKER, PCS_CAL_LOOP_REQUEST};
+  for (size_t k = 0; k < G_N_ELEMENTS(ids); k++) {
+    if (c->loop == 0)
+      set_est(c, ids[k], TRUE, 0,
+              g_strdup_printf("%s: 0, no loop device: %s in %s is the device the traces were read from, whose "
+                              "requests go to its driver with no loop worker between", est_key[ids[k]], c->device,
+                              c->machine));
+    else
+      set_est(c, ids[k], FALSE, 0,
+              c->loop == 1 ? g_strdup_printf("%s: a loop device (%s in %s): the worker's costs are the base's, "
+                                             "measured once with scheduler events, which these traces do not hold "
+                                             "(scripts/pcsim-trace loop-worker on tests/data/kernel-6.18-idle/mechanism; "
+                                             "docs/notebook/2026-12-05-loop-worker.md); kept from the base",
+                                             est_key[ids[k]], c->device, c->machine)
+                           : g_strdup_printf("%s: %s; kept from the base", est_key[ids[k]],
+                                             c->machine ? "the machine file names no device (loop=, device= or dev=)"
+                                                        : "no machine file"));
   }
 }
 
@@ -2190,6 +2248,7 @@ void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base) {
   memory_estimates(c, names);
   reported_estimates(c);
   device_estimates(c, base, names);
+  loop_estimates(c);
   queue_depth_estimate(c, names);
   if (large_folios(c)) folio_insert_estimate(c, base, window_bio_estimates(c, names), names);
   else insert_estimate(c, base, names), bio_estimates(c, names);
@@ -2352,6 +2411,7 @@ PcsCalibration *pcs_calibrate_new(void) {
                   &c->gaps,    &c->batches, &c->folios,   &c->window_pages, &c->windows, &c->dev_busy};
   for (guint i = 0; i < G_N_ELEMENTS(a); i++) *a[i] = g_array_new(FALSE, FALSE, sizeof(Sample));
   c->overlap = g_array_new(FALSE, FALSE, sizeof(Overlap));
+  c->loop = -1;
   return c;
 }
 
@@ -2369,6 +2429,7 @@ void pcs_calibrate_free(PcsCalibration *c) {
   for (int i = 0; i < PCS_CAL_N; i++) g_free(c->est[i].comment), g_free(c->est[i].text), g_free(c->est[i].warning);
   g_free(c->machine);
   g_free(c->fstype);
+  g_free(c->device);
   g_free(c->dropped);
   g_free(c);
 }
