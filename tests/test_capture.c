@@ -15,6 +15,8 @@
  * (--loop-fs ext4 --loop-size 1G --bdi-read-ahead-kb 128): the machine file
  * names the file system, the bdi set is the block device's, and the page
  * cache takes large folios.  Skipped where ext4 or mkfs.ext4 is missing.
+ * And one run of a job file with two sections there (--numjobs 1): named by
+ * the two threads it runs.
  */
 #include "support.h"
 
@@ -38,7 +40,7 @@ typedef struct {
   gboolean tracefs_before; /* tracefs was mounted before the capture */
 } Capture;
 
-static Capture cap, ext4;
+static Capture cap, ext4, sections;
 
 static gboolean proc_lists(const char *path, const char *word) {
   g_autofree char *text = NULL;
@@ -112,7 +114,17 @@ static int capture_setup(void **state) {
   ext4.dir = g_strdup(dir);
   ext4.out = g_build_filename(dir, "ext4", NULL);
   char *ext4_args[] = {"--loop-fs", "ext4", "--loop-size", "1G", "--numjobs", "1", "--bdi-read-ahead-kb", "128", NULL};
-  return capture_run(&ext4, job, ext4_args);
+  if (capture_run(&ext4, job, ext4_args) != 0) return -1;
+  /* issue 38's two job sections at once, 16 MiB each, each section numjobs=1 */
+  sections.missing = ext4.missing;
+  sections.dir = g_strdup(dir);
+  sections.out = g_build_filename(dir, "sections", NULL);
+  g_autofree char *two = g_build_filename(dir, "sections.fio", NULL);
+  const char *two_text = "[global]\nthread\nioengine=sync\nrw=read\ninvalidate=1\nfilename=big\nsize=16M\n\n"
+                         "[small]\nbs=4k\nnumjobs=3\n\n[large]\nbs=1m\n";
+  if (!g_file_set_contents(two, two_text, -1, NULL)) return -1;
+  char *two_args[] = {"--loop-fs", "ext4", "--loop-size", "1G", "--numjobs", "1", "--bdi-read-ahead-kb", "128", NULL};
+  return capture_run(&sections, two, two_args);
 }
 
 static int capture_teardown(void **state) {
@@ -123,6 +135,7 @@ static int capture_teardown(void **state) {
   }
   g_free(cap.dir), g_free(cap.out), g_free(cap.stdout_text), g_free(cap.stderr_text);
   g_free(ext4.dir), g_free(ext4.out), g_free(ext4.stdout_text), g_free(ext4.stderr_text);
+  g_free(sections.dir), g_free(sections.out), g_free(sections.stdout_text), g_free(sections.stderr_text);
   return 0;
 }
 
@@ -371,6 +384,24 @@ static void nothing_is_left_behind(void **state) {
   }
 }
 
+/* A job file of two sections with --numjobs 1 runs two threads, one a
+ * section (the sections' own numjobs dropped): its runs are named -j2, the
+ * job as run says numjobs=1 once, in [global], and no run warns that it
+ * asked for other than the threads that queued data bios. */
+static void sections_are_named_by_their_threads(void **state) {
+  need(&sections);
+  g_autofree char *dir = g_build_filename(sections.out, "ra128-j2-rep1", NULL);
+  if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+    fail_msg("no ra128-j2-rep1 in %s:\n%s%s", sections.out, sections.stdout_text, sections.stderr_text);
+  g_autofree char *job_path = g_build_filename(dir, "ra128-j2-rep1.fio", NULL);
+  g_autofree char *job = read_or_fail(job_path);
+  assert_non_null(strstr(job, "[global]\nnumjobs=1\n"));
+  assert_null(strstr(job, "numjobs=3"));
+  assert_non_null(strstr(job, "[small]") && strstr(job, "[large]") ? job : NULL);
+  assert_null(strstr(sections.stderr_text, "asked for"));
+  assert_non_null(strstr(sections.stdout_text, "ra128-j2-rep1.ftrace.txt.gz (2 threads queued data bios)"));
+}
+
 /* ext4 reads ahead through the loop device's own bdi: the machine file says
  * fstype=ext4 and bdi=MAJ:MIN of the device, whose read_ahead_kb (the same
  * value as queue/read_ahead_kb) the script set to 128; and the page cache
@@ -416,6 +447,7 @@ int main(void) {
     cmocka_unit_test(trace_stats_reads_one_and_four_threads),
     cmocka_unit_test(events_are_present_and_filtered),
     cmocka_unit_test(ext4_reads_ahead_through_the_device_bdi_in_large_folios),
+    cmocka_unit_test(sections_are_named_by_their_threads),
     cmocka_unit_test(nothing_is_left_behind),
   };
   return cmocka_run_group_tests(tests, capture_setup, capture_teardown);
