@@ -232,7 +232,7 @@ struct PcsCalibration {
   uint64_t run_hist[RUN_BUCKETS];
   char *machine;    /* base name of the machine file, or NULL */
   char *fstype;     /* its fstype= (btrfs, ext4 or xfs), or NULL: btrfs */
-  char *device;     /* its loop= or device= word (the traced device), or NULL */
+  char *device;     /* its loop=, device= or dev= word (the traced device), or NULL */
   int loop;         /* that device is a loop device: 1, another: 0, not known: -1 */
   char *dropped;    /* why a trace's requests are left out of the device fit (reported_estimates()), or NULL */
   uint64_t mach[PCS_CAL_N];
