@@ -78,6 +78,9 @@ static const struct {
     "\n  submit  median     5.0 us  mean     5.1 us  p90     6.0 us\n",
     "\n  device  median    46.0 us  mean    46.2 us  p90    54.0 us\n",
     "\n  wake    median    15.0 us  mean    14.9 us  p90    18.0 us\n"}},
+  /* ... and four readers' calls are not split */
+  {{"call-spans", "tests/data/kernel-6.18-randfadv0-dec07h/blocks/rand4kf0-ra4096-j4-rep1.ftrace.txt.gz"},
+   {": 4 tasks start readaheads: call-spans splits one reader's calls\n"}},
   /* where the readers run: two readers at 128 KiB share CPU 0, every completion is on CPU 1 */
   {{"cpu-share", "tests/data/kernel-6.18-dec07c/mechanism/bs32k-ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  readers (fio): 23213 events; CPU 0 84%, CPU 1 16%\n",

@@ -17,7 +17,8 @@ page_cache_sync_ra to the next one's, split into three spans:
 
 A call's bio and request are the first data ones (no M in RWBS) after its readahead;
 calls with none, or whose request another call's readahead interrupts, are not timed.
-Prints per trace the calls timed and each span's median, mean and p90 in us, and their
+A trace whose readaheads come from more than one task is refused with one line.  Prints per
+trace the calls timed and each span's median, mean and p90 in us, and their
 sum of medians against the median call.  Used for
 docs/notebook/2026-12-07-loop-double-count.md (the kernel's 5 / 46 / 15 us against
 pcsim's 8 / 87 / 43 on the one-thread 4 KiB random read of kernel-6.18-fiojobs-dec07h).
@@ -36,11 +37,14 @@ def add_arguments(p):
 
 
 def spans(path):
-    """(submit, device, wake, call) lists in us, one entry per call timed."""
+    """(submit, device, wake, call) lists in us, one entry per call timed, and the tasks that
+    started a readahead."""
     out = ([], [], [], [])
+    readers = set()
     call = None  # the current call: its readahead time, then 'bio', 'sector', 'issue', 'done'
     for e in events(path, NAMES):
         if e.name == 'page_cache_sync_ra':
+            readers.add(e.pid)
             if call and 'done' in call:
                 out[0].append(call['bio'] - call['ra'])
                 out[1].append(call['done'] - call['issue'])
@@ -57,12 +61,15 @@ def spans(path):
             call['issue'] = e.time
         elif e.name == 'block_rq_complete' and call.get('sector') == b.sector and 'issue' in call:
             call.setdefault('done', e.time)
-    return tuple([1e6 * x for x in v] for v in out)
+    return tuple([1e6 * x for x in v] for v in out) + (readers,)
 
 
 def run(args):
     for path in args.traces:
-        submit, device, wake, whole = spans(path)
+        submit, device, wake, whole, readers = spans(path)
+        if len(readers) > 1:
+            print(f'{path}: {len(readers)} tasks start readaheads: call-spans splits one reader\'s calls')
+            continue
         if len(whole) < 10:
             print(f'{path}: {len(whole)} calls timed: too few (a one-thread trace whose calls each miss?)')
             continue
