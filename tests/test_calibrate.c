@@ -189,6 +189,8 @@ static void loop_workers_come_from_the_machine(void **state) {
     {"loop=/dev/loop0 dev=7:0", TRUE},          /* what scripts/capture-kernel-trace --loop-fs writes */
     {"device=/dev/loop3 dev=7:3", TRUE},        /* --device on a loop device the user made */
     {"dev=7:1", TRUE},                          /* the major alone: LOOP_MAJOR */
+    {"dev=7:0 loop=/dev/loop0", TRUE},          /* in either order */
+    {"device=/dev/block/7:0 dev=7:0", TRUE},    /* --device by another name of a loop device */
     {"device=/dev/nvme0n1 dev=259:0", FALSE},   /* --device on a disk */
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -212,6 +214,15 @@ static void loop_workers_come_from_the_machine(void **state) {
     assert_near((double)p.device_bandwidth, SYN_BANDWIDTH, 0.10, cases[i].words);
     pcs_params_clear(&p);
   }
+  /* a machine file that names no device (dev=7 is no MAJ:MIN): the base's worker, said why */
+  g_autofree char *none = test_tempfile("machine.txt", "kernel=6.18 cpus=2 dev=7 fstype=btrfs max_sectors_kb=1280 "
+                                                       "max_segments=128 max_segment_size=65536\n");
+  PcsParams p;
+  g_autofree char *ini = NULL;
+  calibrate_to(&p, &ini, (const char *const[]){trace, "--machine", none, NULL});
+  assert_int_equal(p.cost_loop_worker, base.cost_loop_worker);
+  assert_non_null(strstr(ini, "# NOT MEASURED: loop_worker: the machine file names no device (loop=, device= or dev=)"));
+  pcs_params_clear(&p);
   pcs_params_clear(&base);
 }
 

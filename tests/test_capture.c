@@ -97,6 +97,7 @@ static int capture_setup(void **state) {
   (void)state;
   cap.missing = missing_requirement();
   ext4.missing = cap.missing ? cap.missing : ext4_missing();
+  sections.missing = ext4.missing;
   if (cap.missing) return 0;
   cap.tracefs_before = proc_lists("/proc/mounts", " /sys/kernel/tracing tracefs ");
   char *dir = cap.dir = test_tempdir();
@@ -116,12 +117,14 @@ static int capture_setup(void **state) {
   char *ext4_args[] = {"--loop-fs", "ext4", "--loop-size", "1G", "--numjobs", "1", "--bdi-read-ahead-kb", "128", NULL};
   if (capture_run(&ext4, job, ext4_args) != 0) return -1;
   /* issue 38's two job sections at once, 16 MiB each, each section numjobs=1 */
-  sections.missing = ext4.missing;
   sections.dir = g_strdup(dir);
   sections.out = g_build_filename(dir, "sections", NULL);
   g_autofree char *two = g_build_filename(dir, "sections.fio", NULL);
-  const char *two_text = "[global]\nthread\nioengine=sync\nrw=read\ninvalidate=1\nfilename=big\nsize=16M\n\n"
-                         "[small]\nbs=4k\nnumjobs=3\n\n[large]\nbs=1m\n";
+  /* each section its own file: each thread queues its own data bios (on one file a 4k reader
+   * behind a 1m one may find every page cached and queue none) */
+  const char *two_text = "[global]\nthread\nioengine=sync\nrw=read\ninvalidate=1\nsize=16M\n\n"
+                         "[small]\nfilename=small\nbs=4k\nnumjobs=3 ; the script's --numjobs wins\n\n"
+                         "[large]\nfilename=large\nbs=1m\n";
   if (!g_file_set_contents(two, two_text, -1, NULL)) return -1;
   char *two_args[] = {"--loop-fs", "ext4", "--loop-size", "1G", "--numjobs", "1", "--bdi-read-ahead-kb", "128", NULL};
   return capture_run(&sections, two, two_args);

@@ -78,9 +78,6 @@ static const struct {
     "\n  submit  median     5.0 us  mean     5.1 us  p90     6.0 us\n",
     "\n  device  median    46.0 us  mean    46.2 us  p90    54.0 us\n",
     "\n  wake    median    15.0 us  mean    14.9 us  p90    18.0 us\n"}},
-  /* ... and four readers' calls are not split */
-  {{"call-spans", "tests/data/kernel-6.18-randfadv0-dec07h/blocks/rand4kf0-ra4096-j4-rep1.ftrace.txt.gz"},
-   {": 4 tasks start readaheads: call-spans splits one reader's calls\n"}},
   /* where the readers run: two readers at 128 KiB share CPU 0, every completion is on CPU 1 */
   {{"cpu-share", "tests/data/kernel-6.18-dec07c/mechanism/bs32k-ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  readers (fio): 23213 events; CPU 0 84%, CPU 1 16%\n",
@@ -369,6 +366,54 @@ static void reduce_capture_keeps_what_the_fixtures_keep(void **state) {
   assert_false(g_file_test(tmp2, G_FILE_TEST_EXISTS));
 }
 
+/* scripts/fio-job-threads: numjobs summed over a job file's sections as fio reads it: comments
+ * cut, any [global*] section global, an included file read in place; --numjobs's value for
+ * every section, refused where an included file would override it. */
+static void fio_job_threads_counts_as_fio(void **state) {
+  (void)state;
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *job = g_build_filename(dir, "t.fio", NULL);
+  g_autofree char *inc = g_build_filename(dir, "inc.fio", NULL);
+  assert_true(g_file_set_contents(inc, "numjobs=4 # from the included file\n", -1, NULL));
+  assert_true(g_file_set_contents(job, "[global]\nnumjobs=3 ; c\n[a]\n[global2]\nnumjobs=5\n[b]\nnumjobs=2#x\n"
+                                       "[c]\ninclude inc.fio\n", -1, NULL));
+  const struct {
+    const char *numjobs, *err;
+    int rc;
+  } cases[] = {{NULL, "", 0}, {"2", "numjobs= in the included", 2}};
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    const char *argv[] = {"bash", "scripts/fio-job-threads", job, cases[i].numjobs, NULL};
+    assert_int_equal(run_script(argv, &out, &err), cases[i].rc);
+    if (cases[i].rc == 0) assert_string_equal(out, "9\n"); /* [a] 3, [b] 2, [c] 4 */
+    else if (!strstr(err, cases[i].err)) fail_msg("fio-job-threads %s: %s", cases[i].numjobs, err);
+  }
+  g_autofree char *out = NULL, *err = NULL;
+  const char *two[] = {"bash", "scripts/fio-job-threads", "tests/data/kernel-6.18-fiojobs-dec07h/job-sections.fio", "2", NULL};
+  assert_int_equal(run_script(two, &out, &err), 0);
+  assert_string_equal(out, "4\n"); /* issue 38's two sections, --numjobs 2 */
+}
+
+/* call-spans refuses, on stderr with exit status 2, what is not one reader's missing calls:
+ * four readers (their calls interleave), and a read with windows (fadvise_hint=0: asynchronous
+ * readaheads, calls of several bios). */
+static void call_spans_refuses_other_reads(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+    {"tests/data/kernel-6.18-randfadv0-dec07h/blocks/rand4kf0-ra4096-j4-rep1.ftrace.txt.gz",
+     ": 4 tasks start readaheads: call-spans splits one reader's calls\n"},
+    {"tests/data/kernel-6.18-randfadv0-dec07h/blocks/rand4kf0-ra4096-j1-rep1.ftrace.txt.gz",
+     ": 2718 asynchronous readaheads and 12554 data bios beyond the first of a call: not a read whose every call "
+     "misses and reads its own request"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(TOOL(&out, &err, "call-spans", cases[i][0]), 2);
+    if (!strstr(err, cases[i][1])) fail_msg("call-spans %s: no\n%s\nin:\n%s", cases[i][0], cases[i][1], err);
+    assert_string_equal(out, "");
+  }
+}
+
 /* bio-gaps on pcsim's own --ftrace of the idle session's one-thread 4 MiB job: the
  * shipped scenario's loop worker takes the reader's CPU between the bios of one
  * readahead in 31 of 37 gaps, where the kernel's capture shows none (CASES above). */
@@ -489,6 +534,8 @@ int main(void) {
     cmocka_unit_test(predict_capture_runs_the_users_path),
     cmocka_unit_test(shipped_scenarios_are_calibrates_output),
     cmocka_unit_test(bio_gaps_counts_the_readers_switched_out),
+    cmocka_unit_test(call_spans_refuses_other_reads),
+    cmocka_unit_test(fio_job_threads_counts_as_fio),
     cmocka_unit_test(pcsim_launches_windows_twice_with_the_marker_gap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -793,24 +793,28 @@ static gboolean machine_fstype(PcsCalibration *c, const char *path, guint no, co
 }
 
 /* The traced device: loop=DEV (a loop device the capture script made),
- * device=DEV (one it was given: a loop device when its name is loopN) and
- * dev=MAJ:MIN (major 7, LOOP_MAJOR: a loop device).  A loop= or device=
- * word names it in the comments; any of the three decides c->loop. */
+ * device=DEV (one it was given, named as the user typed it: a loop device
+ * when its name is loopN) and dev=MAJ:MIN (major 7, LOOP_MAJOR: a loop
+ * device).  Any word that says loop makes it a loop device, whatever the
+ * order (device=/dev/block/7:0 with dev=7:0 is one); a word that says
+ * another device makes it one only when none says loop.  A loop= or device=
+ * word names it in the comments, else the dev= word. */
 static void machine_device(PcsCalibration *c, const char *word) {
   const char *value = strchr(word, '=') + 1;
+  gboolean loop;
   if (g_str_has_prefix(word, "dev=")) {
-    guint64 major;
     char *end;
-    major = g_ascii_strtoull(value, &end, 10);
-    if (end == value || *end != ':' || c->device) return; /* loop= or device= named it */
-    c->device = g_strdup(word);
-    c->loop = major == 7;
-    return;
+    guint64 major = g_ascii_strtoull(value, &end, 10);
+    if (end == value || *end != ':') return; /* not MAJ:MIN */
+    loop = major == 7;
+    if (!c->device) c->device = g_strdup(word);
+  } else {
+    g_autofree char *name = g_path_get_basename(value);
+    loop = g_str_has_prefix(word, "loop=") || (g_str_has_prefix(name, "loop") && g_ascii_isdigit(name[4]));
+    if (!c->device || g_str_has_prefix(c->device, "dev=")) g_free(c->device), c->device = g_strdup(word);
   }
-  g_autofree char *name = g_path_get_basename(value);
-  g_free(c->device);
-  c->device = g_strdup(word);
-  c->loop = g_str_has_prefix(word, "loop=") || (g_str_has_prefix(name, "loop") && g_ascii_isdigit(name[4]));
+  if (loop) c->loop = 1;
+  else if (c->loop < 0) c->loop = 0;
 }
 
 static gboolean machine_word(PcsCalibration *c, const char *path, guint no, const char *word, GError **error) {
