@@ -392,6 +392,10 @@ static void fio_job_threads_counts_as_fio(void **state) {
   const char *two[] = {"bash", "scripts/fio-job-threads", "tests/data/kernel-6.18-fiojobs-dec07h/job-sections.fio", "2", NULL};
   assert_int_equal(run_script(two, &out, &err), 0);
   assert_string_equal(out, "4\n"); /* issue 38's two sections, --numjobs 2 */
+  g_autofree char *hout = NULL, *herr = NULL;
+  const char *help[] = {"bash", "scripts/fio-job-threads", "--help", NULL};
+  assert_int_equal(run_script(help, &hout, &herr), 0);
+  assert_non_null(strstr(hout, "fio-job-threads - the threads fio starts for a job file.\n"));
 }
 
 /* call-spans refuses, on stderr with exit status 2, what is not one reader's missing calls:
