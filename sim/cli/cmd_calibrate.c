@@ -252,12 +252,10 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
     if (pcs_cli_signal) ok = FALSE, g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
   }
   if (ok && machine) ok = pcs_calibrate_add_machine(c, machine, error);
-  g_autofree char *name = model ? g_path_get_basename(model) : NULL, *base_text = NULL;
-  if (ok && model) ok = pcs_cli_load_scenario(model, NULL, NULL, &base, error);
-  if (ok && model) { /* its comments go with the keys copied from it; a base that is not an INI file has none */
-    g_autofree char *path = NULL;
-    if (!pcs_scenario_read(model, PCS_SCENARIO_INI, &path, &base_text, NULL, NULL)) g_clear_pointer(&base_text, g_free);
-  }
+  g_autofree char *name = model ? g_path_get_basename(model) : NULL, *base_text = NULL, *base_path = NULL;
+  if (ok && model) /* read once: its text keeps the comments that go with the keys copied from it */
+    ok = pcs_scenario_read(model, PCS_SCENARIO_INI, &base_path, &base_text, NULL, error) &&
+         pcs_cli_load_scenario_text(base_path, base_text, NULL, NULL, &base, error);
   if (ok && !model)
     ok = default_base(&base, traces_kernel(machine, ra_events), outfile, traces[0], &name, &base_text, error);
   if (ok) pcs_calibrate_finish(c, &base);
