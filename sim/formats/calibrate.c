@@ -2310,37 +2310,32 @@ static void comment(GString *out, const char *text) {
   g_string_append_c(out, '\n');
 }
 
-/* The comment lines right above KEY under [SECTION] in the scenario's
- * LINES (its text split at newlines; NULL: none), as written there (with
- * their "#"), or NULL: a copied key keeps what its base says of it (its
- * source, whether it is fitted). */
-static char *base_comment(char **lines, const char *section, const char *key) {
-  if (!lines) return NULL;
-  g_autofree char *head = g_strdup_printf("[%s]", section);
-  size_t klen = strlen(key);
-  gboolean in = FALSE;
-  guint first = 0; /* the first line of the comment block that ends at the current line */
-  for (guint i = 0; lines[i]; i++) {
-    const char *l = lines[i] + strspn(lines[i], " \t");
-    if (*l == '#' || *l == ';') continue;
-    if (*l == '[') in = g_str_has_prefix(l, head);
-    else if (in && !strncmp(l, key, klen) && l[klen + strspn(l + klen, " \t")] == '=' && first < i) {
-      g_autoptr(GString) s = g_string_new(NULL);
-      for (guint j = first; j < i; j++) { /* a CRLF base's lines without their CR: the output stays LF */
-        size_t len = strlen(lines[j]);
-        g_string_append_printf(s, "%.*s\n", (int)(len && lines[j][len - 1] == '\r' ? len - 1 : len), lines[j]);
-      }
-      return g_string_free(g_steal_pointer(&s), FALSE);
-    }
-    first = i + 1;
+static gboolean comment_line(const char *line) {
+  const char *l = line + strspn(line, " \t");
+  return *l == '#' || *l == ';';
+}
+
+/* The comment lines right above line LINE (1-based: where the base set the
+ * key, PcsParams.line) of the base's LINES (its text split at newlines, N
+ * of them; NULL: none), as written there (with their "#"), or NULL: a copied
+ * key keeps what its base says of it (its source, whether it is fitted). */
+static char *base_comment(char **lines, guint n, uint32_t line) {
+  if (!lines || line < 2 || line == PCS_LINE_CLI || line > n) return NULL;
+  guint first = line - 1; /* the key's index; the comment block ends right above it */
+  while (first > 0 && comment_line(lines[first - 1])) first--;
+  if (first == line - 1) return NULL;
+  g_autoptr(GString) s = g_string_new(NULL);
+  for (guint j = first; j < line - 1; j++) { /* a CRLF base's lines without their CR: the output stays LF */
+    size_t len = strlen(lines[j]);
+    g_string_append_printf(s, "%.*s\n", (int)(len && lines[j][len - 1] == '\r' ? len - 1 : len), lines[j]);
   }
-  return NULL;
+  return g_string_free(g_steal_pointer(&s), FALSE);
 }
 
 /* One key: an estimate (or its marked fallback) or the base's own value,
  * under the base's comment. */
 static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams *base, char **base_lines,
-                         const PcsParamInfo *info, size_t index) {
+                         guint nlines, const PcsParamInfo *info, size_t index) {
   int id = estimate_of(info->section, info->key);
   g_autofree char *value = NULL;
   if (id >= 0 && c->est[id].comment) {
@@ -2354,7 +2349,7 @@ static void scenario_key(GString *out, const PcsCalibration *c, const PcsParams 
                          : format_value(info->kind, e->value);
   } else if (base->line[index]) {
     value = format_base(base, info);
-    g_autofree char *note = base_comment(base_lines, info->section, info->key);
+    g_autofree char *note = base_comment(base_lines, nlines, base->line[index]);
     if (note) g_string_append(out, note);
   } else {
     return;
@@ -2383,10 +2378,11 @@ gboolean pcs_calibrate_scenario(const PcsCalibration *c, const PcsParams *base, 
   size_t n;
   const PcsParamInfo *table = pcs_params_table(&n);
   g_auto(GStrv) base_lines = base_text ? g_strsplit(base_text, "\n", -1) : NULL;
+  guint nlines = base_lines ? g_strv_length(base_lines) : 0;
   for (size_t i = 0; i < n;) {
     size_t j = i;
     g_autoptr(GString) body = g_string_new(NULL);
-    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, base_lines, &table[j], j);
+    for (; j < n && !strcmp(table[j].section, table[i].section); j++) scenario_key(body, c, base, base_lines, nlines, &table[j], j);
     if (body->len) g_string_append_printf(s, "\n[%s]\n%s", table[i].section, body->str);
     i = j;
   }
