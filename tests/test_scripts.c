@@ -53,6 +53,13 @@ static const struct {
     "4047 small data bios (under 256 pages), 1044 of them by those launchers\n",
     "\n  launched twice by readers one waker woke within 50 us of each other: 6 of 6, 59 us (median) after those "
     "wakings\n"}},
+  /* ext4's four readers at 128 KiB: the second of two readers on one marker within the trace's microsecond,
+   * inserting nothing (docs/notebook/2026-12-07-dec07j-session.md) */
+  {{"async-ties", "tests/data/kernel-6.18-ext4q/mechanism/ra128-j4-rep1.ftrace.txt.gz"},
+   {": 4667 page_cache_async_ra, 140 page_cache_sync_ra\n",
+    "\n  asynchronous that inserted nothing: 567; after another task's at the same index: 397, 0.0 / 0.0 / 1.0 us "
+    "behind it (p10 / median / p90), 391 within 1.5 us\n",
+    "\n  folios inserted by order: 0: 3102, 1: 67, 2: 905, 3: 55, 4: 194, 5: 37, 6: 3819\n"}},
   {{"csum-leaf-reads", "tests/data/kernel-6.18-nodesize/n16k/blocks/ra4096-j1-rep1.ftrace.txt.gz"},
    {"\n  metadata reads 66, sizes (sectors: reads) {32: 66}\n",
     "\n  file between two reads: median 16.0 MiB (p10..p90 15.5..16.0)\n",
