@@ -101,6 +101,9 @@ gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError *
  * needs but cannot see (cost.tree_lock_hold). */
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);
 const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibrateId id);
+/* The scenario section and key estimate ID sets ("device", "latency"). */
+const char *pcs_calibrate_section(PcsCalibrateId id);
+const char *pcs_calibrate_key(PcsCalibrateId id);
 /* After pcs_calibrate_finish(): keep only the estimates of KEYS
  * ("section.key", NULL-terminated); every other one becomes not measured,
  * so the scenario keeps the base's value for it (a user who wants a

@@ -143,26 +143,17 @@ static char *written_value(const char *text, const char *section, const char *ke
 }
 
 static void print_estimates(const PcsCalibration *c, const char *text) {
-  static const char *const sections[] = {
-#define X(id, sec, key) #sec,
-    PCS_CALIBRATE_ESTIMATES(X)
-#undef X
-  };
-  static const char *const keys[] = {
-#define X(id, sec, key) #key,
-    PCS_CALIBRATE_ESTIMATES(X)
-#undef X
-  };
   g_autoptr(GString) warn = g_string_new(NULL);
   for (int id = 0; id < PCS_CAL_N; id++) {
     const PcsCalEstimate *e = pcs_calibrate_estimate(c, (PcsCalibrateId)id);
     if (!e->comment) continue;
-    g_autofree char *v = written_value(text, sections[id], keys[id]);
+    const char *section = pcs_calibrate_section((PcsCalibrateId)id), *name = pcs_calibrate_key((PcsCalibrateId)id);
+    g_autofree char *v = written_value(text, section, name);
     if (!v) v = g_strdup("(the base's, unset)");
-    g_autofree char *key = g_strdup_printf("%s.%s = %s", sections[id], keys[id], v);
+    g_autofree char *key = g_strdup_printf("%s.%s = %s", section, name, v);
     /* the comment starts "KEY: " */
-    const char *why = g_str_has_prefix(e->comment, keys[id]) && e->comment[strlen(keys[id])] == ':'
-                        ? e->comment + strlen(keys[id]) + 2
+    const char *why = g_str_has_prefix(e->comment, name) && e->comment[strlen(name)] == ':'
+                        ? e->comment + strlen(name) + 2
                         : e->comment;
     fprintf(stderr, "calibrate: %s%s\n    %s\n", e->measured ? "" : "NOT MEASURED ", key, why);
     if (!e->measured)

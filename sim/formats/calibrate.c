@@ -2265,6 +2265,16 @@ const PcsCalEstimate *pcs_calibrate_estimate(const PcsCalibration *c, PcsCalibra
   return &c->est[id];
 }
 
+const char *pcs_calibrate_section(PcsCalibrateId id) {
+  g_assert(id < PCS_CAL_N);
+  return est_section[id];
+}
+
+const char *pcs_calibrate_key(PcsCalibrateId id) {
+  g_assert(id < PCS_CAL_N);
+  return est_key[id];
+}
+
 /* ---- the scenario ---- */
 
 /* VALUE (in the key's base unit) as a scenario file writes it. */
