@@ -294,6 +294,28 @@ static void reported_memory_explains_and_refuses(void **state) {
   }
 }
 
+/* scripts/perf-readers (root, perf, a real kernel: never run here) explains itself and
+ * refuses bad options with exit 2 before it needs root. */
+static void perf_readers_explains_and_refuses(void **state) {
+  (void)state;
+  struct {
+    const char *arg, *value;
+    int status;
+    const char *says;
+  } cases[] = {{"--help", NULL, 0, "workingset_activation"},
+               {"--fs", "zfs", 2, "--fs zfs: expected btrfs, ext4 or xfs"},
+               {"--threads", "1,x", 2, "--threads 1,x: expected N[,N..]"},
+               {"--read-ahead-kb", "0", 2, "--read-ahead-kb 0: expected a positive integer"},
+               {"--nosuch", NULL, 2, "unknown argument '--nosuch'"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    char *argv[] = {"bash", "scripts/perf-readers", (char *)cases[i].arg, (char *)cases[i].value, NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(run_script((const char *const *)argv, &out, &err), cases[i].status);
+    if (!strstr(cases[i].status ? err : out, cases[i].says))
+      fail_msg("perf-readers %s: no '%s' in:\n%s%s", cases[i].arg, cases[i].says, out, err);
+  }
+}
+
 /* sched-compare runs pcsim on a capture's job and prints the kernel's and pcsim's rows
  * (one reader: the medians over readers are that reader's figures). */
 static void sched_compare_runs_pcsim_beside_the_capture(void **state) {
@@ -540,6 +562,7 @@ int main(void) {
     cmocka_unit_test(bad_input_exits_2_without_a_traceback),
     cmocka_unit_test(the_quantile_rule),
     cmocka_unit_test(reported_memory_explains_and_refuses),
+      cmocka_unit_test(perf_readers_explains_and_refuses),
     cmocka_unit_test(sched_compare_runs_pcsim_beside_the_capture),
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
     cmocka_unit_test(predict_capture_runs_the_users_path),
