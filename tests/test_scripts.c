@@ -272,48 +272,47 @@ static void the_quantile_rule(void **state) {
   assert_string_equal(out, "3 3 10 2 2 4 nan (10, 20, 30)\nTestResults(failed=0, attempted=3)\n");
 }
 
+/* A root-only script's options: ARG (and VALUE) exits STATUS, saying SAYS
+ * (on stdout when it exits 0, else on stderr). */
+typedef struct {
+  const char *arg, *value;
+  int status;
+  const char *says;
+} OptionCase;
+
+/* Runs `bash SCRIPT ARG [VALUE]` for each of the N CASES. */
+static void explains_and_refuses(const char *script, const OptionCase *cases, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char *argv[] = {"bash", (char *)script, (char *)cases[i].arg, (char *)cases[i].value, NULL};
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(run_script((const char *const *)argv, &out, &err), cases[i].status);
+    if (!strstr(cases[i].status ? err : out, cases[i].says))
+      fail_msg("%s %s: no '%s' in:\n%s%s", script, cases[i].arg, cases[i].says, out, err);
+  }
+}
+
 /* scripts/reported-memory (root, a real kernel: never run here) explains itself
  * and refuses bad options with exit 2 before it needs root. */
 static void reported_memory_explains_and_refuses(void **state) {
   (void)state;
-  struct {
-    const char *arg, *value;
-    int status;
-    const char *says;
-  } cases[] = {{"--help", NULL, 0, "page_reporting_order"},
-               {"--reps", "x", 2, "--reps: 'x' is not a positive integer"},
-               {"--settle", "1,a", 2, "--settle: '1,a' is not a list of seconds"},
-               {"--numjobs", "0", 2, "--numjobs: '0' is not a list of thread counts"},
-               {"--nosuch", NULL, 2, "unknown option '--nosuch'"}};
-  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    char *argv[] = {"bash", "scripts/reported-memory", (char *)cases[i].arg, (char *)cases[i].value, NULL};
-    g_autofree char *out = NULL, *err = NULL;
-    assert_int_equal(run_script((const char *const *)argv, &out, &err), cases[i].status);
-    if (!strstr(cases[i].status ? err : out, cases[i].says))
-      fail_msg("reported-memory %s: no '%s' in:\n%s%s", cases[i].arg, cases[i].says, out, err);
-  }
+  static const OptionCase cases[] = {{"--help", NULL, 0, "page_reporting_order"},
+                                     {"--reps", "x", 2, "--reps: 'x' is not a positive integer"},
+                                     {"--settle", "1,a", 2, "--settle: '1,a' is not a list of seconds"},
+                                     {"--numjobs", "0", 2, "--numjobs: '0' is not a list of thread counts"},
+                                     {"--nosuch", NULL, 2, "unknown option '--nosuch'"}};
+  explains_and_refuses("scripts/reported-memory", cases, G_N_ELEMENTS(cases));
 }
 
 /* scripts/perf-readers (root, perf, a real kernel: never run here) explains itself and
  * refuses bad options with exit 2 before it needs root. */
 static void perf_readers_explains_and_refuses(void **state) {
   (void)state;
-  struct {
-    const char *arg, *value;
-    int status;
-    const char *says;
-  } cases[] = {{"--help", NULL, 0, "workingset_activation"},
-               {"--fs", "zfs", 2, "--fs zfs: expected btrfs, ext4 or xfs"},
-               {"--threads", "1,x", 2, "--threads 1,x: expected N[,N..]"},
-               {"--read-ahead-kb", "0", 2, "--read-ahead-kb 0: expected a positive integer"},
-               {"--nosuch", NULL, 2, "unknown argument '--nosuch'"}};
-  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-    char *argv[] = {"bash", "scripts/perf-readers", (char *)cases[i].arg, (char *)cases[i].value, NULL};
-    g_autofree char *out = NULL, *err = NULL;
-    assert_int_equal(run_script((const char *const *)argv, &out, &err), cases[i].status);
-    if (!strstr(cases[i].status ? err : out, cases[i].says))
-      fail_msg("perf-readers %s: no '%s' in:\n%s%s", cases[i].arg, cases[i].says, out, err);
-  }
+  static const OptionCase cases[] = {{"--help", NULL, 0, "workingset_activation"},
+                                     {"--fs", "zfs", 2, "--fs zfs: expected btrfs, ext4 or xfs"},
+                                     {"--threads", "1,x", 2, "--threads 1,x: expected N[,N..]"},
+                                     {"--read-ahead-kb", "0", 2, "--read-ahead-kb 0: expected a positive integer"},
+                                     {"--nosuch", NULL, 2, "unknown argument '--nosuch'"}};
+  explains_and_refuses("scripts/perf-readers", cases, G_N_ELEMENTS(cases));
 }
 
 /* sched-compare runs pcsim on a capture's job and prints the kernel's and pcsim's rows
