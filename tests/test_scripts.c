@@ -39,7 +39,7 @@ static int run_tool(char **out, char **err, const char *const *args) {
 /* Each subcommand on a fixture, and lines of its output (whole lines, '\n' included
  * where the line ends there). */
 static const struct {
-  const char *args[4];
+  const char *args[5]; /* NULL-terminated */
   const char *expect[4];
 } CASES[] = {
   {{"alone-requests", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
@@ -65,6 +65,12 @@ static const struct {
     "\n  file between two reads: median 16.0 MiB (p10..p90 15.5..16.0)\n",
     "\n  stall (read queued -> next data bio): 0.70 / 3.49 / 230, 25% of the 915 ms span\n",
     "\n  device busy (a read request in flight): 735 ms, 80% of the span\n"}},
+  /* the session's first run against its repeats, and the one-thread 4 MiB run's data bios per repeat: rep1
+   * has the most in 25 of 26 standard sessions (docs/notebook/2026-12-07-first-run.md) */
+  {{"first-run", "--bios", "bs32k-ra4096-j1", "tests/data/kernel-6.18-dec07l"},
+   {"tests/data/kernel-6.18-dec07l: first run bs32k-ra128-j1-rep1 1011 MiB/s, its repeats 919, 1059 MiB/s: 1.02 of "
+    "their median\n",
+    "\n  bs32k-ra4096-j1: data bios/MiB rep1 0.242, rep2 0.133, rep3 0.170; rep1 has more than the others\n"}},
   {{"fio-cpu", "tests/data/kernel-6.18-btrfs-threads/blocks/ra128-j1-rep1.json"},
    {"ra128-j1-rep1.json: runtime 2053 ms, 1 thread(s): user 0.037 ms/MiB, system 0.600 ms/MiB, user 1.16 us per "
     "read() call\n"}},
@@ -192,7 +198,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "async-start", "bio-gaps", "call-spans", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu",         "host-freeze",  "idle-wake",
+    "alone-requests", "async-start", "bio-gaps", "call-spans", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu", "first-run", "host-freeze",  "idle-wake",
     "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
 };
@@ -479,8 +485,43 @@ static void shipped_scenarios_are_calibrates_output(void **state) {
   const char *lacking[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-evening", "--out", ini,
                            "--pcsim", PCSIM_BINARY, NULL};
   assert_int_equal(run_script(lacking, &out, &err), 3);
-  assert_non_null(strstr(err, "kernel-6.18-evening: no one-thread ra128 capture with page inserts in mechanism/"));
+  assert_non_null(strstr(err, "kernel-6.18-evening: no one-thread ra128 capture (rep1) with page inserts in mechanism/ or blocks/"));
   assert_false(g_file_test(ini, G_FILE_TEST_EXISTS));
+}
+
+/* scripts/calibrate-session --rep N calibrates from the Nth repeat of the two
+ * one-thread runs (docs/notebook/2026-12-07-first-run.md): ext4i's blocks/ keep
+ * every run whole, and its second repeat gives a device 44 us + size / 1000M
+ * (the first: 167 us, 1786M); btrfs's blocks/ are reduced (no page inserts),
+ * so dec07k's second repeat is refused with exit 3 and nothing written.  A
+ * --rep that is not a positive integer exits 2. */
+static void calibrate_session_takes_another_repeat(void **state) {
+  (void)state;
+  g_autofree char *dir = test_tempdir(), *ini = g_build_filename(dir, "r2.ini", NULL);
+  g_autofree char *log = g_build_filename(dir, "r2.log", NULL);
+  const char *rep2[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-ext4i", "--out", ini, "--rep", "2",
+                        "--log", log, "--pcsim", PCSIM_BINARY, NULL};
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = run_script(rep2, &out, &err);
+  if (rc) fail_msg("calibrate-session --rep 2 exited %d:\n%s", rc, err);
+  g_autofree char *host = NULL;
+  assert_true(g_file_get_contents(ini, &host, NULL, NULL));
+  if (!strstr(host, "\nlatency = 44000ns\n") || !strstr(host, "\nbandwidth = 1000M\n") ||
+      !strstr(host, "\n# ra128-j1-rep2.ftrace.txt.gz, ra4096-j1-rep2.ftrace.txt.gz; machine file: machine.txt;"))
+    fail_msg("calibrate-session --rep 2 on ext4i:\n%s", host);
+  const char *btrfs[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-dec07k", "--out", ini, "--rep", "2",
+                         "--pcsim", PCSIM_BINARY, NULL};
+  assert_int_equal(g_unlink(ini), 0);
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(run_script(btrfs, &out, &err), 3);
+  assert_non_null(strstr(err, "kernel-6.18-dec07k: no one-thread ra128 capture (rep2) with page inserts in mechanism/ or blocks/"));
+  assert_false(g_file_test(ini, G_FILE_TEST_EXISTS));
+  const char *bad[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-ext4i", "--out", ini, "--rep", "0", NULL};
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(run_script(bad, &out, &err), 2);
+  assert_non_null(strstr(err, "--rep: '0' is not a positive integer"));
 }
 
 /* scripts/predict-capture, the user's path over a capture folder: the ext4i
@@ -566,6 +607,7 @@ int main(void) {
     cmocka_unit_test(reduce_capture_keeps_what_the_fixtures_keep),
     cmocka_unit_test(predict_capture_runs_the_users_path),
     cmocka_unit_test(shipped_scenarios_are_calibrates_output),
+    cmocka_unit_test(calibrate_session_takes_another_repeat),
     cmocka_unit_test(bio_gaps_counts_the_readers_switched_out),
     cmocka_unit_test(call_spans_refuses_other_reads),
     cmocka_unit_test(fio_job_threads_counts_as_fio),
