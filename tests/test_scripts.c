@@ -493,7 +493,7 @@ static void shipped_scenarios_are_calibrates_output(void **state) {
  * one-thread runs (docs/notebook/2026-12-07-first-run.md): ext4i's blocks/ keep
  * every run whole, and its second repeat gives a device 44 us + size / 1000M
  * (the first: 167 us, 1786M); btrfs's blocks/ are reduced (no page inserts),
- * so dec07k's second repeat is refused with exit 3 and nothing written.  A
+ * so dec07i's second repeat is refused with exit 3 and nothing written.  A
  * --rep that is not a positive integer exits 2. */
 static void calibrate_session_takes_another_repeat(void **state) {
   (void)state;
@@ -509,13 +509,13 @@ static void calibrate_session_takes_another_repeat(void **state) {
   if (!strstr(host, "\nlatency = 44000ns\n") || !strstr(host, "\nbandwidth = 1000M\n") ||
       !strstr(host, "\n# ra128-j1-rep2.ftrace.txt.gz, ra4096-j1-rep2.ftrace.txt.gz; machine file: machine.txt;"))
     fail_msg("calibrate-session --rep 2 on ext4i:\n%s", host);
-  const char *btrfs[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-dec07k", "--out", ini, "--rep", "2",
+  const char *btrfs[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-dec07i", "--out", ini, "--rep", "2",
                          "--pcsim", PCSIM_BINARY, NULL};
   assert_int_equal(g_unlink(ini), 0);
   g_clear_pointer(&out, g_free);
   g_clear_pointer(&err, g_free);
   assert_int_equal(run_script(btrfs, &out, &err), 3);
-  assert_non_null(strstr(err, "kernel-6.18-dec07k: no one-thread ra128 capture (rep2) with page inserts in mechanism/ or blocks/"));
+  assert_non_null(strstr(err, "kernel-6.18-dec07i: no one-thread ra128 capture (rep2) with page inserts in mechanism/ or blocks/"));
   assert_false(g_file_test(ini, G_FILE_TEST_EXISTS));
   const char *bad[] = {"bash", "scripts/calibrate-session", "tests/data/kernel-6.18-ext4i", "--out", ini, "--rep", "0", NULL};
   g_clear_pointer(&out, g_free);
