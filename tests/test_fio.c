@@ -609,6 +609,10 @@ static void fio_words_for_what_fio_refuses(void **state) {
   expect_refusal("[j]\nsize=8m\ndirect=false\n", "(fio: failed parsing direct=false)");
   expect_refusal("[j]\nsize=8m\ndirect=2\n", "fio: max value out of range: 2 (1 max)");
   expect_refusal("[j]\nsize=8m\ndirect\n", "fio: Option direct requires an argument");
+  /* bs=0 divided the size by zero (SIGFPE) */
+  expect_refusal("[j]\nsize=8m\nbs=0k\n", "job.fio:3: fio option bs = '0k': expected a block size of at least a page, "
+                                          "4k (fio: min value out of range: 0 (1 min))");
+  expect_refusal("[global]\nbs=0\n[j]\nsize=8m\n", "job.fio:2: fio option bs = '0'");
   expect_refusal("[j]\nsize=8m\nnumjob=4\n",
                  "job.fio:3: numjob: not a fio option (fio: Bad option <numjob=4>; did you mean numjobs?)");
   expect_refusal("[j]\nsize=8m\nzzqqxx=1\n", "fio: Bad option <zzqqxx=1>)");

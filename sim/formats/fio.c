@@ -774,7 +774,12 @@ static gboolean eval_option(const FioOpt *o, unsigned kb_base, guint njob, Eval 
     e->bs_line = own_line(o, job->path);
     e->bs_opt = o;
     gboolean got;
-    return size_value(o, kb_base, &e->bs, &got, refused, error);
+    if (!size_value(o, kb_base, &e->bs, &got, refused, error)) return FALSE;
+    if (got && !e->bs) /* fio's minval = 1; eval_job() divides by it */
+      return pcs_input_error(error, o->file, o->line,
+                             "fio option bs = '%s': expected a block size of at least a page, 4k (fio: min value out "
+                             "of range: 0 (1 min))", v);
+    return TRUE;
   }
   if (!strcmp(k, "size")) {
     e->size_line = own_line(o, job->path);
