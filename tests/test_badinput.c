@@ -215,6 +215,25 @@ static void a_huge_value_is_cut(void **state) {
   }
 }
 
+/* A control character inside a bad value (a CR, an escape sequence) is
+ * echoed as a C escape: the message stays one line that starts with the
+ * file, also on a terminal (a raw CR overwrote it there). */
+static void control_characters_are_escaped(void **state) {
+  g_autofree char *ini = test_tempfile("cr.ini", "[workload]\nthreads = 4\rx\n");
+  g_autofree char *fio = test_tempfile("cr.fio", "[global]\nbs=4k\n[j]\nsize=8m\nthr\x1b[2Jead\n");
+  const struct {
+    const char *path, *want;
+  } controls[] = {{ini, ":2: workload.threads = '4\\rx': expected an unsigned integer"},
+                  {fio, ":5: thr\\x1b[2Jead: not a fio option (fio: Bad option <thr\\x1b[2Jead>"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(controls); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    assert_int_equal(test_pcsim(&out, &err, "run", controls[i].path, NULL), 2);
+    g_autofree char *want = g_strdup_printf("pcsim run: %s%s", controls[i].path, controls[i].want);
+    if (!g_str_has_prefix(err, want)) fail_msg("case %zu: '%s' does not start with '%s'", i, err, want);
+    if (strpbrk(err, "\r\x1b") || strchr(err, '\n') != err + strlen(err) - 1) fail_msg("case %zu: not one line: %s", i, err);
+  }
+}
+
 /* A scenario saved with a UTF-8 byte-order mark (Windows editors) runs. */
 static void a_byte_order_mark_is_skipped(void **state) {
   g_autofree char *path = test_tempfile("bom.ini", "\xef\xbb\xbf[workload]\nthreads = 2\nfile_size = 8M\n");
@@ -227,6 +246,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(every_bad_input_exits_2_naming_file_line_and_key),
     cmocka_unit_test(a_huge_value_is_cut),
+    cmocka_unit_test(control_characters_are_escaped),
     cmocka_unit_test(a_byte_order_mark_is_skipped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,8 +42,24 @@ static const char *program(void) {
   return name ? name : "pcsim";
 }
 
+/* A bad value is echoed in the message; its control characters but the tab
+ * (a CR or an escape sequence inside a line) are shown as C escapes, so the
+ * message stays one visible line that names the file first. */
+static char *escape_controls(const char *msg) {
+  GString *out = g_string_new(NULL);
+  for (const char *p = msg; *p; p++) {
+    guchar ch = (guchar)*p;
+    if (ch == '\r') g_string_append(out, "\\r");
+    else if (ch == '\n') g_string_append(out, "\\n");
+    else if ((ch < 0x20 && ch != '\t') || ch == 0x7f) g_string_append_printf(out, "\\x%02x", ch);
+    else g_string_append_c(out, (char)ch);
+  }
+  return g_string_free(out, FALSE);
+}
+
 static void print_error_line(const char *msg) {
-  fprintf(stderr, "%s: %s\n", program(), msg);
+  g_autofree char *line = escape_controls(msg);
+  fprintf(stderr, "%s: %s\n", program(), line);
 }
 
 int pcs_cli_exit_status(const GError *error) {
