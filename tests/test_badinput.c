@@ -8,7 +8,7 @@
  */
 #include "support.h"
 
-typedef enum { IN_SCENARIO, IN_FIO, IN_SET, IN_SCHEDULE, IN_RESULTS, IN_SWEEP, IN_PATH } InputKind;
+typedef enum { IN_SCENARIO, IN_FIO, IN_MODEL, IN_SET, IN_SCHEDULE, IN_RESULTS, IN_SWEEP, IN_PATH } InputKind;
 
 typedef struct {
   const char *name;
@@ -73,7 +73,14 @@ static const BadCase cases[] = {
    "--policy=pool:32", {"@:2:", "pool:32", "workload.file_size"}},
   {"unknown policy", IN_SCENARIO, "[workload]\nthreads = 2\n", "--policy=pool16", {"--policy", "pool16"}},
   {"bad policy in the scenario", IN_SCENARIO, "[scenario]\npolicies = immediate,pol:16\n", NULL,
-   {"@", "scenario.policies", "pol:16"}},
+   {"@:2: scenario.policies", "pol:16"}},
+  /* a fio job's --model (@): its keys' errors named the job file, with the model's line */
+  {"bad key in a fio job's model", IN_MODEL, "[bio]\n# not whole pages\nstripe_size = 1000\n", NULL,
+   {"@:3:", "bio.stripe_size"}},
+  {"bad policy in a fio job's model", IN_MODEL, "[scenario]\nkernel = v6.18\npolicies = pol:16\n", NULL,
+   {"@:3: scenario.policies", "pol:16"}},
+  {"model key against a job key", IN_MODEL, "[scenario]\nkernel = v6.18\npolicies = window\n[cost]\ninsert_alloc = 9us\n",
+   NULL, {"@:5:", "cost.insert_alloc (9000 ns) is more than cost.insert_won"}},
   {"over the memory limit", IN_SCENARIO, "[workload]\nfile_size = 1T\n[limits]\nmax_memory = 64M\n", NULL,
    {"@", "limits.max_memory", "MiB"}},
   {"over the event limit", IN_SCENARIO, "[workload]\nthreads = 64\n[limits]\nmax_events = 1000000\n", NULL,
@@ -151,6 +158,12 @@ static int run_case(const BadCase *c, const char *dir, const char *keep, char **
   case IN_FIO:
     *input = write_input(c, dir, "bad.fio");
     return test_pcsim(out, err, "run", *input, "--trace", keep, NULL);
+  case IN_MODEL: {
+    *input = write_input(c, dir, "bad.ini");
+    g_autofree char *job = g_build_filename(dir, "job.fio", NULL);
+    if (!g_file_set_contents(job, "[j]\nsize=8m\n", -1, NULL)) fail_msg("cannot write %s", job);
+    return test_pcsim(out, err, "run", job, "--model", *input, "--trace", keep, NULL);
+  }
   case IN_SET:
     return test_pcsim(out, err, "run", "workloads/single-thread.ini", "--set", c->text, "--trace", keep, NULL);
   case IN_SCHEDULE:

@@ -362,6 +362,11 @@ typedef struct {
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
    * source, or PCS_LINE_CLI for --set; errors name it. */
   uint32_t line[PCS_PARAMS_MAX];
+  /* A fio job's run: the --model scenario the job was applied over
+   * (pcs_params_model_below()), and the keys whose line[] is a line of that
+   * file (those the job does not set), else NULL and all FALSE. */
+  char *model_source;
+  gboolean in_model[PCS_PARAMS_MAX];
 } PcsParams;
 
 typedef struct {
@@ -401,7 +406,12 @@ gboolean pcs_params_load(PcsParams *p, const char *path, GError **error);
 gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, size_t len, GError **error);
 /* Records that LINE of P->source set KEY ("section.key"), for messages. */
 void pcs_params_mark(PcsParams *p, const char *key, uint32_t line);
-/* "FILE:LINE" of the line that set KEY ("section.key"), "--set" or "FILE". */
+/* What P holds so far becomes the model a fio job is applied over: the
+ * lines its file set keep naming that file when P->source becomes the
+ * job's, until the job marks the key as its own (pcs_params_mark()). */
+void pcs_params_model_below(PcsParams *p);
+/* "FILE:LINE" of the line that set KEY ("section.key"), "--set" or "FILE"
+ * (the --model's file for a key a fio job's model set). */
 char *pcs_params_where(const PcsParams *p, const char *key);
 /* Cross-key checks ("impossible combinations"); with jobs, each job's
  * view too, and that their clones add up to workload.threads. */

@@ -227,7 +227,8 @@ gboolean pcs_grid_finish(PcsGrid *g, const PcsParams *base, char **policies, GEr
     return FALSE;
   }
   if (!g->policy_axis) {
-    g_autofree char *where = g_strdup_printf("%s: scenario.policies", base->source ? base->source : "scenario");
+    g_autofree char *at = pcs_params_where(base, "scenario.policies");
+    g_autofree char *where = g_strdup_printf("%s: scenario.policies", at);
     if (!pcs_policy_parse_given(policies, base->scenario_policies, where, g->policies, error)) return FALSE;
   }
   g->points = 1;

@@ -257,7 +257,8 @@ gboolean pcs_cli_load_scenario_text(const char *name, const char *text, char **s
 }
 
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error) {
-  g_autofree char *where = g_strdup_printf("%s: scenario.policies", p->source ? p->source : "scenario");
+  g_autofree char *at = pcs_params_where(p, "scenario.policies");
+  g_autofree char *where = g_strdup_printf("%s: scenario.policies", at);
   return pcs_policy_parse_given(given, p->scenario_policies, where, out, error);
 }
 

@@ -1307,6 +1307,9 @@ static gboolean apply_random(const PcsFioJob *job, PcsParams *p, GError **error)
                       job->path, error))
     return FALSE;
   pcs_params_mark(p, "workload.rw", job->rw_line);
+  pcs_params_mark(p, "workload.norandommap", 0);
+  pcs_params_mark(p, "workload.random_seed", 0);
+  pcs_params_mark(p, "workload.random_generator", 0);
   return TRUE;
 }
 
@@ -1323,10 +1326,16 @@ static gboolean apply_files(const PcsFioJob *job, PcsParams *p, GError **error) 
       !pcs_params_set(p, pcs_params_find("workload", "openfiles"), open, job->path, error))
     return FALSE;
   pcs_params_mark(p, "workload.nrfiles", job->nrfiles_line);
+  pcs_params_mark(p, "workload.file_service_type", 0);
+  pcs_params_mark(p, "workload.openfiles", 0);
   if (!g_str_has_prefix(job->file_service_type, "random") || job->randread) return TRUE;
-  return pcs_params_set(p, pcs_params_find("workload", "random_seed"), job->random_seed, job->path, error) &&
-         pcs_params_set(p, pcs_params_find("workload", "random_generator"),
-                        job->tausworthe64 ? "tausworthe64" : "tausworthe", job->path, error);
+  if (!pcs_params_set(p, pcs_params_find("workload", "random_seed"), job->random_seed, job->path, error) ||
+      !pcs_params_set(p, pcs_params_find("workload", "random_generator"),
+                      job->tausworthe64 ? "tausworthe64" : "tausworthe", job->path, error))
+    return FALSE;
+  pcs_params_mark(p, "workload.random_seed", 0);
+  pcs_params_mark(p, "workload.random_generator", 0);
+  return TRUE;
 }
 
 /* ioengine=libaio or io_uring: workload.ioengine and the iodepth options;
@@ -1344,6 +1353,7 @@ static gboolean apply_engine(const PcsFioJob *job, PcsParams *p, GError **error)
 }
 
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
+  pcs_params_model_below(p); /* the keys the job does not set keep naming the model's file */
   g_autofree char *threads = g_strdup_printf("%" G_GUINT64_FORMAT, job->numjobs);
   g_autofree char *bs = g_strdup_printf("%" G_GUINT64_FORMAT, job->bs);
   g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, job->size);
@@ -1372,6 +1382,8 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   pcs_params_mark(p, "workload.block_size", job->bs_line);
   pcs_params_mark(p, "workload.file_size", job->size_line);
   pcs_params_mark(p, "readahead.fadvise_hint", job->fadvise_line);
+  pcs_params_mark(p, "workload.files", 0);
+  pcs_params_mark(p, "scenario.name", 0);
   pcs_params_jobs_free(p->jobs, p->njobs);
   p->jobs = pcs_params_jobs_copy(job->jobs, job->njobs);
   p->njobs = job->njobs;

@@ -568,11 +568,19 @@ void pcs_params_mark(PcsParams *p, const char *key, uint32_t line) {
   const PcsParamInfo *info = pcs_params_find_dotted(key);
   g_assert(info);
   p->line[info - param_table] = line;
+  p->in_model[info - param_table] = FALSE;
+}
+
+void pcs_params_model_below(PcsParams *p) {
+  g_free(p->model_source);
+  p->model_source = g_strdup(p->source ? p->source : "scenario");
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) p->in_model[i] = p->line[i] && p->line[i] != PCS_LINE_CLI;
 }
 
 char *pcs_params_where(const PcsParams *p, const char *key) {
-  const char *src = p->source ? p->source : "scenario";
   const PcsParamInfo *info = pcs_params_find_dotted(key);
+  const char *src = info && p->in_model[info - param_table] ? p->model_source
+                                                            : p->source ? p->source : "scenario";
   uint32_t line = info ? p->line[info - param_table] : 0;
   if (line == PCS_LINE_CLI) return g_strdup("--set");
   if (line) return g_strdup_printf("%s:%u", src, line);
@@ -591,6 +599,7 @@ void pcs_params_clear(PcsParams *p) {
   for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++)
     if (param_table[i].kind == PCS_KIND_TEXT) g_clear_pointer((char **)((char *)p + param_table[i].offset), g_free);
   g_clear_pointer(&p->source, g_free);
+  g_clear_pointer(&p->model_source, g_free);
   g_clear_pointer(&p->fio_accepted, g_strfreev);
   g_clear_pointer(&p->fio_model, g_free);
   pcs_params_jobs_free(p->jobs, p->njobs);
@@ -717,6 +726,7 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
       *f = g_strdup(*f);
     }
   dst->source = g_strdup(src->source);
+  dst->model_source = g_strdup(src->model_source);
   dst->fio_accepted = g_strdupv(src->fio_accepted);
   dst->fio_model = g_strdup(src->fio_model);
   dst->jobs = pcs_params_jobs_copy(src->jobs, src->njobs);
@@ -765,6 +775,7 @@ gboolean pcs_params_set_assignment(PcsParams *p, const char *assignment, GError 
   const PcsParamInfo *info = pcs_params_lookup(key, "--set", error);
   if (!info || !pcs_params_set(p, info, eq + 1, "--set", error)) return FALSE;
   p->line[info - param_table] = PCS_LINE_CLI;
+  p->in_model[info - param_table] = FALSE;
   return TRUE;
 }
 
@@ -804,6 +815,7 @@ static gboolean apply_lines(PcsParams *p, const char *path, const char *text, GK
     g_autofree char *value = g_key_file_get_string(kf, section, key, NULL);
     if (!pcs_params_set(p, info, value ? value : "", where, error)) return FALSE;
     p->line[info - param_table] = i + 1;
+    p->in_model[info - param_table] = FALSE;
   }
   return TRUE;
 }
