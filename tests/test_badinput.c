@@ -133,6 +133,11 @@ static const BadCase cases[] = {
   {"results with broken JSON", IN_RESULTS, "{\"results\": [", NULL, {"@"}},
   {"sweep over an unknown key", IN_SWEEP, "workload.thread=1,2", NULL, {"--vary", "did you mean 'workload.threads'"}},
   {"sweep with a bad range", IN_SWEEP, "workload.threads=8..1", NULL, {"--vary", "A <= B"}},
+  /* a varied value a check refuses was blamed on the scenario file (no line) */
+  {"sweep value a check refuses", IN_SWEEP, "cpu.cache_size=4096,1000", NULL,
+   {"--vary cpu.cache_size=1000: cpu.cache_size: expected 0 or a multiple of the 4096-byte page (grid point 2)"}},
+  {"sweep value against a scenario key", IN_SWEEP, "workload.file_size=16k", NULL,
+   {"--vary workload.file_size=16384: workload.block_size (32768 bytes) is larger than workload.file_size"}},
   {"scenario path that does not exist", IN_PATH, "/nonexistent/pcsim.ini", NULL, {"/nonexistent/pcsim.ini", "No such"}},
   {"scenario path that is a directory", IN_PATH, "workloads", NULL, {"workloads", "is a directory"}},
 };

@@ -283,6 +283,19 @@ static void sweep_takes_a_fio_job_as_run_does(void **state) {
   }
 }
 
+/* A job's own key (workload.block_size, ...) varied over a job file of
+ * several jobs is refused as --set is: each job reads with its own, and
+ * the sweep's column would name a value no job ran with. */
+static void varying_a_key_each_job_sets_is_refused(void **state) {
+  g_autofree char *job = test_tempfile("jobs.fio", "[global]\nsize=4M\nrw=read\n[a]\nbs=4k\n[b]\nbs=8k\n");
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "sweep", job, "--vary", "workload.block_size=16k,32k", NULL), 2);
+  if (!strstr(err, "pcsim sweep: --vary workload.block_size=16384: workload.block_size: each of the 2 jobs reads with "
+                   "its own"))
+    fail_msg("%s", err);
+  assert_string_equal(out, "");
+}
+
 static void sweep_bad_input_exits_2_and_writes_nothing(void **state) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *out_path = g_build_filename(dir, "never.csv", NULL);
@@ -400,6 +413,7 @@ int main(void) {
     cmocka_unit_test(plot_writes_png_and_svg_or_says_how_to_get_gnuplot),
     cmocka_unit_test(sweep_bad_input_exits_2_and_writes_nothing),
     cmocka_unit_test(sweep_takes_a_fio_job_as_run_does),
+    cmocka_unit_test(varying_a_key_each_job_sets_is_refused),
     cmocka_unit_test(a_signal_stops_a_sweep_without_leaving_a_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -306,6 +306,7 @@ typedef enum {
 
 #define PCS_PARAMS_MAX 112
 #define PCS_LINE_CLI UINT32_MAX
+#define PCS_LINE_VARY (UINT32_MAX - 1) /* a sweep's --vary (pcs_grid_apply()) */
 
 /* One of several jobs run at once (fio job sections, fio.c): its name
  * (fio's jobname), its clones, and the workload keys it reads with where
@@ -360,7 +361,8 @@ typedef struct {
   PcsJobSpec *jobs;
   uint32_t njobs;
   /* Where each key was set, by index in PCS_PARAMS: 0 default, a line of
-   * source, or PCS_LINE_CLI for --set; errors name it. */
+   * source, PCS_LINE_CLI for --set or PCS_LINE_VARY for --vary; errors
+   * name it. */
   uint32_t line[PCS_PARAMS_MAX];
   /* A fio job's run: the --model scenario the job was applied over
    * (pcs_params_model_below()), and the keys whose line[] is a line of that
@@ -410,8 +412,8 @@ void pcs_params_mark(PcsParams *p, const char *key, uint32_t line);
  * lines its file set keep naming that file when P->source becomes the
  * job's, until the job marks the key as its own (pcs_params_mark()). */
 void pcs_params_model_below(PcsParams *p);
-/* "FILE:LINE" of the line that set KEY ("section.key"), "--set" or "FILE"
- * (the --model's file for a key a fio job's model set). */
+/* "FILE:LINE" of the line that set KEY ("section.key"), "--set", "--vary
+ * KEY=VALUE" or "FILE" (the --model's file for a key a fio job's model set). */
 char *pcs_params_where(const PcsParams *p, const char *key);
 /* Cross-key checks ("impossible combinations"); with jobs, each job's
  * view too, and that their clones add up to workload.threads. */

@@ -259,6 +259,14 @@ gboolean pcs_grid_apply(const PcsGrid *g, uint64_t point, PcsParams *p, GError *
     if (!pcs_params_set(p, a->info, g_ptr_array_index(a->assign, pcs_grid_coord(g, i, point)), "--vary", error))
       return FALSE;
   }
+  /* the checks of a varied key name --vary, not the scenario's line; marked
+   * once all are set, so a scenario.kernel or filesystem axis sets its
+   * profile's keys (those nothing set: line 0) as it did */
+  for (guint i = 0; i < g->axes->len; i++) {
+    PcsAxis *a = g_ptr_array_index(g->axes, i);
+    g_autofree char *key = g_strdup_printf("%s.%s", a->info->section, a->info->key);
+    pcs_params_mark(p, key, PCS_LINE_VARY);
+  }
   return TRUE;
 }
 

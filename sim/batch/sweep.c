@@ -115,10 +115,16 @@ static void format_row(GString *out, const PcsSweep *sw, uint64_t point, guint p
   g_string_append_c(out, '\n');
 }
 
+/* A point's error keeps where the fault is first (the --vary value, or the
+ * scenario's line) and names the point after it. */
 static gboolean point_params(const PcsSweep *sw, uint64_t point, PcsParams *p, GError **error) {
   pcs_params_copy(p, sw->base);
   if (pcs_grid_apply(sw->grid, point, p, error) && pcs_params_validate(p, error)) return TRUE;
-  g_prefix_error(error, "grid point %" G_GUINT64_FORMAT ": ", point + 1);
+  if (error && *error) {
+    char *msg = g_strdup_printf("%s (grid point %" G_GUINT64_FORMAT ")", (*error)->message, point + 1);
+    g_free((*error)->message);
+    (*error)->message = msg;
+  }
   return FALSE;
 }
 

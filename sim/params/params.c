@@ -574,7 +574,7 @@ void pcs_params_mark(PcsParams *p, const char *key, uint32_t line) {
 void pcs_params_model_below(PcsParams *p) {
   g_free(p->model_source);
   p->model_source = g_strdup(p->source ? p->source : "scenario");
-  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) p->in_model[i] = p->line[i] && p->line[i] != PCS_LINE_CLI;
+  for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) p->in_model[i] = p->line[i] && p->line[i] < PCS_LINE_VARY;
 }
 
 char *pcs_params_where(const PcsParams *p, const char *key) {
@@ -583,6 +583,10 @@ char *pcs_params_where(const PcsParams *p, const char *key) {
                                                             : p->source ? p->source : "scenario";
   uint32_t line = info ? p->line[info - param_table] : 0;
   if (line == PCS_LINE_CLI) return g_strdup("--set");
+  if (line == PCS_LINE_VARY) { /* a sweep's point: which of the values */
+    g_autofree char *value = pcs_params_format(p, info);
+    return g_strdup_printf("--vary %s=%s", key, value);
+  }
   if (line) return g_strdup_printf("%s:%u", src, line);
   return g_strdup(src);
 }
@@ -895,10 +899,10 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
     }                                                                         \
   } while (0)
 
-/* A check between two keys blames the one a --set gave, else the first. */
+/* A check between two keys blames the one a --set or --vary gave, else the first. */
 static const char *blame(const PcsParams *p, const char *first, const char *second) {
-  return p->line[pcs_params_find_dotted(second) - param_table] == PCS_LINE_CLI &&
-                 p->line[pcs_params_find_dotted(first) - param_table] != PCS_LINE_CLI
+  return p->line[pcs_params_find_dotted(second) - param_table] >= PCS_LINE_VARY &&
+                 p->line[pcs_params_find_dotted(first) - param_table] < PCS_LINE_VARY
              ? second
              : first;
 }
@@ -953,7 +957,7 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
   uint32_t files = 0;
   for (const char *const *k = job_keys; *k; k++) { /* each job's own value would win over it */
     g_autofree char *where = pcs_params_where(p, *k);
-    if (!strcmp(where, "--set"))
+    if (p->line[pcs_params_find_dotted(*k) - param_table] >= PCS_LINE_VARY)
       return pcs_input_error(error, where, 0, "%s: each of the %u jobs reads with its own (its job section's); "
                              "change it in the job file", *k, p->njobs);
   }
