@@ -43,6 +43,34 @@ static void expect_refusal(const char *text, const char *want) {
   pcs_fio_clear(&job);
 }
 
+/* A job's value the checks refuse names that job's line, and the job after
+ * it: the views kept the first job's lines (a second job's bs=8k was
+ * blamed on the first's bs=4k) or none, and put the job first. */
+static void a_jobs_bad_value_names_its_own_line(void **state) {
+  const struct {
+    const char *text, *want;
+  } cases[] = {
+    {"[a]\nsize=8m\nbs=4k\n[b]\nsize=8m\nbs=1k\n",
+     "job.fio:6: job 'b': workload.block_size = '1024' is out of range: expected 4096"},
+    {"[a]\nsize=8m\nbs=4k\n[b]\nsize=4k\nbs=8k\n",
+     "job.fio:6: job 'b': workload.block_size (8192 bytes) is larger than workload.file_size (4096)"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    PcsParams p;
+    test_load(&p, "workloads/linux-6.18-btrfs.ini");
+    PcsFioJob job;
+    GError *error = NULL;
+    gboolean ok = pcs_fio_load_text(&job, "job.fio", cases[i].text, strlen(cases[i].text), &error) &&
+                  pcs_fio_apply(&job, &p, &error) && pcs_params_validate(&p, &error);
+    if (ok) fail_msg("case %zu accepted", i);
+    if (!g_str_has_prefix(error->message, cases[i].want))
+      fail_msg("case %zu: '%s', expected '%s'", i, error->message, cases[i].want);
+    g_error_free(error);
+    pcs_fio_clear(&job);
+    pcs_params_clear(&p);
+  }
+}
+
 static void sections_that_differ_become_jobs(void **state) {
   PcsParams p;
   PcsFioJob job;
@@ -688,6 +716,7 @@ static void sections_of_their_own_files_as_the_capture(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(a_jobs_bad_value_names_its_own_line),
     cmocka_unit_test(sections_that_differ_become_jobs),
     cmocka_unit_test(real_fio_reads_the_sections_alike),
     cmocka_unit_test(a_barrier_names_a_job_before_it),

@@ -318,6 +318,7 @@ typedef struct {
   char *name;
   uint64_t clones;
   char **set;     /* "section.key=value", NULL-terminated (may be empty) */
+  uint32_t *lines; /* the line of the job file that set each of SET (0: none), or NULL (results files) */
   uint32_t group; /* fio's groupid: 0, and one more at each new_group or stonewall */
   /* barrier (fio's stonewall, wait_for): the job starts when every clone of
    * the jobs [0, after) has finished (stonewall), or, when wait_for is not
@@ -369,6 +370,9 @@ typedef struct {
    * file (those the job does not set), else NULL and all FALSE. */
   char *model_source;
   gboolean in_model[PCS_PARAMS_MAX];
+  /* A job's view (pcs_params_job_view()): the job's name, which errors
+   * name after where the key was set; else NULL. */
+  char *job_name;
 } PcsParams;
 
 typedef struct {
@@ -413,7 +417,8 @@ void pcs_params_mark(PcsParams *p, const char *key, uint32_t line);
  * job's, until the job marks the key as its own (pcs_params_mark()). */
 void pcs_params_model_below(PcsParams *p);
 /* "FILE:LINE" of the line that set KEY ("section.key"), "--set", "--vary
- * KEY=VALUE" or "FILE" (the --model's file for a key a fio job's model set). */
+ * KEY=VALUE" or "FILE" (the --model's file for a key a fio job's model set),
+ * and ": job 'NAME'" after it in a job's view. */
 char *pcs_params_where(const PcsParams *p, const char *key);
 /* Cross-key checks ("impossible combinations"); with jobs, each job's
  * view too, and that their clones add up to workload.threads. */

@@ -1077,6 +1077,24 @@ static char **job_set(const Eval *e) {
   return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* The line of the job file each of job_set()'s keys came from (0: fio's
+ * default, or an included file), for the job's view's messages. */
+static uint32_t *job_lines(const Eval *e, char **set) {
+  const struct {
+    const char *key;
+    guint line;
+  } at[] = {{"workload.block_size", e->bs_line}, {"workload.rw", e->rw_line}, {"workload.ioengine", e->engine_line},
+            {"workload.file_size", e->size_line}, {"workload.offset", e->offset_line},
+            {"workload.loops", e->loops_line}, {"workload.time_based", e->time_based_line},
+            {"workload.runtime", e->runtime_line}, {"readahead.fadvise_hint", e->fadvise_line},
+            {"workload.nrfiles", e->nrfiles_line}};
+  uint32_t *lines = g_new0(uint32_t, g_strv_length(set) + 1);
+  for (guint i = 0; set[i]; i++)
+    for (guint k = 0; k < G_N_ELEMENTS(at); k++)
+      if (g_str_has_prefix(set[i], at[k].key) && set[i][strlen(at[k].key)] == '=') lines[i] = at[k].line;
+  return lines;
+}
+
 /* What a job reads with on its own (job_set()): does E differ from FIRST? */
 static gboolean own_differs(const Eval *e, const Eval *first) {
   return e->bs != first->bs || e->randread != first->randread || e->norandommap != first->norandommap ||
@@ -1239,6 +1257,7 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       spec->name = g_strdup(sec->name);
       spec->clones = e->numjobs;
       spec->set = job_set(e);
+      spec->lines = job_lines(e, spec->set);
       spec->group = sec->group = group;
       job_files(evals, j, job->per_thread_files, spec);
       ok = job_barrier(job, e, j, spec, error);

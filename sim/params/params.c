@@ -577,7 +577,7 @@ void pcs_params_model_below(PcsParams *p) {
   for (size_t i = 0; i < G_N_ELEMENTS(param_table); i++) p->in_model[i] = p->line[i] && p->line[i] < PCS_LINE_VARY;
 }
 
-char *pcs_params_where(const PcsParams *p, const char *key) {
+static char *where_set(const PcsParams *p, const char *key) {
   const PcsParamInfo *info = pcs_params_find_dotted(key);
   const char *src = info && p->in_model[info - param_table] ? p->model_source
                                                             : p->source ? p->source : "scenario";
@@ -589,6 +589,13 @@ char *pcs_params_where(const PcsParams *p, const char *key) {
   }
   if (line) return g_strdup_printf("%s:%u", src, line);
   return g_strdup(src);
+}
+
+char *pcs_params_where(const PcsParams *p, const char *key) {
+  char *at = where_set(p, key);
+  if (!p->job_name) return at;
+  g_autofree char *in_job = at;
+  return g_strdup_printf("%s: job '%s'", in_job, p->job_name);
 }
 
 void pcs_params_init(PcsParams *p) {
@@ -604,6 +611,7 @@ void pcs_params_clear(PcsParams *p) {
     if (param_table[i].kind == PCS_KIND_TEXT) g_clear_pointer((char **)((char *)p + param_table[i].offset), g_free);
   g_clear_pointer(&p->source, g_free);
   g_clear_pointer(&p->model_source, g_free);
+  g_clear_pointer(&p->job_name, g_free);
   g_clear_pointer(&p->fio_accepted, g_strfreev);
   g_clear_pointer(&p->fio_model, g_free);
   pcs_params_jobs_free(p->jobs, p->njobs);
@@ -614,6 +622,7 @@ void pcs_params_jobs_free(PcsJobSpec *jobs, uint32_t n) {
   for (uint32_t j = 0; jobs && j < n; j++) {
     g_free(jobs[j].name);
     g_strfreev(jobs[j].set);
+    g_free(jobs[j].lines);
     g_free(jobs[j].files);
   }
   g_free(jobs);
@@ -626,6 +635,7 @@ PcsJobSpec *pcs_params_jobs_copy(const PcsJobSpec *jobs, uint32_t n) {
     out[j] = jobs[j];
     out[j].name = g_strdup(jobs[j].name);
     out[j].set = g_strdupv(jobs[j].set);
+    out[j].lines = jobs[j].lines ? g_memdup2(jobs[j].lines, g_strv_length(jobs[j].set) * sizeof *jobs[j].lines) : NULL;
     out[j].files = jobs[j].files ? g_memdup2(jobs[j].files, jobs[j].nfiles * sizeof *jobs[j].files) : NULL;
   }
   return out;
@@ -705,15 +715,17 @@ gboolean pcs_params_job_view(const PcsParams *p, uint32_t j, PcsParams *out, GEr
   view.jobs = NULL, view.njobs = 0;
   pcs_params_copy(out, &view);
   out->workload_threads = job->clones;
-  for (char **a = job->set; a && *a; a++) {
-    g_auto(GStrv) kv = g_strsplit(*a, "=", 2);
+  out->job_name = g_strdup(job->name);
+  for (guint i = 0; job->set && job->set[i]; i++) {
+    g_auto(GStrv) kv = g_strsplit(job->set[i], "=", 2);
     const PcsParamInfo *info = kv[1] ? pcs_params_find_dotted(kv[0]) : NULL;
     if (!info) {
       pcs_params_clear(out);
       return pcs_input_error(error, p->source ? p->source : "scenario", 0, "job '%s': '%s': expected section.key=value",
-                             job->name, *a);
+                             job->name, job->set[i]);
     }
-    g_autofree char *where = g_strdup_printf("%s: job '%s'", p->source ? p->source : "scenario", job->name);
+    pcs_params_mark(out, kv[0], job->lines ? job->lines[i] : 0); /* the job's line, not the first job's */
+    g_autofree char *where = pcs_params_where(out, kv[0]);
     if (!pcs_params_set(out, info, kv[1], where, error)) {
       pcs_params_clear(out);
       return FALSE;
@@ -731,6 +743,7 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
     }
   dst->source = g_strdup(src->source);
   dst->model_source = g_strdup(src->model_source);
+  dst->job_name = g_strdup(src->job_name);
   dst->fio_accepted = g_strdupv(src->fio_accepted);
   dst->fio_model = g_strdup(src->fio_model);
   dst->jobs = pcs_params_jobs_copy(src->jobs, src->njobs);
@@ -981,14 +994,11 @@ static gboolean jobs_validate(const PcsParams *p, GError **error) {
                                "time_based, runtime, nrfiles, file_service_type, openfiles and readahead.fadvise_hint)",
                                job->name, key);
     }
-    PcsParams view;
+    PcsParams view; /* its errors name the job after where (pcs_params_where()) */
     if (!pcs_params_job_view(p, j, &view, error)) return FALSE;
     gboolean ok = pcs_params_validate(&view, error);
     pcs_params_clear(&view);
-    if (!ok) {
-      g_prefix_error(error, "job '%s': ", job->name);
-      return FALSE;
-    }
+    if (!ok) return FALSE;
   }
   if (clones != p->workload_threads) {
     g_autofree char *at = pcs_params_where(p, "workload.threads");
