@@ -132,6 +132,39 @@ static void bad_scenarios_name_file_line_and_key(void **state) {
                "cost.insert_alloc (2000 ns) is more than cost.insert_won (1000 ns)");
 }
 
+/* A bio takes a large folio whole (bio.c): a bio.max_size below the largest
+ * folio the run reads, a stripe inside it, or v3.x's queue limits aborted
+ * the run (bio.c: "assertion failed: (added)"); they are refused at the
+ * key's line, and a bio of the largest folio's size runs. */
+static void a_bio_takes_the_largest_folio_whole(void **state) {
+  const char *ext4 = "[scenario]\nkernel = v6.18\nfilesystem = ext4\n[workload]\nfile_size = 8M\n";
+  const struct {
+    const char *more, *line, *needle;
+  } bad[] = {
+    {"[bio]\nmax_size = 64k\n", "s.ini:7:",
+     "bio.max_size (65536 bytes) is less than the largest folio this run reads, 128 KiB"},
+    {"[readahead]\nread_ahead_kb = 4096\n[bio]\nmax_size = 1M\n", "s.ini:9:", "largest folio this run reads, 2048 KiB"},
+    {"[bio]\nstripe_size = 64k\n", "s.ini:7:", "bio.stripe_size (65536 bytes) would cut the largest folio"},
+    {"[bio]\nqueue_limited = 1\n", "s.ini:7:", "bio.queue_limited = 1 (v3.x's bio_add_page() limits) with "
+                                                "readahead.max_folio_order = 9"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *text = g_strconcat(ext4, bad[i].more, NULL);
+    expect_error(text, bad[i].line, bad[i].needle);
+  }
+  g_autofree char *fits = g_strconcat(ext4, "[bio]\nmax_size = 128k\n", NULL);
+  g_autofree char *path = test_tempfile("fits.ini", fits);
+  PcsParams p;
+  pcs_params_init(&p);
+  GError *error = NULL;
+  if (!pcs_params_load(&p, path, &error) || !pcs_params_validate(&p, &error)) fail_msg("%s", error->message);
+  PcsResult r;
+  test_run(&p, "window", &r); /* 128 KiB folios in 128 KiB bios */
+  assert_true(r.bios > 0);
+  pcs_result_clear(&r);
+  pcs_params_clear(&p);
+}
+
 static void binary_and_missing_files_are_refused(void **state) {
   g_autofree char *path = test_tempfile("bin.ini", "x");
   assert_true(g_file_set_contents(path, "\x7f" "ELF\x01\x00\x00garbage", 12, NULL));
@@ -284,6 +317,7 @@ int main(void) {
     cmocka_unit_test(every_value_reads_back_as_printed),
     cmocka_unit_test(ranges_are_enforced_at_their_bounds),
     cmocka_unit_test(bad_scenarios_name_file_line_and_key),
+    cmocka_unit_test(a_bio_takes_the_largest_folio_whole),
     cmocka_unit_test(binary_and_missing_files_are_refused),
     cmocka_unit_test(set_overrides_and_checks_keys),
     cmocka_unit_test(the_window_follows_read_ahead_kb_and_fadvise),

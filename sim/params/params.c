@@ -912,6 +912,20 @@ gboolean pcs_params_load_text(PcsParams *p, const char *path, const char *data, 
     }                                                                         \
   } while (0)
 
+/* The largest folio, in pages, a run reads: readahead.c's order is at most
+ * readahead.max_folio_order and ilog2 of the readahead size, which is at
+ * most the window, or a read() larger than it up to the bdi's io_pages
+ * (block.max_sectors: ext4 and xfs, the file systems with large folios). */
+static uint64_t largest_folio_pages(const PcsParams *p) {
+  if (!p->readahead_max_folio_order) return 1;
+  uint64_t window = pcs_params_window_bytes(p) / PCS_PAGE_SIZE;
+  uint64_t call = p->workload_block_size / PCS_PAGE_SIZE + 1; /* the pages one read() spans, at most */
+  uint64_t ra = MAX(window, MIN(call, p->block_max_sectors / PCS_SECTORS_PER_PAGE));
+  uint64_t order = 0;
+  while (order < p->readahead_max_folio_order && UINT64_C(2) << order <= ra) order++;
+  return UINT64_C(1) << order;
+}
+
 /* A check between two keys blames the one a --set or --vary gave, else the first. */
 static const char *blame(const PcsParams *p, const char *first, const char *second) {
   return p->line[pcs_params_find_dotted(second) - param_table] >= PCS_LINE_VARY &&
@@ -1031,6 +1045,23 @@ gboolean pcs_params_validate(const PcsParams *p, GError **error) {
         !p->readahead_max_folio_order || fs != PCS_FS_BTRFS,
         "readahead.max_folio_order = %" G_GUINT64_FORMAT " with filesystem = btrfs: btrfs data has no large folios in "
         "6.18 (mapping_set_large_folios() is not called for data inodes); use filesystem = ext4 or xfs",
+        p->readahead_max_folio_order);
+  /* a bio takes a large folio whole (bio.c pcs_bio_add_folio(), the kernel's bio_add_folio()) */
+  uint64_t folio = largest_folio_pages(p), folio_kib = folio * PCS_PAGE_SIZE / PCS_KIB;
+  CHECK(blame(p, "bio.max_size", "readahead.max_folio_order"), folio <= p->bio_max_size / PCS_PAGE_SIZE,
+        "bio.max_size (%" G_GUINT64_FORMAT " bytes) is less than the largest folio this run reads, %" G_GUINT64_FORMAT
+        " KiB (readahead.max_folio_order = %" G_GUINT64_FORMAT " and the readahead size): a bio takes a large folio "
+        "whole (bio_add_folio()); raise it to %" G_GUINT64_FORMAT "k or lower readahead.max_folio_order",
+        p->bio_max_size, folio_kib, p->readahead_max_folio_order, folio_kib);
+  CHECK(blame(p, "bio.stripe_size", "readahead.max_folio_order"),
+        !p->bio_stripe_size || p->bio_stripe_size / PCS_PAGE_SIZE % folio == 0,
+        "bio.stripe_size (%" G_GUINT64_FORMAT " bytes) would cut the largest folio this run reads, %" G_GUINT64_FORMAT
+        " KiB (readahead.max_folio_order = %" G_GUINT64_FORMAT "): a bio takes a large folio whole; expected 0 or a "
+        "multiple of %" G_GUINT64_FORMAT "k", p->bio_stripe_size, folio_kib, p->readahead_max_folio_order, folio_kib);
+  CHECK(blame(p, "bio.queue_limited", "readahead.max_folio_order"),
+        !p->bio_queue_limited || !p->readahead_max_folio_order,
+        "bio.queue_limited = 1 (v3.x's bio_add_page() limits) with readahead.max_folio_order = %" G_GUINT64_FORMAT
+        ": large folios are 6.x's, whose bios grow to bio.max_size and the block layer splits; set it to 0",
         p->readahead_max_folio_order);
   CHECK(blame(p, "bio.csum_leaf_size", "scenario.filesystem"), !p->bio_csum_leaf_size || fs == PCS_FS_BTRFS,
         "bio.csum_leaf_size = %" G_GUINT64_FORMAT " with filesystem = %s: data checksums are btrfs's; set it to 0",
