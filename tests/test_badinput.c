@@ -22,6 +22,8 @@ typedef struct {
 static const BadCase cases[] = {
   SCEN("empty file", "", "@:1:", "empty scenario"),
   SCEN("binary garbage", "\x01\x02\xff\xfe[workload]\x01", "@:1:", "not a text file"),
+  SCEN("a byte that is not UTF-8 on line 3", "[workload]\nthreads = 4\nfile\xff_size = 8M\n", "@:3:",
+       "not a text file"),
   SCEN("key before any section", "# header\nthreads = 4\n[workload]\n", "@:2:", "does not start with a group"),
   SCEN("broken section header", "[workload]\nthreads = 2\n[cpu\n", "@:3:", "[cpu"),
   SCEN("unknown key", "[workload]\nthreads = 4\nblock_sise = 32k\n", "@:3:", "did you mean 'workload.block_size'"),

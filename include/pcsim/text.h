@@ -21,7 +21,8 @@ typedef enum {
 gboolean pcs_text_read(const char *path, PcsTextFlags flags, char **text, gsize *len, GError **error);
 
 /* The text check alone, for loaders given bytes rather than a path:
- * an input error unless DATA[0..LEN) is UTF-8 without NUL bytes. */
+ * an input error unless DATA[0..LEN) is UTF-8 without NUL bytes, at the
+ * line of the first byte that is not. */
 gboolean pcs_text_check(const char *path, const char *data, gsize len, GError **error);
 
 /* Sets an input error "PATH:LINE: MESSAGE" ("PATH: MESSAGE" for LINE 0),

@@ -54,9 +54,18 @@ gboolean pcs_input_error(GError **error, const char *path, guint line, const cha
   return FALSE;
 }
 
+/* The line of the first NUL byte or byte that is not UTF-8, or 0. */
+static guint binary_line(const char *data, gsize len) {
+  const char *end = data + len;
+  if (g_utf8_validate(data, (gssize)len, &end)) return 0; /* with a length, a NUL is invalid too */
+  guint line = 1;
+  for (const char *p = data; p < end; p++) line += *p == '\n';
+  return line;
+}
+
 gboolean pcs_text_check(const char *path, const char *data, gsize len, GError **error) {
-  if (memchr(data, 0, len) || !g_utf8_validate(data, (gssize)len, NULL))
-    return pcs_input_error(error, path, 1, "not a text file (binary data)");
+  guint line = binary_line(data, len);
+  if (line) return pcs_input_error(error, path, line, "not a text file (binary data)");
   return TRUE;
 }
 
