@@ -58,7 +58,8 @@ static void expect_grid_error(const char *spec, const char *needle) {
 }
 
 static void bad_vary_specs_are_refused(void **state) {
-  expect_grid_error("workload.threads", "expected KEY=LIST");
+  expect_grid_error("workload.threads", "--vary 'workload.threads': expected KEY=LIST"); /* the option first */
+  expect_grid_error("=0.5us", "--vary '=0.5us': expected KEY=LIST");
   expect_grid_error("workload.thread=1,2", "did you mean 'workload.threads'");
   expect_grid_error("threads=1,2", "unknown key 'threads' (did you mean 'workload.threads'?)"); /* issue 16 */
   expect_grid_error("nosuchkey=1,2", "unknown key 'nosuchkey' (keys are SECTION.KEY");

@@ -188,7 +188,7 @@ gboolean pcs_grid_add(PcsGrid *g, const char *spec, GError **error) {
   g_autofree char *key = eq ? g_strstrip(g_strndup(spec, (gsize)(eq - spec))) : NULL;
   gboolean ok;
   if (!eq || !*key || !eq[1]) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "'%s': expected KEY=LIST, e.g. workload.threads=1..8", spec);
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--vary '%s': expected KEY=LIST, e.g. workload.threads=1..8", spec);
     return FALSE;
   }
   g_ptr_array_add(g->specs, g_strdup(spec));
