@@ -66,7 +66,7 @@ static const struct {
     "\n  stall (read queued -> next data bio): 0.70 / 3.49 / 230, 25% of the 915 ms span\n",
     "\n  device busy (a read request in flight): 735 ms, 80% of the span\n"}},
   /* the session's first run against its repeats, and the one-thread 4 MiB run's data bios per repeat: rep1
-   * has the most in 25 of 26 standard sessions (docs/notebook/2026-12-07-first-run.md) */
+   * has the most in 25 of 27 standard sessions (docs/notebook/2026-12-07-first-run.md) */
   {{"first-run", "--bios", "bs32k-ra4096-j1", "tests/data/kernel-6.18-dec07l"},
    {"tests/data/kernel-6.18-dec07l: first run bs32k-ra128-j1-rep1 1011 MiB/s, its repeats 919, 1059 MiB/s: 1.02 of "
     "their median\n",
