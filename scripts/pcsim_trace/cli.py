@@ -25,7 +25,8 @@ PROG = 'pcsim-trace'
 DESCRIPTION = '''\
 Analyses of ftrace text: a kernel capture (scripts/capture-kernel-trace) or the file
 `pcsim run ... --ftrace FILE` writes (.gz or plain).  Medians and pNN follow one rule:
-the value at index floor(n * f) of the n sorted values (scripts/pcsim_trace/quantile.py).
+the value at index floor(n * f) of the n sorted values (scripts/pcsim_trace/quantile.py),
+but for first-run's median of a first run's repeats (validate-6.18's: see first-run --help).
 `pcsim-trace NAME --help` describes NAME.'''
 
 

@@ -8,7 +8,9 @@ of capture.txt (or README), in the order the runs ran:
   SESSION: first run CONFIG-rep1 M MiB/s, its repeats A, B MiB/s: R of their median
 
 the session's first run, which is the first repeat of the first configuration: the
-run calibrate reads for its one-thread 128 KiB capture.  With --bios CONFIG, that
+run calibrate reads for its one-thread 128 KiB capture.  R's median is validate-6.18's over
+repeats (two repeats: their mean), not quantile.py's upper middle value, and so is the
+median over sessions.  With --bios CONFIG, that
 configuration's data bios/MiB in each repeat (block_bio_queue of reads without M:
 bios over the MiB they carry, as `pcsim trace-stats` counts them), and whether rep1
 has more than every other repeat.  Then over the sessions: the median R, how many
@@ -67,6 +69,10 @@ def bios_per_mib(path):
 
 
 def median(v):
+    """The median as scripts/validate-6.18 takes it over repeats: the middle value, or the mean
+    of the two middle ones.  Not quantile.py's rule (the upper of the two) on purpose: a
+    first run is set against its two repeats, and the upper one alone would be the faster
+    repeat, not their middle."""
     v = sorted(v)
     n = len(v)
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
@@ -92,11 +98,11 @@ def one(session, config):
             print(f'  {config}: not captured here')
         else:
             b = {rep: bios_per_mib(trace_of(session, f'{config}-rep{rep}')) for rep in reps}
-            most = len(reps) > 1 and 1 in b and b[1] > max(v for k, v in b.items() if k != 1)
+            rest = [v for k, v in b.items() if k != 1]
+            if 1 in b and rest:
+                most = b[1] > max(rest)
             print(f'  {config}: data bios/MiB ' + ', '.join(f'rep{k} {v:.3f}' for k, v in sorted(b.items()))
-                  + (f'; rep1 {"has" if most else "has not"} more than the others' if len(reps) > 1 else ''))
-            if len(reps) < 2:
-                most = None
+                  + (f'; rep1 {"has" if most else "has not"} more than the others' if most is not None else ''))
     return ratio, most
 
 
