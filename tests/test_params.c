@@ -135,7 +135,8 @@ static void bad_scenarios_name_file_line_and_key(void **state) {
 /* A bio takes a large folio whole (bio.c): a bio.max_size below the largest
  * folio the run reads, a stripe inside it, or v3.x's queue limits aborted
  * the run (bio.c: "assertion failed: (added)"); they are refused at the
- * key's line, and a bio of the largest folio's size runs. */
+ * key's line, and a bio of the largest folio's size runs (123 bios, none over
+ * 32 pages). */
 static void a_bio_takes_the_largest_folio_whole(void **state) {
   const char *ext4 = "[scenario]\nkernel = v6.18\nfilesystem = ext4\n[workload]\nfile_size = 8M\n";
   const struct {
@@ -159,8 +160,10 @@ static void a_bio_takes_the_largest_folio_whole(void **state) {
   GError *error = NULL;
   if (!pcs_params_load(&p, path, &error) || !pcs_params_validate(&p, &error)) fail_msg("%s", error->message);
   PcsResult r;
-  test_run(&p, "window", &r); /* 128 KiB folios in 128 KiB bios */
-  assert_true(r.bios > 0);
+  test_run(&p, "window", &r); /* 128 KiB folios in 128 KiB bios: none larger, 33 of them whole */
+  assert_int_equal(r.hist_len, 33);
+  assert_int_equal(r.bio_pages_hist[32], 33);
+  assert_int_equal(r.bios, 123);
   pcs_result_clear(&r);
   pcs_params_clear(&p);
 }
