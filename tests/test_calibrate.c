@@ -264,13 +264,36 @@ static void a_simulated_trace_calibrates_back_to_its_scenario(void **state) {
 
 /* ---- the real captures ---- */
 
+/* Each of the shared session's four mechanism captures calibrated alone:
+ * the figures a user's `pcsim calibrate` prints for it, and why each is
+ * plausible for a loop device and a 2025 CPU. */
 static void capture_estimates_are_plausible(void **state) {
   const char *files[] = {"ra128-j1-rep1", "ra128-j4-rep1", "ra4096-j1-rep1", "ra4096-j4-rep1"};
+  /* what `pcsim calibrate MECH/FILE.ftrace.txt.gz --out F.ini` writes for each, pinned */
+  const char *exact[][6] = {
+    {"device.latency=0ns", "device.bandwidth=958M", "cost.insert_won=1151ns", "cost.read_setup=73ns",
+     "cost.bio_submit=16333ns", "memory.pcp_freed=6884k"},
+    {"device.latency=0ns", "device.bandwidth=654M", "cost.insert_won=1208ns", "cost.read_setup=183ns",
+     "cost.bio_submit=9599ns", "memory.pcp_freed=108464k"},
+    {"device.latency=170340ns", "device.bandwidth=311M", "cost.insert_won=1203ns", "cost.read_setup=190ns",
+     "cost.bio_submit=20025ns", "memory.pcp_freed=70060k"},
+    {"device.latency=224677ns", "device.bandwidth=1479M", "cost.insert_won=1335ns", "cost.read_setup=218ns",
+     "cost.bio_submit=15813ns", "memory.pcp_freed=55800k"},
+  };
   for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
     g_autofree char *rel = g_strdup_printf(MECH "%s.ftrace.txt.gz", files[i]);
     g_autofree char *path = test_path(rel);
-    PcsParams p;
+    PcsParams p, want;
     calibrate_to(&p, NULL, (const char *const[]){path, NULL});
+    pcs_params_init(&want);
+    for (size_t k = 0; k < G_N_ELEMENTS(exact[i]); k++) assert_true(pcs_params_set_assignment(&want, exact[i][k], NULL));
+    assert_int_equal(p.device_latency, want.device_latency);
+    assert_int_equal(p.device_bandwidth, want.device_bandwidth);
+    assert_int_equal(p.cost_insert_won, want.cost_insert_won);
+    assert_int_equal(p.cost_read_setup, want.cost_read_setup);
+    assert_int_equal(p.cost_bio_submit, want.cost_bio_submit);
+    assert_int_equal(p.memory_pcp_freed, want.memory_pcp_freed);
+    pcs_params_clear(&want);
     /* a loop device over a host file: a lone 256 KiB request in tens to hundreds of us, 0.1 to 20 GiB/s
      * (the latency alone may come out 0: the loaded rate leaves the lone requests' median no room) */
     assert_within((double)p.device_latency, 0, 1e6, files[i]);

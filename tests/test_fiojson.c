@@ -136,13 +136,18 @@ static void values_read_like_fio(void **state) {
     gint64 v = json_object_get_int_member(pct, keys[i]);
     assert_true(v >= prev);
     assert_int_equal(pcs_lathist_value(pcs_lathist_idx((uint64_t)v)), v); /* a bucket's value, as fio prints */
-    assert_true(v >= min / 2 && v <= max * 2);
+    assert_true(v >= min && v <= max);
     prev = v;
   }
-  assert_true(json_object_get_double_member(job, "sys_cpu") > 0 && json_object_get_double_member(job, "sys_cpu") <= 100);
+  /* this run's figures (seed 1): cached reads in 2.7-5.3 us, the misses' waits in the tail */
+  assert_int_equal(json_object_get_int_member(pct, "1.000000"), 2736);
+  assert_int_equal(json_object_get_int_member(pct, "50.000000"), 3344);
+  assert_int_equal(json_object_get_int_member(pct, "99.000000"), 1646592);
+  /* the readers' CPU over the run, the user part fio's own (cost.fio_user) */
+  assert_float_equal(json_object_get_double_member(job, "sys_cpu"), 21.88795, 1e-5);
+  assert_float_equal(json_object_get_double_member(job, "usr_cpu"), 2.44855, 1e-5);
   JsonObject *disk = json_array_get_object_element(json_object_get_array_member(top, "disk_util"), 0);
-  double util = json_object_get_double_member(disk, "util");
-  assert_true(util > 0 && util <= 100);
+  assert_float_equal(json_object_get_double_member(disk, "util"), 69.412884, 1e-6); /* the device busy 69% of the run */
   /* the same run's own JSON: read_lat_us_p50 is fio's p50 in us */
   g_autofree char *own = NULL, *err = NULL;
   assert_int_equal(test_pcsim(&own, &err, "run", "tests/data/fio-json/sync-read.fio", "--format", "json", "--policy",

@@ -192,6 +192,10 @@ static void timeline_picture_matches_the_text_and_stays_drawable(void **state) {
   g_autofree char *range = g_strndup(try + 12, strcspn(try + 12, " "));
   g_free(o), g_free(e);
   assert_int_equal(test_pcsim(&o, &e, "plot", tsv, "--timeline", "--pages", range, "--out", big, NULL), 0);
+  g_autofree char *drawn = NULL;
+  gsize png_len = 0;
+  assert_true(g_file_get_contents(big, &drawn, &png_len, NULL)); /* drawn: a PNG file */
+  assert_true(png_len > 8 && memcmp(drawn, "\x89PNG\r\n\x1a\n", 8) == 0);
 }
 
 /* `pcsim plot st.ini`: a scenario (or fio job, schedule, kernel trace) is
