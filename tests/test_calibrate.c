@@ -547,6 +547,13 @@ static void one_command_writes_a_complete_host(void **state) {
                       "workload.file_size=100M", "--format", "csv", NULL);
   if (rc) fail_msg("pcsim run JOB --model host.ini from another directory exited %d: %s", rc, err2);
   assert_non_null(strstr(out2, "bios_per_mib"));
+  /* the same results as the written file run by its absolute path from the source tree */
+  g_autofree char *out3 = NULL, *err3 = NULL;
+  rc = test_pcsim(&out3, &err3, "run", job, "--model", ini, "--set", "workload.file_size=100M", "--format", "csv", NULL);
+  if (rc) fail_msg("pcsim run JOB --model %s exited %d: %s", ini, rc, err3);
+  const char *rows2 = strstr(out2, "\npolicy,"), *rows3 = strstr(out3, "\npolicy,");
+  assert_true(rows2 && rows3);
+  assert_string_equal(rows2, rows3);
 }
 
 /* A capture as scripts/capture-kernel-trace writes it (OUT/NAME/NAME.ftrace.txt.gz
