@@ -6,7 +6,8 @@
  * this same binary (/proc/self/exe) with `--help` and with `COMMAND --help`
  * for every command of main.c's table and turns what they print into one
  * troff page: NAME, SYNOPSIS, DESCRIPTION, COMMANDS (a subsection per
- * command: synopsis, summary, options, description), FILES (the shipped
+ * command: synopsis, summary, options, description), YOUR OWN KERNEL (the
+ * installed capture and prediction programs), FILES (the shipped
  * scenarios), EXIT STATUS, EXAMPLES, SEE ALSO.
  *
  * The --help layout it reads is pcs_cli_help()'s: "Usage:", the synopsis
@@ -192,6 +193,19 @@ static gboolean man_page(GString *s, GError **error) {
     if (!run_self(exe, args, &help, error)) return FALSE;
     command_section(s, help);
   }
+  g_string_append(s, ".SH \"YOUR OWN KERNEL\"\n");
+  line(s, "Installed beside pcsim, two programs take a machine from a kernel capture to a calibrated prediction "
+          "(docs/kernel-traces.md in the source tree has the whole path):");
+  g_string_append(s, ".TP\n.B ");
+  line(s, "pcsim-capture-kernel-trace --job JOB.fio --out DIR --loop-fs btrfs --loop-size 3G --numjobs 1,4 "
+          "--bdi-read-ahead-kb 128,4096 --repeat 3");
+  line(s, "As root: runs the fio job under ftrace (block, readahead and page-cache events) on a direct-I/O loop "
+          "device it formats (or --device DEV), each combination of threads and read_ahead_kb, and writes "
+          "DIR/NAME-repI/ with the trace, the job and fio's JSON, and DIR/machine.txt. --help lists every option.");
+  g_string_append(s, ".TP\n.B ");
+  line(s, "pcsim-predict-capture DIR [--compare]");
+  line(s, "pcsim calibrate of DIR's two one-thread runs into DIR/host.ini, then every configuration predicted on "
+          "it (median over seeds); --compare reads the real runs beside each row.");
   g_string_append(s, ".SH FILES\n.TP\n.I " PCSIM_DATADIR "/pcsim/\n");
   line(s, "The shipped scenarios, as installed (under PREFIX/share/pcsim/ for another prefix), to copy and edit. "
           "The same files are compiled into pcsim, which runs them by name from any directory: "
