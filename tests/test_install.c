@@ -29,12 +29,19 @@ static char *read_file(const char *path) {
   return text;
 }
 
-static void install_puts_binary_scenarios_and_man_page_in_the_prefix(void **state) {
-  g_autofree char *tmp = test_tempdir();
-  g_autofree char *prefix = g_build_filename(tmp, "prefix", NULL);
+/* `cmake --install` of this build into TMP/prefix; returns that prefix. */
+static char *install_into(const char *tmp) {
+  char *prefix = g_build_filename(tmp, "prefix", NULL);
   g_autofree char *out = NULL, *err = NULL;
   char *install[] = {PCSIM_CMAKE_COMMAND, "--install", PCSIM_BUILD_DIR, "--prefix", prefix, NULL};
   if (run_in(NULL, install, &out, &err) != 0) fail_msg("cmake --install: %s%s", out, err);
+  return prefix;
+}
+
+static void install_puts_binary_scenarios_and_man_page_in_the_prefix(void **state) {
+  g_autofree char *tmp = test_tempdir();
+  g_autofree char *prefix = install_into(tmp);
+  g_autofree char *out = NULL, *err = NULL;
 
   g_autofree char *bin = g_build_filename(prefix, "bin", "pcsim", NULL);
   assert_true(g_file_test(bin, G_FILE_TEST_IS_EXECUTABLE));
@@ -106,10 +113,8 @@ static int run_bare(const char *dir, char **argv, char **out, char **err) {
  * scripts/predict-capture with this build's pcsim prints. */
 static void install_carries_the_capture_and_the_prediction(void **state) {
   g_autofree char *tmp = test_tempdir();
-  g_autofree char *prefix = g_build_filename(tmp, "prefix", NULL);
+  g_autofree char *prefix = install_into(tmp);
   g_autofree char *out = NULL, *err = NULL;
-  char *install[] = {PCSIM_CMAKE_COMMAND, "--install", PCSIM_BUILD_DIR, "--prefix", prefix, NULL};
-  if (run_in(NULL, install, &out, &err) != 0) fail_msg("cmake --install: %s%s", out, err);
   g_autofree char *capture = g_build_filename(prefix, "bin", "pcsim-capture-kernel-trace", NULL);
   g_autofree char *predict = g_build_filename(prefix, "bin", "pcsim-predict-capture", NULL);
   g_autofree char *helper = g_build_filename(prefix, "libexec", "pcsim", "fio-job-threads", NULL);
