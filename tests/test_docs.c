@@ -6,7 +6,8 @@
  * that file); each page of docs/ and the notebook's index are linked from the
  * README, each notebook page from the index; the README is a front page of at
  * most 300 lines and its seed block is what `pcsim run workloads/liubo-2011.ini`
- * prints; the README's model walk names files that are in sim/model/;
+ * prints and its validation table is docs/validation.md's calibrated summary;
+ * the README's model walk names files that are in sim/model/;
  * plots/render refuses to record a version that cannot be checked out.
  */
 #include <stdio.h>
@@ -290,6 +291,36 @@ static void readme_seed_block_is_what_pcsim_prints(void **state) {
              block, out);
 }
 
+/* The text between "<!-- validate-6.18 NAME begin" and "<!-- validate-6.18 NAME
+ * end" in TEXT, without the marker lines; NULL without both. */
+static char *marked_block(const char *text, const char *name) {
+  g_autofree char *begin = g_strdup_printf("<!-- validate-6.18 %s begin", name);
+  g_autofree char *end = g_strdup_printf("<!-- validate-6.18 %s end", name);
+  const char *b = strstr(text, begin), *e = strstr(text, end);
+  if (!b || !e) return NULL;
+  b = strchr(b, '\n');
+  if (!b || b + 1 > e) return NULL;
+  return g_strndup(b + 1, (gsize)(e - (b + 1)));
+}
+
+/* The README's validation table is the summary scripts/validate-6.18
+ * --calibrated writes at the top of docs/validation.md's calibrated block,
+ * byte for byte: the front page quotes no count the command did not give. */
+static void readme_validation_table_is_the_calibrated_summary(void **state) {
+  g_autofree char *readme = read_source("README.md");
+  g_autofree char *validation = read_source("docs/validation.md");
+  g_autofree char *summary = marked_block(readme, "summary");
+  g_autofree char *calibrated = marked_block(validation, "calibrated");
+  if (!summary) fail_msg("README.md has no \"validate-6.18 summary\" markers (scripts/validate-6.18 --calibrated fills them)");
+  assert_non_null(calibrated);
+  if (!g_str_has_prefix(summary, "| rows | sessions | rows that hold |"))
+    fail_msg("README.md's summary block is not the summary table:\n%s", summary);
+  if (!strstr(calibrated, summary))
+    fail_msg("README.md's validation table is not docs/validation.md's calibrated summary (rerun scripts/validate-6.18 "
+             "--calibrated):\n--- README\n%s", summary);
+  assert_non_null(strstr(summary, "| all | ")); /* the table's last row was read */
+}
+
 /* The README's model section names files as `reader.c`: each is in sim/model/. */
 static void model_walk_names_files_in_sim_model(void **state) {
   g_autofree char *readme = read_source("README.md");
@@ -401,6 +432,7 @@ int main(void) {
       cmocka_unit_test(every_doc_is_linked_from_the_readme),
       cmocka_unit_test(readme_is_at_most_300_lines),
       cmocka_unit_test(readme_seed_block_is_what_pcsim_prints),
+      cmocka_unit_test(readme_validation_table_is_the_calibrated_summary),
       cmocka_unit_test(model_walk_names_files_in_sim_model),
       cmocka_unit_test_setup_teardown(render_refuses_a_dirty_tree_or_a_stale_binary, make_tempdir, remove_tempdir),
   };

@@ -362,7 +362,8 @@ static void another_hosts_set_runs_its_own_scenario(void **state) {
                                        "ra128-j1,ra128-j2", NULL);
   assert_non_null(strstr(text, ",ra128-j1,1,32k,1,128,host fitted,"));
   assert_non_null(strstr(text, ",ra128-j2,2,32k,1,128,host prediction,"));
-  assert_non_null(strstr(text, ",docs/notebook/hosts/dec06-handmade.ini,,,,,,\n")); /* btrfs's blocks/ keep no inserts */
+  /* btrfs's blocks/ keep no inserts; then the file system, the kind of job and the kernel build */
+  assert_non_null(strstr(text, ",docs/notebook/hosts/dec06-handmade.ini,,,,,,,btrfs,sequential,6.18.44-fc-v1272\n"));
 }
 
 /* --calibrated, validation as a user lives it: every capture session with
@@ -407,7 +408,17 @@ static void calibrated_sessions_each_from_their_own_captures(void **state) {
   assert_null(strstr(md, "calibrate refuses it"));
   assert_non_null(strstr(md, "- check: ra128-j1-rep1.ftrace.txt.gz, 1 thread(s)")); /* the one-thread check, printed */
   /* each row on its session's calibrated host, named after the session, and its file in DIR/hosts/ */
-  assert_non_null(strstr(csv, "/dec06.ini,,,,,,\n")); /* btrfs: no inserts in blocks/ */
+  assert_non_null(strstr(csv, "/dec06.ini,,,,,,,btrfs,sequential,6.18.44-fc-v1272\n")); /* btrfs: no inserts in blocks/ */
+  /* the summary by kind of row and by kernel build, at the top (the README's table) */
+  assert_non_null(strstr(md, "| btrfs: sequential reads, the standard configurations (one file, one job section, ioengine=sync) | 3 | "));
+  assert_non_null(strstr(md, "| ext4 and xfs (large folios; the folios inserted are part of each row) | 2 | "));
+  assert_null(strstr(md, "| btrfs: fio's other jobs")); /* no such row was run */
+  const char *all = strstr(md, "\n| all | 5 | ");
+  assert_non_null(all);
+  assert_non_null(strstr(all, " of 5 | ")); /* five rows, every one a prediction */
+  assert_true(strstr(md, "| 6.18.44-fc-v1045 | 1 | ") && strstr(md, "| 6.18.44-fc-v1252 | 1 | ") && strstr(md, "| 6.18.44-fc-v1272 | 3 | "));
+  const char *summary_at = strstr(md, "| rows | sessions |"), *sessions_at = strstr(md, "| session | rows that hold |");
+  assert_true(summary_at && sessions_at && summary_at < sessions_at); /* the summary first */
   g_autofree char *host = g_build_filename(dir, "hosts", "dec06.ini", NULL), *host_text = NULL;
   assert_true(g_file_get_contents(host, &host_text, NULL, NULL));
   assert_non_null(strstr(host_text, "[scenario]\nname = dec06\n"));
