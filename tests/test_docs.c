@@ -7,6 +7,9 @@
  * README, each notebook page from the index; the README is a front page of at
  * most 300 lines and its seed block is what `pcsim run workloads/liubo-2011.ini`
  * prints and its validation table is docs/validation.md's calibrated summary;
+ * every `pcsim run` output block in the README and docs/NAME.md (a ``` block
+ * whose first line is "scenario ...") is what the command named just before it
+ * prints;
  * the README's model walk names files that are in sim/model/;
  * plots/render refuses to record a version that cannot be checked out.
  */
@@ -291,6 +294,95 @@ static void readme_seed_block_is_what_pcsim_prints(void **state) {
              block, out);
 }
 
+/* The command a doc names for the ``` block opening at LINES[FENCE]: the last
+ * span in backquotes that starts "build/pcsim run " or "pcsim run " in the
+ * paragraph just before the fence (blank lines between allowed), as written
+ * ("build/pcsim run workloads/nvme-fast.ini"); NULL without one.
+ * scripts/update-docs finds it the same way. */
+static char *command_before(char **lines, int fence) {
+  int k = fence - 1;
+  while (k >= 0 && !*lines[k]) k--;
+  GString *para = g_string_new(NULL);
+  for (; k >= 0 && *lines[k] && !g_str_has_prefix(lines[k], "```"); k--) {
+    g_string_prepend_c(para, ' ');
+    g_string_prepend(para, lines[k]);
+  }
+  g_auto(GStrv) parts = g_strsplit(para->str, "`", -1);
+  g_string_free(para, TRUE);
+  const char *last = NULL;
+  /* Odd-numbered parts are inside backquotes; the last one only if closed. */
+  for (guint i = 1, n = g_strv_length(parts); i + 1 < n; i += 2)
+    if (g_str_has_prefix(parts[i], "build/pcsim run ") || g_str_has_prefix(parts[i], "pcsim run ")) last = parts[i];
+  return g_strdup(last);
+}
+
+/* Check DOC's `pcsim run` output blocks (``` blocks whose first line starts
+ * "scenario "); append what is wrong to BAD; return how many were checked. */
+static int check_run_blocks(const char *doc, GString *bad) {
+  g_autofree char *text = read_source(doc);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  int checked = 0;
+  for (int i = 0; lines[i]; i++) {
+    if (!g_str_has_prefix(lines[i], "```")) continue;
+    int close = i + 1;
+    while (lines[close] && !g_str_has_prefix(lines[close], "```")) close++;
+    if (!lines[close]) break; /* an unclosed fence: nothing after it is a block */
+    gboolean output = strcmp(lines[i], "```") == 0 && close > i + 1 && g_str_has_prefix(lines[i + 1], "scenario ");
+    int open = i;
+    i = close;
+    if (!output) continue;
+    g_autofree char *command = command_before(lines, open);
+    if (!command) {
+      g_string_append_printf(bad, "%s:%d: a `pcsim run` output block with no `build/pcsim run ...` in backquotes in "
+                                  "the paragraph before it\n", doc, open + 1);
+      continue;
+    }
+    g_auto(GStrv) argv = NULL;
+    g_autoptr(GError) error = NULL;
+    if (strpbrk(command, "|<>;&$") || !g_shell_parse_argv(command, NULL, &argv, &error)) {
+      g_string_append_printf(bad, "%s:%d: `%s` is not a plain pcsim command\n", doc, open + 1, command);
+      continue;
+    }
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = test_pcsim_argv(&out, &err, FALSE, (const char *const *)argv + 1);
+    GString *block = g_string_new(NULL);
+    for (int k = open + 1; k < close; k++) g_string_append_printf(block, "%s\n", lines[k]);
+    g_autofree char *quoted = g_string_free(block, FALSE);
+    checked++;
+    if (rc != 0) {
+      g_string_append_printf(bad, "%s:%d: `%s` exits %d: %s", doc, open + 1, command, rc, err);
+      continue;
+    }
+    if (strcmp(quoted, out) == 0) continue;
+    /* Name the first line that differs, so the failure says what changed. */
+    g_auto(GStrv) want = g_strsplit(out, "\n", -1);
+    g_auto(GStrv) have = g_strsplit(quoted, "\n", -1);
+    int l = 0;
+    while (want[l] && have[l] && strcmp(want[l], have[l]) == 0) l++;
+    g_string_append_printf(bad, "%s:%d: the block differs from `%s` (scripts/update-docs rewrites it; check the "
+                                "prose around it too), first at the block's line %d:\n  pcsim: %s\n  doc:   %s\n",
+                           doc, open + 1 + l + 1, command, l + 1, want[l] ? want[l] : "(end)", have[l] ? have[l] : "(end)");
+  }
+  return checked;
+}
+
+/* Every `pcsim run` output block in the README and docs/NAME.md is what the
+ * command named just before it prints, byte for byte: the shipped scenarios'
+ * tables in docs/scenarios.md, the calibration's, the seeds' table. */
+static void run_output_blocks_are_what_pcsim_prints(void **state) {
+  g_autoptr(GPtrArray) docs = doc_files();
+  g_autoptr(GString) bad = g_string_new(NULL);
+  int checked = 0, scenarios_md = 0;
+  for (guint i = 0; i < docs->len; i++) {
+    int n = check_run_blocks(docs->pdata[i], bad);
+    checked += n;
+    if (strcmp(docs->pdata[i], "docs/scenarios.md") == 0) scenarios_md = n;
+  }
+  if (bad->len) fail_msg("`pcsim run` output quoted in the docs is out of date:\n%s", bad->str);
+  assert_true(scenarios_md >= 4); /* single-thread, eight-threads, nvme-fast, the calibration */
+  assert_true(checked >= scenarios_md + 2); /* the README's seed block, docs/seeds.md's table */
+}
+
 /* The text between "<!-- validate-6.18 NAME begin" and "<!-- validate-6.18 NAME
  * end" in TEXT, without the marker lines; NULL without both. */
 static char *marked_block(const char *text, const char *name) {
@@ -432,6 +524,7 @@ int main(void) {
       cmocka_unit_test(every_doc_is_linked_from_the_readme),
       cmocka_unit_test(readme_is_at_most_300_lines),
       cmocka_unit_test(readme_seed_block_is_what_pcsim_prints),
+      cmocka_unit_test(run_output_blocks_are_what_pcsim_prints),
       cmocka_unit_test(readme_validation_table_is_the_calibrated_summary),
       cmocka_unit_test(model_walk_names_files_in_sim_model),
       cmocka_unit_test_setup_teardown(render_refuses_a_dirty_tree_or_a_stale_binary, make_tempdir, remove_tempdir),
