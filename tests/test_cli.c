@@ -251,6 +251,46 @@ static void one_line(const char *what, const char *err, const char *prefix) {
   if (twice && g_str_has_prefix(colon + 2, twice)) fail_msg("%s: the command named twice: '%s'", what, err);
 }
 
+/* Options a user gets wrong: each refused alone with exit 2 and one line
+ * naming it (an empty --policy, --seeds 0, --row without --scenario-from,
+ * --pages without --timeline, calibrate of a missing trace: no warning
+ * before the error); and a short option's value attached as getopt() takes
+ * it ("-j1", "-pwindow") gives what the separate word gives. */
+static void a_misused_option_is_refused_and_attached_values_work(void **state) {
+  (void)state;
+  const struct {
+    const char *argv[8], *err;
+  } bad[] = {
+      {{"run", "single-thread", "--policy", "", NULL},
+       "pcsim run: --policy: policy '': unknown, expected immediate, pool:N, pool-contig:N or window\n"},
+      {{"run", "single-thread", "--seeds", "0", NULL}, "pcsim run: --seeds 0: expected 1..10000\n"},
+      {{"run", "single-thread", "--row", "3", NULL}, "pcsim run: --row 3 goes with --scenario-from RESULTS\n"},
+      {{"run", "single-thread", "--pages", "1-4", NULL},
+       "pcsim run: --pages 1-4 goes with --timeline (the page range it draws)\n"},
+      {{"calibrate", "/nonexistent/run.ftrace.txt.gz", NULL},
+       "pcsim calibrate: /nonexistent/run.ftrace.txt.gz: cannot read: No such file or directory\n"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(bad); i++) {
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = test_pcsim_argv(&out, &err, FALSE, bad[i].argv);
+    if (rc != 2 || *out || strcmp(err, bad[i].err) != 0)
+      fail_msg("pcsim %s %s: exit %d, stdout '%s', stderr '%s', expected exit 2 and '%s'", bad[i].argv[0],
+               bad[i].argv[2] ? bad[i].argv[2] : bad[i].argv[1], rc, out, err, bad[i].err);
+  }
+  const char *attached[] = {"run", "single-thread", "-pwindow", "-sworkload.threads=2", NULL};
+  const char *apart[] = {"run", "single-thread", "-p", "window", "-s", "workload.threads=2", NULL};
+  g_autofree char *out1 = NULL, *out2 = NULL, *err1 = NULL, *err2 = NULL;
+  assert_int_equal(test_pcsim_argv(&out1, &err1, FALSE, attached), 0);
+  assert_int_equal(test_pcsim_argv(&out2, &err2, FALSE, apart), 0);
+  assert_string_equal(out1, out2);
+  assert_non_null(strstr(out1, "2 thread(s)"));
+  g_autofree char *dir = test_tempdir(), *csv = g_build_filename(dir, "s.csv", NULL);
+  const char *sweep[] = {"sweep", "single-thread", "--vary", "workload.threads=1,2", "-j1", "--out", csv, NULL};
+  g_autofree char *out3 = NULL, *err3 = NULL;
+  if (test_pcsim_argv(&out3, &err3, FALSE, sweep) != 0) fail_msg("sweep -j1: %s", err3);
+  assert_true(g_file_test(csv, G_FILE_TEST_IS_REGULAR));
+}
+
 static void every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage(void **state) {
   g_autofree char *dir = test_tempdir();
   failure_inputs(dir);
@@ -621,6 +661,7 @@ int main(void) {
     cmocka_unit_test(trace_is_written_whole),
     cmocka_unit_test(timeline_draws_one_column_per_thread),
     cmocka_unit_test(replay_and_explore_from_the_command_line),
+    cmocka_unit_test(a_misused_option_is_refused_and_attached_values_work),
     cmocka_unit_test(every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage),
     cmocka_unit_test(no_or_unknown_command_is_a_usage_error),
     cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),

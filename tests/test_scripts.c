@@ -594,6 +594,16 @@ static void predict_capture_runs_the_users_path(void **state) {
     assert_int_equal(run_script(badset[i], &out, &err), 2);
     assert_non_null(strstr(err, "predict-capture: --set "));
   }
+  /* a key pcsim does not know is refused before calibrate runs: no
+   * OUT/host.ini is written and nothing is printed */
+  assert_int_equal(unlink(host), 0);
+  const char *unknown[] = {"python3", "scripts/predict-capture", dir, "--set", "bogus.key=1", "--pcsim", PCSIM_BINARY, NULL};
+  g_clear_pointer(&out, g_free);
+  g_clear_pointer(&err, g_free);
+  assert_int_equal(run_script(unknown, &out, &err), 2);
+  assert_non_null(strstr(err, "predict-capture: pcsim run: --set: unknown key 'bogus.key'"));
+  assert_string_equal(out, "");
+  assert_false(g_file_test(host, G_FILE_TEST_EXISTS));
 }
 
 int main(void) {

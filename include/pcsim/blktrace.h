@@ -24,8 +24,11 @@ void pcs_blktrace_clear(PcsBlktrace *bt);
 /* A PcsTraceFn: USER is the PcsBlktrace. */
 void pcs_blktrace_event(void *user, PcsTime t, uint32_t thread, PcsTraceKind kind, uint64_t a, uint64_t b);
 /* DIR/NAME.blktrace.N for every CPU, each written as .tmp and renamed;
- * DIR is created when missing, its parent must exist (the command checks). */
+ * DIR is created when missing, its parent must exist (the command checks),
+ * and removed again when a write fails. */
 gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error);
+/* Removes the files pcs_blktrace_write() wrote (a later policy's failed). */
+void pcs_blktrace_remove(const PcsBlktrace *bt, const char *dir, const char *name);
 /* "pool:16" -> "pool-16": a file-name-safe policy name. */
 char *pcs_blktrace_name(const char *policy);
 

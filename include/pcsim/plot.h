@@ -33,6 +33,7 @@ typedef struct {
   uint64_t first_page, last_page;
   gboolean pages_given;
   const char *policy;
+  gboolean quiet;         /* no notes on stderr (a second script of the same plot) */
 } PcsPlotSpec;
 
 gboolean pcs_plot_terminal_parse(const char *text, PcsPlotTerminal *out, GError **error);

@@ -132,9 +132,49 @@ static void help_if_asked(GOptionContext *ctx, int argc, char **argv) {
   }
 }
 
+/* The command's options (pcs_cli_context()), for short_values(). */
+static const GOptionEntry *cli_entries;
+
+/* A short option that takes a value, given with it attached ("-j1",
+ * "-pwindow", as getopt() takes them): split in two for GLib, which would
+ * read "-j1" as the flags -j and -1 and take the next word as -j's value.
+ * The words before a "--" only; the new vector (the words borrowed, the
+ * split ones copied) stays for the process, as main()'s does. */
+static void short_values(int *argc, char ***argv) {
+  static GPtrArray *words; /* reachable until exit */
+  gboolean split = FALSE;
+  for (int i = 1; i < *argc && strcmp((*argv)[i], "--") != 0 && cli_entries; i++) {
+    const char *a = (*argv)[i];
+    if (a[0] != '-' || !a[1] || a[1] == '-' || !a[2]) continue;
+    for (const GOptionEntry *e = cli_entries; e->long_name; e++)
+      split = split || (e->short_name == a[1] && e->arg != G_OPTION_ARG_NONE);
+  }
+  if (!split) return;
+  words = g_ptr_array_new();
+  gboolean after_dashes = FALSE;
+  for (int i = 0; i < *argc; i++) {
+    char *a = (*argv)[i];
+    after_dashes = after_dashes || !strcmp(a, "--");
+    const GOptionEntry *hit = NULL;
+    for (const GOptionEntry *e = cli_entries; !after_dashes && i && a[0] == '-' && a[1] && a[1] != '-' && a[2] &&
+                                              e->long_name && !hit; e++)
+      if (e->short_name == a[1] && e->arg != G_OPTION_ARG_NONE) hit = e;
+    if (!hit) {
+      g_ptr_array_add(words, a);
+      continue;
+    }
+    g_ptr_array_add(words, g_strndup(a, 2));
+    g_ptr_array_add(words, g_strdup(a + 2));
+  }
+  *argc = (int)words->len;
+  g_ptr_array_add(words, NULL);
+  *argv = (char **)words->pdata;
+}
+
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error) {
   GError *e = NULL;
   help_if_asked(ctx, *argc, *argv);
+  short_values(argc, argv);
   if (g_option_context_parse(ctx, argc, argv, &e)) return TRUE;
   g_autofree char *msg = usage_message(e->message);
   g_error_free(e);
@@ -266,6 +306,7 @@ GOptionContext *pcs_cli_context(const char *parameters, const char *description,
   GOptionContext *ctx = g_option_context_new(parameters);
   if (description) g_option_context_set_description(ctx, description);
   g_option_context_add_main_entries(ctx, entries, NULL);
+  cli_entries = entries;
   return ctx;
 }
 

@@ -36,7 +36,9 @@ int pcs_cli_exit_status(const GError *error);
  * status (pcs_cli_exit_status()). */
 int pcs_cli_fail(GError *error);
 /* g_option_context_parse() whose errors are usage errors (exit 2); -h,
- * --help and -? print pcs_cli_help() and exit 0. */
+ * --help and -? print pcs_cli_help() and exit 0; a short option's value
+ * may be attached ("-j1", "-pwindow") as getopt() allows.  CTX comes from
+ * pcs_cli_context(). */
 gboolean pcs_cli_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
 /* A usage error: prints "pcsim COMMAND: MESSAGE (see pcsim COMMAND --help)"
  * and returns PCS_EXIT_INPUT. */

@@ -31,6 +31,8 @@
 #include "pcsim/scenario.h"
 #include "pcsim/sim.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* FILE beside TRACE or one folder up, or NULL (g_free it). */
@@ -212,6 +214,13 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
   pcs_params_init(&base);
   g_autoptr(PcsCalibration) c = pcs_calibrate_new();
   gboolean ok = TRUE, ra_events = FALSE;
+  for (char **t = traces; *t; t++) /* a trace that is not there: that error alone, before any note */
+    if (g_access(*t, R_OK) != 0 || g_file_test(*t, G_FILE_TEST_IS_DIR)) {
+      int err = g_file_test(*t, G_FILE_TEST_IS_DIR) ? EISDIR : errno;
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", *t, g_strerror(err));
+      pcs_params_clear(&base);
+      return FALSE;
+    }
   /* the machine file: --machine, else the capture script's machine.txt */
   g_autofree char *found = given_machine ? NULL : beside_or_up(traces[0], "machine.txt");
   const char *machine = given_machine ? given_machine : found;

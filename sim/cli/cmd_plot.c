@@ -118,7 +118,16 @@ static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOp
     if (!plot_script(r, trace, spec, saved, error) || !pcs_cli_write_file(o->script, saved, error)) return FALSE;
     spec->output = tmp_out;
   }
+  spec->quiet = o->script != NULL; /* its notes came with the saved script */
   if (!plot_script(r, trace, spec, script, error)) return FALSE;
+  if (tmp_out) { /* gnuplot's own message for an unwritable OUT.tmp is its script's line: say it as run does */
+    FILE *f = g_fopen(tmp_out, "wb");
+    if (!f) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", tmp_out, g_strerror(errno));
+      return FALSE;
+    }
+    fclose(f);
+  }
   g_autofree char *script_path = NULL;
   int fd = g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error);
   if (fd < 0) return FALSE;
@@ -169,7 +178,8 @@ int pcs_cmd_plot(int argc, char **argv) {
       "  pcsim run liubo-2011 --policy immediate --trace seed.tsv\n"
       "  pcsim plot seed.tsv --timeline --pages 16-47 --out race.svg\n"
       "Needs gnuplot (Debian: apt-get install gnuplot-nox).  Exit status 2 for bad\n"
-      "input or a missing gnuplot.", entries);
+      "input or a missing gnuplot, 1 when the output could not be written or\n"
+      "gnuplot failed (its message is passed on).", entries);
   GError *error = NULL;
   int rc = 0;
   PcsResults r = {0};

@@ -21,8 +21,9 @@
 #include "pcsim/sim.h"
 
 #include <errno.h>
-#include <unistd.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
   char **policies;
@@ -39,11 +40,15 @@ typedef struct {
   char *model;
   char *blktrace;
   char *ftrace;
-  gint seeds; /* 0: not given */
+  gint seeds; /* RUN_NOT_GIVEN: not given */
   gint jobs;  /* 0: not given */
   gboolean progress;
   gboolean no_fold;
 } RunOpts;
+
+/* An integer option left out (--seeds, --row): any value a user can give is
+ * checked, 0 and negatives included. */
+#define RUN_NOT_GIVEN G_MININT
 
 static void run_opts_clear(RunOpts *o) {
   g_strfreev(o->policies);
@@ -311,9 +316,16 @@ static gboolean run_write(RunJob *j, const RunOpts *o, const GString *report, GE
   if (j->trace.f && !pcs_cli_output_commit(&j->trace, error)) return FALSE;
   if (j->ftrace.f && !(pcs_ftrace_finish(&j->ftrace, o->ftrace, error) && pcs_cli_output_commit(&j->ftrace_out, error)))
     return FALSE;
+  gboolean existed = o->blktrace && g_file_test(o->blktrace, G_FILE_TEST_IS_DIR);
   for (guint i = 0; j->blktraces && i < j->blktraces->len; i++) {
     g_autofree char *name = pcs_blktrace_name(g_array_index(j->policies, PcsPolicy, i).name);
-    if (!pcs_blktrace_write(&g_array_index(j->blktraces, PcsBlktrace, i), o->blktrace, name, error)) return FALSE;
+    if (pcs_blktrace_write(&g_array_index(j->blktraces, PcsBlktrace, i), o->blktrace, name, error)) continue;
+    for (guint k = 0; k < i; k++) { /* the policies written before: none or all */
+      g_autofree char *done = pcs_blktrace_name(g_array_index(j->policies, PcsPolicy, k).name);
+      pcs_blktrace_remove(&g_array_index(j->blktraces, PcsBlktrace, k), o->blktrace, done);
+    }
+    if (!existed) g_rmdir(o->blktrace);
+    return FALSE;
   }
   return pcs_cli_write_file(NULL, report, error);
 }
@@ -372,11 +384,11 @@ static gboolean run_seeds(RunJob *j, const RunOpts *o, GError **error) {
 
 /* --seeds N runs whole reports; the per-run outputs hold one run. */
 static gboolean seeds_check(const RunJob *j, const RunOpts *o, GError **error) {
-  if (o->seeds < 0 || o->seeds > PCS_CLI_MAX_SEEDS) {
+  if (o->seeds != RUN_NOT_GIVEN && (o->seeds < 1 || o->seeds > PCS_CLI_MAX_SEEDS)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--seeds %d: expected 1..%d", o->seeds, PCS_CLI_MAX_SEEDS);
     return FALSE;
   }
-  if (o->seeds <= 1) return TRUE;
+  if (o->seeds <= 1) return TRUE; /* 1: a plain run; not given: RUN_NOT_GIVEN */
   const char *one = o->trace ? "--trace" : o->timeline ? "--timeline" : o->blktrace ? "--blktrace"
                   : o->ftrace ? "--ftrace" : j->format == PCS_FORMAT_FIO_JSON ? "--format fio-json" : NULL;
   if (one) {
@@ -392,7 +404,7 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
   PcsResults r;
   gboolean ok = pcs_results_load(&r, o->scenario_from, error);
   guint row = G_MAXUINT;
-  if (ok && o->row > 0) {
+  if (ok && o->row != RUN_NOT_GIVEN) {
     row = (guint)o->row - 1;
     if (row >= r.rows->len) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--row %d: %s holds %u rows", o->row, o->scenario_from, r.rows->len);
@@ -469,6 +481,15 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
       !pcs_cli_output_check("--ftrace", o->ftrace, FALSE, error) ||
       !pcs_cli_output_check("--blktrace", o->blktrace, TRUE, error))
     return FALSE;
+  if (o->row != RUN_NOT_GIVEN && (!o->scenario_from || o->row < 1)) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, o->scenario_from ? "--row %d: expected a row number from 1"
+                                                                    : "--row %d goes with --scenario-from RESULTS", o->row);
+    return FALSE;
+  }
+  if (o->pages && !o->timeline) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--pages %s goes with --timeline (the page range it draws)", o->pages);
+    return FALSE;
+  }
   if (o->model && !fio) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
     return FALSE;
@@ -513,7 +534,7 @@ static const char run_description[] =
     "SIGINT/SIGTERM (nothing written).";
 
 int pcs_cmd_run(int argc, char **argv) {
-  RunOpts o = {0};
+  RunOpts o = {.seeds = RUN_NOT_GIVEN, .row = RUN_NOT_GIVEN};
   GOptionEntry entries[] = {
     {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.policies,
      "Readpages policy to run (repeatable, or comma separated): immediate, pool:N, pool-contig:N, window", "P"},

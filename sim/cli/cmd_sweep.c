@@ -98,7 +98,8 @@ static const char sweep_description[] =
     "the pcsim version, the seed and every parameter (CSV: '#' lines at the top).\n"
     "A progress bar is drawn on stderr when it is a terminal (--progress: lines\n"
     "every 5 s when it is not); a sweep estimated at over ~10 s says so first.\n"
-    "Exit status: 0 ok, 2 bad input, 130/143 interrupted (no output written).";
+    "Exit status: 0 ok, 1 the output could not be written, 2 bad input,\n"
+    "130/143 interrupted (no output written).";
 
 static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const SweepOpts *o, const char *path,
                               GError **error) {
@@ -204,7 +205,8 @@ int pcs_cmd_merge(int argc, char **argv) {
       "Takes the N shard files of one sweep (CSV or JSON, any order) and prints\n"
       "exactly the bytes the unsharded sweep prints; JSON shards may have been\n"
       "re-indented (jq).  Refuses shards of different sweeps, missing, duplicate\n"
-      "or truncated shards (exit status 2).", entries);
+      "or truncated shards (exit status 2); exit status 1 when the output could\n"
+      "not be written.", entries);
   GError *error = NULL;
   int rc = 0;
   g_autoptr(GString) out = g_string_new(NULL);

@@ -41,8 +41,9 @@ static void usage(GString *f) {
                   "Commands:\n");
   for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
     g_string_append_printf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-  g_string_append(f, "\n`pcsim COMMAND --help` explains each command's options.  A SCENARIO is an\n"
-                  "INI file or the name of a scenario compiled into pcsim (`pcsim scenarios`).\n\n"
+  g_string_append(f, "\n`pcsim COMMAND --help` explains each command's options; `pcsim --version`\n"
+                  "prints the version.  A SCENARIO is an INI file or the name of a scenario\n"
+                  "compiled into pcsim (`pcsim scenarios`).\n\n"
                   "Example:\n  pcsim run liubo-2011 --policy immediate --policy pool:16\n\n"
                   "Errors: one line on stderr, 'pcsim COMMAND: FILE:LINE: what was expected'\n"
                   "(or '--option ...:' for an option).  Exit status: 0 success, 1 an output\n"

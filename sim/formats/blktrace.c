@@ -233,7 +233,8 @@ char *pcs_blktrace_name(const char *policy) {
 }
 
 gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *name, GError **error) {
-  if (g_mkdir(dir, 0755) != 0 && errno != EEXIST) { /* the folder, not its parents (pcs_cli_output_check()) */
+  gboolean created = g_mkdir(dir, 0755) == 0;
+  if (!created && errno != EEXIST) { /* the folder, not its parents (pcs_cli_output_check()) */
     g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "--blktrace %s: cannot create the directory: %s", dir,
                 g_strerror(errno));
     return FALSE;
@@ -260,5 +261,13 @@ gboolean pcs_blktrace_write(const PcsBlktrace *bt, const char *dir, const char *
     }
     if (!ok) g_unlink(tmp);
   }
+  if (!ok && created) g_rmdir(dir); /* no empty folder left behind */
   return ok;
+}
+
+void pcs_blktrace_remove(const PcsBlktrace *bt, const char *dir, const char *name) {
+  for (uint32_t c = 0; c < bt->ncpu; c++) {
+    g_autofree char *file = g_strdup_printf("%s/%s.blktrace.%u", dir, name, c);
+    g_unlink(file);
+  }
 }

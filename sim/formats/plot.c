@@ -319,8 +319,9 @@ static void series_data(GString *out, const PcsPlotSpec *spec, GPtrArray *names,
     g_array_sort(pts, point_cmp);
     for (guint i = 1; i < pts->len; i++)
       if (g_array_index(pts, Point, i).x == g_array_index(pts, Point, i - 1).x) {
-        g_printerr("pcsim: note: line '%s' has several rows at %s = %g: narrow it with --where or --by\n",
-                   (char *)g_ptr_array_index(names, s), spec->x, g_array_index(pts, Point, i).x);
+        if (!spec->quiet)
+          g_printerr("pcsim: note: line '%s' has several rows at %s = %g: narrow it with --where or --by\n",
+                     (char *)g_ptr_array_index(names, s), spec->x, g_array_index(pts, Point, i).x);
         break;
       }
     g_string_append_printf(out, "$s%u << EOD\n", s);
@@ -367,7 +368,8 @@ static const char *effective_by(const PcsResults *r, const PcsPlotSpec *spec) {
     if (!row_selected(r, cells, spec->where)) continue;
     if (!first) first = cells[pc];
     else if (strcmp(first, cells[pc])) {
-      g_printerr("pcsim: note: %s holds several policies: one line per policy (--by policy)\n", r->path);
+      if (!spec->quiet)
+        g_printerr("pcsim: note: %s holds several policies: one line per policy (--by policy)\n", r->path);
       return "policy";
     }
   }

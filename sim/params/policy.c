@@ -60,6 +60,8 @@ gboolean pcs_policy_parse(const char *text, PcsPolicy *out, GError **error) {
 
 gboolean pcs_policy_parse_list(const char *text, GArray *array, GError **error) {
   g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+  PcsPolicy none;
+  if (!*parts) return pcs_policy_parse(text, &none, error); /* "": no policy named, refused as unknown */
   for (char **p = parts; *p; p++) {
     PcsPolicy pol;
     if (!pcs_policy_parse(*p, &pol, error)) return FALSE;
