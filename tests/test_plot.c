@@ -64,8 +64,9 @@ static void saved_script_draws_into_the_output_file(void **state) {
 
 /* Lines that lie on each other stay visible (each its own dash and point
  * type) and the key says which lies on which; axes read in words with
- * units; a log axis over the sweep's values is ticked at those values; the
- * title says what every point shares. */
+ * units; a log axis over the sweep's values is ticked at those values and
+ * ends at them; the key sits beside the plot; the title says what every
+ * point shares. */
 static void lines_axes_and_title_read_at_a_glance(void **state) {
   if (!have_gnuplot()) skip();
   g_autofree char *dir = test_tempdir(), *csv = latency_sweep(dir), *err = NULL;
@@ -79,6 +80,10 @@ static void lines_axes_and_title_read_at_a_glance(void **state) {
   assert_null(strstr(gp, "device.latency"));
   assert_non_null(strstr(gp, "set xtics (\"10\" 10, \"20\" 20, \"40\" 40, \"80\" 80)"));
   assert_non_null(strstr(gp, "\\n4 reader threads, file size 8 MiB, block size 32 KiB"));
+  /* the key beside the plot, not over the first points; the x axis from 10 to 80, not
+   * stretched to the next power of ten */
+  assert_non_null(strstr(gp, "set key outside right top box opaque\n"));
+  assert_non_null(strstr(gp, "set autoscale xfix\n"));
 }
 
 /* --where belongs in the title; rows of several policies without --by are

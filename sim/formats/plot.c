@@ -154,7 +154,8 @@ static void preamble(GString *out, const PcsResults *r, const PcsPlotSpec *spec,
   const char *name = scenario_value(r, "scenario.name");
   terminal(out, spec, 960, 600, 12);
   title(out, name ? name : r->path, spec, what, cond);
-  g_string_append(out, "set grid\nset key top left box opaque\n");
+  /* the key beside the plot, not over its first points */
+  g_string_append(out, "set grid\nset key outside right top box opaque\n");
 }
 
 typedef struct {
@@ -404,6 +405,9 @@ static gboolean line_plot(const PcsResults *r, const PcsPlotSpec *given, GString
     g_string_append(out, "\nset ylabel ");
     quoted(out, ay.label);
     g_string_append_printf(out, "\n%s%s", spec->logx ? "set logscale x\n" : "", spec->logy ? "set logscale y\n" : "");
+    /* the x axis ends where the data does (gnuplot would stretch a log axis to the next
+     * power of ten), the end points kept off the border */
+    g_string_append(out, "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n");
     if (spec->logx) data_tics(out, "x", series, TRUE);
     if (spec->logy) data_tics(out, "y", series, FALSE);
     if (!spec->logy) g_string_append(out, "set yrange [0:*]\n");
