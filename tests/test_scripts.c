@@ -102,6 +102,17 @@ static const struct {
   /* ... and the end-io workers' runs, in a capture with scheduler events */
   {{"cpu-share", "tests/data/kernel-6.18-wakes/ra128-j2-rep1.ftrace.txt.gz"},
    {"\n  workers (kworker/u runs): 3346 events; CPU 0 25%, CPU 1 75%\n"}},
+  /* one pool of kworkers runs the loop and the end-io work: with one 4 KiB random reader the
+   * kworker that went idle last takes the next item on its CPU, and wakes the reader there
+   * though the other CPU idles (docs/notebook/2026-12-07-worker-pool.md) */
+  {{"worker-pool", "tests/data/kernel-6.18-sched-wq-dec07p/mechanism/rand4k-ra4096-j1-rep1.ftrace.txt.gz"},
+   {"\n  loop: 65555 items; by the kworker that went idle last 100%, on the CPU where the last item ended 100%\n",
+    "\n  end-io: 65555 items; by the kworker that went idle last 99%, on the CPU where the last item ended 99%\n",
+    "\n  readers woken by an end-io work item: 65559; onto the kworker's own CPU 65171 (99%), 64027 of them with "
+    "another CPU idle\n"}},
+  {{"worker-pool", "tests/data/kernel-6.18-sched-wq-dec07p/mechanism/bs32k-ra128-j1-rep1.ftrace.txt.gz"},
+   {"\n  readers woken by an end-io work item: 2461; onto the kworker's own CPU 162 (7%), 104 of them with another "
+    "CPU idle\n"}},
   /* ext4's large marked folios: windows placed one page past a hole that stays empty (issue 37) */
   {{"async-start", "tests/data/kernel-6.18-ext4i/blocks/ra128-j4-rep1.ftrace.txt.gz"},
    {": 4860 asynchronous readaheads with their window\n",
@@ -200,7 +211,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 static const char *const SUBCOMMANDS[] = {
     "alone-requests", "async-start", "bio-gaps", "call-spans", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu", "first-run", "host-freeze",  "idle-wake",
     "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
-    "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order",
+    "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order", "worker-pool",
 };
 
 /* `pcsim-trace --help` lists each subcommand on a line of its own with what it does;

@@ -13,13 +13,13 @@ import sys
 
 from . import (alone_requests, async_start, async_ties, bio_gaps, call_spans, colaunch, cpu_share, csum_leaf_reads, device_busy, fio_cpu, first_run, host_freeze, idle_wake,
                insert_stalls, loop_worker, lru_batch, marker_hits, preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing,
-               sync_ra, wake_wait_burst, window_chain, window_order)
+               sync_ra, wake_wait_burst, window_chain, window_order, worker_pool)
 
 COMMANDS = (alone_requests, async_start, async_ties, bio_gaps, call_spans, colaunch, cpu_share, csum_leaf_reads, device_busy, fio_cpu, first_run,
             host_freeze, idle_wake, insert_stalls, loop_worker,
             lru_batch,
             marker_hits, preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing, sync_ra,
-            wake_wait_burst, window_chain, window_order)
+            wake_wait_burst, window_chain, window_order, worker_pool)
 
 PROG = 'pcsim-trace'
 DESCRIPTION = '''\
