@@ -46,6 +46,7 @@ static void blocks_give_the_readme_medians(void **state) {
       bios[rep] = (double)t.c.bios / data_mib(&t);
       rq[rep] = (double)t.c.requests / data_mib(&t);
       assert_false(t.mech.present); /* blocks/ has no readahead or insert events */
+      assert_false(t.mech.ra_present);
       assert_false(t.dev.present);
       pcs_ktrace_clear(&t);
     }
@@ -300,6 +301,115 @@ static void compare_counts_folios_and_pages(void **state) {
   assert_non_null(strstr(out, "\ninserted_pages                     256000         256000    1.000\n"));
 }
 
+/* Without insert lines the readahead lines name the data file: ino 101's
+ * two against ino 202's one, whichever comes first; the first seen wins a
+ * tie; page_cache_ra_order lines alone name none. */
+static void readahead_alone_names_the_data_file(void **state) {
+#define RA(t, kind, ino) "  a-1 [000] ..... " t ": page_cache_" kind "_ra: dev=0:40 ino=" ino " index=0 ra_pages=64\n"
+#define BIO "  a-1 [000] ..... 10.000010: block_bio_queue: 7,0 RA 1000 + 16 [a]\n"
+  static const struct {
+    const char *text;
+    gboolean named;
+    uint64_t ino, ra_sync, ra_async;
+  } cases[] = {
+    {RA("10.000001", "sync", "202") RA("10.000002", "sync", "101") RA("10.000003", "async", "101") BIO, TRUE, 0x101,
+     1, 1},
+    {RA("10.000001", "async", "202") RA("10.000002", "sync", "101") BIO, TRUE, 0x202, 0, 1},
+    {"  a-1 [000] ..... 10.000001: page_cache_ra_order: dev=0:40 ino=101 index=0 order=0 size=64\n" BIO, FALSE, 0, 0,
+     0},
+  };
+#undef RA
+#undef BIO
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    for (guint flags = 0; flags <= PCS_KTRACE_KEEP_EVENTS; flags += PCS_KTRACE_KEEP_EVENTS) {
+      PcsKtrace t;
+      GError *error = NULL;
+      if (!pcs_ktrace_load_text_flags(&t, "ra.txt", cases[i].text, strlen(cases[i].text), flags, &error))
+        fail_msg("%s", error->message);
+      const PcsKtraceMechanism *m = &t.mech;
+      assert_false(m->present);
+      assert_int_equal(m->ra_present, cases[i].named);
+      assert_int_equal(m->ino, cases[i].ino);
+      assert_int_equal(m->ra_sync, cases[i].ra_sync);
+      assert_int_equal(m->ra_async, cases[i].ra_async);
+      assert_int_equal(m->ra_pages, cases[i].named ? 64 : 0);
+      if (flags) { /* the kept readahead events are the data file's only */
+        guint ra = 0;
+        for (guint k = 0; k < t.events->len; k++)
+          ra += g_array_index(t.events, PcsKtraceEvent, k).kind != PCS_KEV_BIO;
+        assert_int_equal(ra, cases[i].ra_sync + cases[i].ra_async);
+      }
+      pcs_ktrace_clear(&t);
+    }
+  }
+}
+
+/* A trace reduced to no page inserts (blocks/, as `scripts/pcsim-trace
+ * reduce-capture` writes it; a --no-page-inserts capture is the same) keeps
+ * its readahead lines, and the data file is found by them: ra_sync, ra_async
+ * and the window (ra_pages) are its full trace's, only the insert metrics
+ * are missing.  The figures are dec07n's full traces' (its README's
+ * mechanism table). */
+#define DEC07N "tests/data/kernel-6.18-dec07n/"
+static void reduced_traces_keep_their_readahead(void **state) {
+  static const struct {
+    const char *config;
+    uint64_t ra_sync, ra_async, ra_pages;
+  } want[] = {
+    {"bs32k-ra4096-j4-rep1", 4, 129, 2048}, /* read_ahead_kb 4096 doubled by fadvise_hint=1, in pages */
+    {"bs32k-ra128-j4-rep1", 69, 4054, 64},
+    {"bs1m-ra4096-j4-rep1", 9, 132, 2048},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+    g_autofree char *full_rel = g_strdup_printf(DEC07N "mechanism/%s.ftrace.txt.gz", want[i].config);
+    g_autofree char *reduced_rel = g_strdup_printf(DEC07N "blocks/%s.ftrace.txt.gz", want[i].config);
+    PcsKtrace full, reduced;
+    load(&full, full_rel);
+    load(&reduced, reduced_rel);
+    const PcsKtraceMechanism *f = &full.mech, *r = &reduced.mech;
+    assert_true(f->present && f->ra_present);
+    assert_true(r->ra_present);
+    assert_false(r->present); /* no insert lines: no insert metrics */
+    assert_int_equal(r->inserts + r->other_inserts, 0);
+    assert_int_equal(r->inserted_mib_per_thread->len, 0);
+    for (const PcsKtraceMechanism *m = f; m; m = m == f ? r : NULL) {
+      assert_int_equal(m->dev_major, 0);
+      assert_int_equal(m->dev_minor, 39); /* machine.txt's fs_dev */
+      assert_int_equal(m->ino, 0x101);
+      assert_int_equal(m->ra_sync, want[i].ra_sync);
+      assert_int_equal(m->ra_async, want[i].ra_async);
+      assert_int_equal(m->ra_pages, want[i].ra_pages);
+    }
+    assert_int_equal(reduced.c.bios, full.c.bios); /* and the block counts are one run's */
+    assert_int_equal(reduced.c.requests, full.c.requests);
+    pcs_ktrace_clear(&full);
+    pcs_ktrace_clear(&reduced);
+  }
+
+  /* trace-stats prints them, and none of the insert metrics */
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "trace-stats", DEC07N "blocks/bs32k-ra4096-j4-rep1.ftrace.txt.gz", "--format",
+                              "json", NULL), 0);
+  assert_non_null(strstr(out, "\"ra_sync\": 4,\n  \"ra_async\": 129,\n"));
+  assert_null(strstr(out, "inserts"));
+  assert_null(strstr(out, "owner_changes_per_mib"));
+  g_free(out), g_free(err);
+
+  /* compare names the 8 MiB window against the scenario's 256 KiB, as on the
+   * full trace, and gives the --set that matches the trace */
+  int rc = test_pcsim(&out, &err, "compare", DEC07N "blocks/bs32k-ra4096-j4-rep1.ftrace.txt.gz", DEC07N "host.ini",
+                      "--set", "workload.file_size=64M", NULL);
+  if (rc != 0) fail_msg("compare: exit %d: %s", rc, err);
+  assert_non_null(strstr(out, "\nra_sync                                 4 "));
+  assert_non_null(strstr(out, "\nra_async                              129 "));
+  assert_non_null(strstr(out, "note: the trace's readahead window is 8192 KiB (ra_pages=2048 in its readahead events), "
+                              "the scenario's is 256 KiB (readahead.read_ahead_kb=128, fadvise_hint=1): "
+                              "read_ahead_kb=4096 in the trace\n"));
+  assert_non_null(strstr(out, "compare again with --set readahead.read_ahead_kb=4096 before reading anything finer"));
+  assert_null(strstr(out, "memory.scattered"));
+  assert_null(strstr(out, "\ninserts "));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(small_trace_counts_by_hand),
@@ -309,6 +419,8 @@ int main(void) {
     cmocka_unit_test(mechanism_runs_give_their_metrics),
     cmocka_unit_test(blocks_give_the_readme_medians),
     cmocka_unit_test(compare_counts_folios_and_pages),
+    cmocka_unit_test(readahead_alone_names_the_data_file),
+    cmocka_unit_test(reduced_traces_keep_their_readahead),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,10 +21,16 @@
  *
  * What each metric means (for the README):
  *   data file            the dev+ino with the most mm_filemap_add_to_page_cache
- *                        lines (the first seen wins a tie).  Every mechanism
- *                        metric below is about this file only.
+ *                        lines, then the most page_cache_sync_ra /
+ *                        page_cache_async_ra lines (the first seen wins a tie):
+ *                        a trace without insert lines (a reduced blocks/
+ *                        trace, a --no-page-inserts capture) names it by its
+ *                        readahead lines alone.  Every mechanism metric below
+ *                        is about this file only.
  *   ra_sync, ra_async    page_cache_sync_ra / page_cache_async_ra lines on the
- *                        data file.
+ *                        data file; measured whenever the trace names a data
+ *                        file (ra_present), with or without its inserts, so a
+ *                        reduced trace gives its full trace's counts.
  *   inserts              mm_filemap_add_to_page_cache lines on the data file:
  *                        folios, one line each whatever its order, as the
  *                        tracepoint counts them (other_inserts: lines on every
@@ -100,9 +106,11 @@ typedef struct {
 /* Largest folio order an insert line may give: MAX_PAGE_ORDER is 10 on x86, a PUD 18. */
 #define PCS_KTRACE_MAX_FOLIO_ORDER 20
 
-/* Readahead and page-insert events on the data file (see above). */
+/* Readahead and page-insert events on the data file (see above): dev_major
+ * .. ra_pages when ra_present, the rest only when present. */
 typedef struct {
-  gboolean present;                   /* the trace has mm_filemap_add_to_page_cache lines */
+  gboolean ra_present;                /* readahead or insert lines name a data file: dev_major .. ra_pages */
+  gboolean present;                   /* the data file has mm_filemap_add_to_page_cache lines (the insert metrics) */
   guint dev_major, dev_minor;         /* the data file: dev (the fs's anonymous dev) */
   uint64_t ino;                       /*   and inode number */
   uint64_t ra_sync, ra_async;         /* page_cache_sync_ra / page_cache_async_ra lines */

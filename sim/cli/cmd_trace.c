@@ -7,7 +7,9 @@
  * When the trace has readahead, page-insert and complete events, the
  * mechanism metrics of include/pcsim/ktrace.h follow (ra_sync .. max_in_flight,
  * inserted_mib_per_thread, device_latency_us_hist), again under the names
- * of `pcsim run`'s JSON, which counts them the same way in the model.
+ * of `pcsim run`'s JSON, which counts them the same way in the model; each
+ * needs only its own events (MetricSource): a trace reduced to no page
+ * inserts still gives ra_sync, ra_async and the readahead window note.
  */
 #include "cli.h"
 
@@ -29,10 +31,11 @@ typedef struct {
 } Measured;
 
 /* Which events of a trace a metric needs: block_bio_queue / block_rq_issue
- * (every trace has them), the readahead and page-insert events (MECH:
- * PcsKtrace.mech.present), block_rq_complete (DEV: PcsKtrace.dev.present).
- * A simulation has them all. */
-typedef enum { FROM_BLOCK, FROM_MECH, FROM_DEV } MetricSource;
+ * (every trace has them), the readahead events of a data file (RA:
+ * PcsKtrace.mech.ra_present, also in a trace reduced to no page inserts),
+ * the page-insert events (MECH: PcsKtrace.mech.present), block_rq_complete
+ * (DEV: PcsKtrace.dev.present).  A simulation has them all. */
+typedef enum { FROM_BLOCK, FROM_RA, FROM_MECH, FROM_DEV } MetricSource;
 
 /* X(name, kind, from, doc, get): metrics shared by the trace and the
  * simulation, defined as include/pcsim/ktrace.h defines them; kind U is a
@@ -49,8 +52,8 @@ typedef enum { FROM_BLOCK, FROM_MECH, FROM_DEV } MetricSource;
   X(threads, U, BLOCK, "tasks that queued data bios (workload.threads)", v->threads)          \
   X(mib_before_large_bio, F, BLOCK, "MiB read before the first data bio over 1 MiB (memory.scattered)", \
     v->mib_before_large)                                                                      \
-  X(ra_sync, U, MECH, "synchronous readahead calls (page_cache_sync_ra)", v->ra_sync)         \
-  X(ra_async, U, MECH, "asynchronous readahead calls (page_cache_async_ra)", v->ra_async)     \
+  X(ra_sync, U, RA, "synchronous readahead calls (page_cache_sync_ra)", v->ra_sync)           \
+  X(ra_async, U, RA, "asynchronous readahead calls (page_cache_async_ra)", v->ra_async)       \
   X(inserts, U, MECH, "folios inserted (mm_filemap_add_to_page_cache lines, one per folio)", v->inserts) \
   X(inserted_pages, U, MECH, "pages inserted (2^order summed over those lines)", v->inserted_pages) \
   X(owner_changes_per_mib, F, MECH, "file pages i, i+1 inserted by different threads, per MiB of file", \
@@ -99,6 +102,7 @@ static double sectors_mib(uint64_t sectors) { return (double)sectors * PCS_SECTO
  * events (a blkparse excerpt may hold a C whose D it does not). */
 static gboolean trace_has(const PcsKtrace *t, Metric m) {
   switch (metrics[m].from) {
+  case FROM_RA: return t->mech.ra_present;
   case FROM_MECH: return t->mech.present;
   case FROM_DEV: return t->dev.timed > 0;
   default: return TRUE;
@@ -308,7 +312,9 @@ int pcs_cmd_trace_stats(int argc, char **argv) {
       "owner_changes_per_mib, contiguous_frames, inserted_mib_per_thread,\n"
       "device_ms_per_mib, device_mean_us, max_in_flight and\n"
       "device_latency_us_hist (bucket 0: under 2 us, bucket k: [2^k, 2^(k+1))\n"
-      "us).", entries);
+      "us).  A trace without page-insert lines (reduced to its block and\n"
+      "readahead events, or captured with --no-page-inserts) still gives\n"
+      "ra_sync and ra_async, on the file its readahead lines name.", entries);
   GError *error = NULL;
   PcsFormat fmt = PCS_FORMAT_TABLE;
   PcsKtrace t = {0};

@@ -18,6 +18,20 @@
  * walked, so memory follows the number of inserts, not the offsets a trace
  * claims.  Lines are read in place, one at a time, never all split at once.
  *
+ * The data file is the one with the most insert lines, then the most
+ * readahead lines (sync and async; the first seen wins a tie).  In the
+ * kernel every readahead call on a file inserts that file's folios
+ * (page_cache_ra_unbounded() / page_cache_ra_order() ->
+ * filemap_add_folio()), while a file read without readahead, such as the
+ * btrfs btree inode's metadata, has inserts only: with inserts, the most
+ * inserted file is the one read ahead.  A trace without insert lines (a
+ * reduced blocks/ trace, a capture made with --no-page-inserts) still names
+ * the data file by its readahead lines, so its ra_sync, ra_async and window
+ * (ra_pages) are those of its full trace; only the insert metrics are
+ * missing (PcsKtraceMechanism.present stays FALSE, ra_present is TRUE).
+ * page_cache_ra_order lines are not counted in the choice: default loading
+ * does not read them, and both loadings must pick the same file.
+ *
  * With PCS_KTRACE_KEEP_EVENTS (for `pcsim calibrate`, which needs times and
  * tasks, not counts) each line that matters is also kept as one small
  * PcsKtraceEvent; readahead and insert records of files other than the data
@@ -464,16 +478,24 @@ static void finish_events(PcsKtrace *t, const TracedFile *data) {
   t->event_tasks = g_ptr_array_ref(t->scan->task_names);
 }
 
+/* Is F more the data file than BEST: more insert lines, or as many (none,
+ * in a trace without them) and more readahead lines?  See the top. */
+static gboolean more_data(const TracedFile *f, const TracedFile *best) {
+  if (f->inserts->len != best->inserts->len) return f->inserts->len > best->inserts->len;
+  return f->ra_sync + f->ra_async > best->ra_sync + best->ra_async;
+}
+
 static void finish_mechanism(PcsKtrace *t) {
   TracedFile *data = NULL;
   for (guint i = 0; i < t->scan->files->len; i++) {
     TracedFile *f = g_ptr_array_index(t->scan->files, i);
-    if (!data || f->inserts->len > data->inserts->len) data = f;
+    if (!data || more_data(f, data)) data = f;
   }
-  if (t->events) finish_events(t, data && data->inserts->len ? data : NULL);
-  if (!data || !data->inserts->len) return;
+  if (data && !data->inserts->len && !data->ra_sync && !data->ra_async) data = NULL; /* page_cache_ra_order only */
+  if (t->events) finish_events(t, data);
+  if (!data) return;
   PcsKtraceMechanism *m = &t->mech;
-  m->present = TRUE;
+  m->ra_present = TRUE;
   m->dev_major = data->major, m->dev_minor = data->minor, m->ino = data->ino;
   m->ra_sync = data->ra_sync, m->ra_async = data->ra_async;
   m->ra_pages = data->ra_pages;
@@ -481,6 +503,8 @@ static void finish_mechanism(PcsKtrace *t) {
     TracedFile *f = g_ptr_array_index(t->scan->files, i);
     *(f == data ? &m->inserts : &m->other_inserts) += f->inserts->len;
   }
+  if (!data->inserts->len) return; /* no insert lines: readahead only */
+  m->present = TRUE;
   inserted_per_thread(t, data->inserts);
   walk_pages(m, data->inserts);
   m->owner_changes_per_mib = pcs_per((double)m->owner_changes, (double)m->file_pages * PCS_PAGE_SIZE / PCS_MIB);
