@@ -50,7 +50,8 @@ static char *run_ok(const char *first, ...) {
 }
 
 /* Each (seed, policy) row of `run --seeds 3` is, cell for cell, the row of
- * `run --seed K`; the median, min and max rows are those of the three. */
+ * `run --seed K`; the median, min and max rows are those of the three.
+ * `--scenario-from` of the file reruns its three seeds, to the byte. */
 static void seed_rows_are_the_runs_of_those_seeds(void **state) {
   g_autofree char *seeds = run_ok("run", SCEN, "--seeds", "3", "--format", "csv", NULL);
   assert_non_null(strstr(seeds, "\n# seeds 1..3\nseed,policy,threads,"));
@@ -74,10 +75,20 @@ static void seed_rows_are_the_runs_of_those_seeds(void **state) {
     assert_true(cell(median, bios) == mid && cell(min, bios) == lo && cell(max, bios) == hi);
     assert_true(lo < hi); /* jitter 0.2: the seeds differ, or this test proves nothing */
   }
-  g_autofree char *path = test_tempfile("seeds.csv", seeds); /* reruns the first seed, each policy once */
-  g_autofree char *rerun = run_ok("run", "--scenario-from", path, NULL);
+  g_autofree char *path = test_tempfile("seeds.csv", seeds); /* reruns its seeds; --seeds 1: the first seed alone */
+  g_autofree char *rerun = run_ok("run", "--scenario-from", path, "--format", "csv", NULL);
+  assert_string_equal(rerun, seeds);
+  g_autofree char *rerun_table = run_ok("run", "--scenario-from", path, NULL);
+  g_autofree char *seeds_table = run_ok("run", SCEN, "--seeds", "3", NULL);
+  assert_string_equal(rerun_table, seeds_table);
+  g_autofree char *rerun1 = run_ok("run", "--scenario-from", path, "--seeds", "1", NULL);
   g_autofree char *first = run_ok("run", SCEN, NULL);
-  assert_string_equal(rerun, first);
+  assert_string_equal(rerun1, first);
+  g_autofree char *out = NULL, *err = NULL; /* one run's output of a file of three seeds: refused, saying so */
+  assert_int_equal(test_pcsim(&out, &err, "run", "--scenario-from", path, "--format", "fio-json", NULL), 2);
+  assert_string_equal(out, "");
+  if (!strstr(err, "--format fio-json shows one run") || !strstr(err, "records 3 seeds") || !strstr(err, "--seeds 1"))
+    fail_msg("unclear: %s", err);
   g_autofree char *table = run_ok("run", SCEN, "--seeds", "3", "--seed", "5", NULL);
   assert_non_null(strstr(table, ", seeds 5..7\n"));
   assert_non_null(strstr(table, "\nimmediate             5 "));

@@ -22,16 +22,6 @@
 
 #include "pcsim/params.h"
 
-/* One job section as fio reports it: fio's jobname (the [section], or its
- * own name= option), its numjobs clones (which share the name in fio's
- * JSON), and its options with a value as written (see job_options). */
-typedef struct {
-  char *name;
-  uint64_t numjobs;
-  char **options;
-  uint32_t group; /* fio's groupid: one more at each stonewall or new_group after the first job */
-} PcsFioSection;
-
 typedef struct {
   char *path;
   char *name;              /* first job section's jobname */
@@ -74,7 +64,7 @@ typedef struct {
    * first job, and of the first job section (fio's JSON "global options",
    * "job options"); bare flags are left out, as fio leaves them out. */
   char **global_options, **job_options;
-  GArray *sections;        /* PcsFioSection of every job section, in file order */
+  GArray *sections;        /* PcsFioSection (params.h) of every job section, in file order */
   /* Job sections that read with their own bs, rw, ioengine, ... or wait
    * (stonewall, wait_for) or start a group (new_group): one PcsJobSpec
    * each, run at once (PcsParams.jobs); NULL and 0 when every section
@@ -89,7 +79,8 @@ void pcs_fio_clear(PcsFioJob *job);
 /* Sets workload.threads, block_size, file_size, offset, loops, runtime, time_based,
  * readahead.fadvise_hint (fio's default 1 when the job names none) and
  * scenario.name on P: the job decides how long it runs, whatever the
- * --model scenario says. */
+ * --model scenario says.  Also P's jobs, fio_accepted, fio_global_options
+ * and fio_sections (what the outputs report of the job). */
 gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error);
 /* A fio size ("32k", "1KiB", "2000M") under KB_BASE (1024 or 1000). */
 gboolean pcs_fio_size(const char *text, unsigned kb_base, uint64_t *out);

@@ -342,6 +342,18 @@ typedef struct {
 #define PCS_JOB_NONE UINT32_MAX
 #define PCS_JOB_OWN_FILE (UINT32_MAX - 1)
 
+/* One fio job section as fio's JSON reports it: fio's jobname (the
+ * [section], or its own name= option), its numjobs clones (which share the
+ * name in fio's JSON), its options with a value as written (key, value,
+ * ..., NULL; see PcsFioJob.job_options) and fio's groupid (one more at each
+ * stonewall or new_group after the first job). */
+typedef struct {
+  char *name;
+  uint64_t numjobs;
+  char **options;
+  uint32_t group;
+} PcsFioSection;
+
 /* A resolved scenario.  TEXT values are owned strings. */
 typedef struct {
 #define X(sec, key, kind, def, lo, hi, doc) PCS_FIELD_##kind sec##_##key;
@@ -356,6 +368,15 @@ typedef struct {
   char *source; /* file the scenario came from, for messages and provenance */
   char **fio_accepted; /* fio options accepted without effect (fio.c), or NULL */
   char *fio_model;     /* the scenario a fio job ran on (--model or the default), or NULL */
+  /* A fio job as fio's JSON names it (fio.c): the options of the [global]
+   * sections before its first job (key, value, ..., NULL; empty, not NULL,
+   * for a job without them) and its job sections, for --format fio-json's
+   * "global options", "jobname" and "job options".  Every result's
+   * provenance records them, so --scenario-from prints them again without
+   * the job file.  NULL, NULL and 0 for an INI scenario. */
+  char **fio_global_options;
+  PcsFioSection *fio_sections;
+  uint32_t fio_nsections;
   /* Several jobs at once (fio job sections that read differently), or
    * NULL and 0: one job, the scenario's workload.  Their clones add up to
    * workload.threads; keys no job sets are the run's. */
@@ -440,6 +461,28 @@ char *pcs_params_job_text(const PcsJobSpec *job);
 /* TEXT as pcs_params_job_text() writes it into OUT (clear it with
  * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
 gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why);
+/* Frees N fio sections (and SECTIONS itself). */
+void pcs_params_fio_sections_free(PcsFioSection *sections, uint32_t n);
+/* A deep copy of N fio sections (NULL for NULL). */
+PcsFioSection *pcs_params_fio_sections_copy(const PcsFioSection *sections, uint32_t n);
+/* Fio options KV (key, value, ..., NULL) as one line of provenance,
+ * "bs=32k filename=%2Fdata%2Fbig", each key and value URI-escaped (a blank,
+ * '=' or '%' never raw; '/', ':', ',', '+' and '@' kept); "" for none.
+ * pcs_params_fio_options_parse() reads the words back.  g_free it. */
+char *pcs_params_fio_options_text(char *const *kv);
+/* WORDS (NULL-terminated, as pcs_params_fio_options_text() wrote them,
+ * split at blanks; empty words skipped) as key, value, ..., NULL in *OUT
+ * (g_strfreev it); FALSE with *WHY (g_free it) on a word that is not
+ * KEY=VALUE. */
+gboolean pcs_params_fio_options_parse(char *const *words, char ***out, char **why);
+/* SECTION as one line of provenance, read back by
+ * pcs_params_fio_section_parse(): "NAME numjobs=N group=G options K=V ..."
+ * (the name URI-escaped, the options as pcs_params_fio_options_text()).
+ * g_free it. */
+char *pcs_params_fio_section_text(const PcsFioSection *section);
+/* TEXT as pcs_params_fio_section_text() writes it into OUT (free it with
+ * pcs_params_fio_sections_free() of one, or take it); FALSE with *WHY. */
+gboolean pcs_params_fio_section_parse(const char *text, PcsFioSection *out, char **why);
 /* Value formatted back in its kind's unit (for provenance, `pcsim params`). */
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);
 /* Nearest key to a misspelt one, or NULL. */

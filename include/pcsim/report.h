@@ -152,7 +152,12 @@ void pcs_report_json_columns(PcsJson *w, const PcsResult *r);
  * "device_latency_us_hist" (an array of PCS_LATENCY_BUCKETS counts). */
 void pcs_report_json_result(PcsJson *w, const PcsResult *r, PcsJsonLayout layout);
 /* Provenance as members of the open object of W: pcsim_version, seed,
- * source, fio_accepted (when set) and every resolved parameter. */
+ * source, a fio job's fio_model, fio_accepted (when set),
+ * fio_global_options and fio_sections, every resolved parameter
+ * ("scenario"), several jobs' "scenario_jobs" and "derived".  CSV: the same
+ * as "# " lines ("# fio model", "# fio accepted", "# fio global", one "# fio
+ * section" per section, "# section.key=value", "# job", "# derived").
+ * results.c reads back all but "derived". */
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p);
 void pcs_report_csv_provenance(GString *out, const PcsParams *p);
 void pcs_report_json(GString *out, const PcsParams *p, const PcsResult *results, size_t n);

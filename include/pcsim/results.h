@@ -22,6 +22,17 @@ typedef struct {
   GPtrArray *rows;      /* GStrv per row, one cell per column */
   GPtrArray *hists;     /* per row: GArray of guint64 bio_pages_hist (JSON run files), or NULL */
   GPtrArray *jobs;      /* several jobs: each job's provenance line (pcs_params_job_text()), else empty */
+  /* A fio job's run (PcsParams.fio_*): its --model scenario, the options
+   * accepted without effect, its [global] options and its sections; NULL,
+   * NULL, NULL and an empty array when not recorded */
+  char *fio_model;
+  char **fio_accepted;
+  char **fio_global_options;
+  GArray *fio_sections; /* PcsFioSection */
+  /* A `run --seeds` file (`# seeds FIRST..LAST` before a "seed" column, JSON
+   * "seeds"): its seeds, else 0 */
+  uint64_t first_seed;
+  guint nseeds;
 } PcsResults;
 
 gboolean pcs_results_load(PcsResults *r, const char *path, GError **error);
@@ -30,8 +41,9 @@ gboolean pcs_results_load_text(PcsResults *r, const char *path, const char *data
 void pcs_results_clear(PcsResults *r);
 /* Index of COLUMN, or -1. */
 int pcs_results_column(const PcsResults *r, const char *column);
-/* The scenario of ROW (0-based): recorded parameters, then the row's varied
- * columns.  ROW may be G_MAXUINT for the recorded scenario alone. */
+/* The scenario of ROW (0-based): recorded parameters (a fio job's fio_*
+ * too), then the row's varied columns.  ROW may be G_MAXUINT for the
+ * recorded scenario alone. */
 gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError **error);
 
 #endif

@@ -163,7 +163,12 @@ typedef struct {
   PcsCliOutput ftrace_out; /* --ftrace FILE, streamed under its temporary name */
   PcsFtrace ftrace;
   PcsRunOptions ropt;
-  PcsFioJob fio; /* a fio job as loaded (fio.h): its job names and options, for --format fio-json */
+  PcsFioJob fio; /* a fio job as loaded (fio.h); what the outputs report of it is in p (fio_sections, ...) */
+  /* The seeds to run: --seeds N, or those a --scenario-from file of
+   * --seeds records (seeds_recorded: from its first seed, p's); 1 or
+   * RUN_NOT_GIVEN: one run */
+  gint seeds;
+  gboolean seeds_recorded;
   /* progress of a long run (see run_estimate()) */
   gboolean show_progress, progress_lines; /* lines (not \r) when stderr is no terminal */
   gint64 progress_start, progress_last, progress_every_us;
@@ -303,11 +308,7 @@ static void run_report(GString *s, const RunJob *j, const GArray *results) {
   case PCS_FORMAT_TABLE: pcs_report_table(s, &j->p, res, results->len); break;
   case PCS_FORMAT_CSV: pcs_report_csv(s, &j->p, res, results->len); break;
   case PCS_FORMAT_JSON: pcs_report_json(s, &j->p, res, results->len); break;
-  case PCS_FORMAT_FIO_JSON: {
-    PcsFioJsonJob job = {j->fio.name, j->fio.global_options, j->fio.job_options, j->fio.sections};
-    pcs_fio_json(s, &j->p, &job, res, results->len);
-    break;
-  }
+  case PCS_FORMAT_FIO_JSON: pcs_fio_json(s, &j->p, res, results->len); break;
   }
 }
 
@@ -355,9 +356,9 @@ static gboolean run_job(RunJob *j, const RunOpts *o, GError **error) {
 /* --seeds N (N > 1): every (seed, policy) on --jobs threads, then the
  * per-seed rows and each policy's median, min and max. */
 static gboolean run_seeds(RunJob *j, const RunOpts *o, GError **error) {
-  guint np = j->policies->len, n = (guint)o->seeds * np;
-  PcsSeeds s = {.base = &j->p, .policies = j->policies, .first = o->seed ? j->p.scenario_seed : 1,
-                .count = (guint)o->seeds, .jobs = pcs_cli_jobs(o->jobs), .cancel = &pcs_cli_signal,
+  guint np = j->policies->len, n = (guint)j->seeds * np;
+  PcsSeeds s = {.base = &j->p, .policies = j->policies, .first = o->seed || j->seeds_recorded ? j->p.scenario_seed : 1,
+                .count = (guint)j->seeds, .jobs = pcs_cli_jobs(o->jobs), .cancel = &pcs_cli_signal,
                 .no_fold = o->no_fold};
   PcsResult *res = g_new0(PcsResult, n);
   g_autoptr(GString) report = g_string_new(NULL);
@@ -388,12 +389,17 @@ static gboolean seeds_check(const RunJob *j, const RunOpts *o, GError **error) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--seeds %d: expected 1..%d", o->seeds, PCS_CLI_MAX_SEEDS);
     return FALSE;
   }
-  if (o->seeds <= 1) return TRUE; /* 1: a plain run; not given: RUN_NOT_GIVEN */
+  if (j->seeds <= 1) return TRUE; /* 1: a plain run; not given: RUN_NOT_GIVEN */
   const char *one = o->trace ? "--trace" : o->timeline ? "--timeline" : o->blktrace ? "--blktrace"
                   : o->ftrace ? "--ftrace" : j->format == PCS_FORMAT_FIO_JSON ? "--format fio-json" : NULL;
+  if (one && j->seeds_recorded) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s shows one run: %s records %d seeds (--seeds %d); add --seeds 1 "
+                "to rerun its first seed alone", one, o->scenario_from, j->seeds, j->seeds);
+    return FALSE;
+  }
   if (one) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s shows one run: not with --seeds %d (use --seed S)", one,
-                o->seeds);
+                j->seeds);
     return FALSE;
   }
   return TRUE;
@@ -423,6 +429,21 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
     gboolean seen = FALSE; /* a --seeds file has a row per seed and the median, min and max rows */
     for (guint k = 0; k < j->policies->len; k++) seen = seen || !strcmp(g_array_index(j->policies, PcsPolicy, k).name, name);
     if (!seen) ok = pcs_policy_parse_list(name, j->policies, error);
+  }
+  if (ok && o->seeds == RUN_NOT_GIVEN && o->row == RUN_NOT_GIVEN && r.nseeds > 1) { /* a --seeds file: its seeds */
+    j->seeds = r.nseeds > PCS_CLI_MAX_SEEDS ? 0 : (gint)r.nseeds;
+    j->seeds_recorded = TRUE;
+    if (!j->seeds)
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s records %u seeds: --seeds takes at most %d", o->scenario_from,
+                  r.nseeds, PCS_CLI_MAX_SEEDS);
+    ok = j->seeds && seeds_check(j, o, error);
+  }
+  if (ok && j->format == PCS_FORMAT_FIO_JSON && j->p.fio_model && !j->p.fio_global_options) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                "%s: a fio job's result without its job sections (fio_sections, which older pcsim did not write): "
+                "--format fio-json would not name the jobs and options as the job did; rerun the job file, or "
+                "use --format json or csv", o->scenario_from);
+    ok = FALSE;
   }
   if (ok && r.version && strcmp(r.version, pcs_version()) != 0)
     fprintf(stderr, "%s: note: %s was written by pcsim %s; this is pcsim %s\n", g_get_prgname(), o->scenario_from,
@@ -476,6 +497,7 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
   g_autofree char *name = NULL, *text = NULL; /* PATH: a file, or a shipped scenario or job by name */
   if (path && !pcs_scenario_read(path, PCS_SCENARIO_INI | PCS_SCENARIO_FIO, &name, &text, NULL, error)) return FALSE;
   gboolean fio = path && (o->fio || pcs_fio_is_job_file(name));
+  j->seeds = o->seeds;
   if (!pcs_format_parse(o->format, PCS_FORMATS_ALL, &j->format, error) || !seeds_check(j, o, error) ||
       !pcs_cli_jobs_check(o->jobs, error) || !pcs_cli_output_check("--trace", o->trace, FALSE, error) ||
       !pcs_cli_output_check("--ftrace", o->ftrace, FALSE, error) ||
@@ -513,7 +535,9 @@ static const char run_description[] =
     "Policies: immediate | pool:N | pool-contig:N | window  (default: scenario.policies)\n"
     "--scenario-from RESULTS reruns the scenario recorded in a CSV or JSON result\n"
     "file of `pcsim run` or `pcsim sweep` (with --row N for one sweep row), or in\n"
-    "the output of `pcsim run --format fio-json`.\n"
+    "the output of `pcsim run --format fio-json`, reading no scenario or job file:\n"
+    "a `pcsim run` file rerun in its own format prints the same bytes (a --seeds\n"
+    "file reruns its seeds; --seeds 1 its first seed alone).\n"
     "A fio job file (JOB.fio, JOB.job or --fio) sets workload.threads (numjobs),\n"
     "block_size (bs), file_size (size), loops, runtime and time_based;\n"
     "--model SCENARIO supplies the rest (a file or a shipped scenario's name;\n"
@@ -587,7 +611,7 @@ int pcs_cmd_run(int argc, char **argv) {
     rc = pcs_cli_usage_error(o.scenario_from ? "--scenario-from replaces SCENARIO: give one or the other"
                                              : "expected one SCENARIO file");
   } else if (!run_prepare(&j, &o, o.scenario_from ? NULL : argv[1], &error) ||
-             !(o.seeds > 1 ? run_seeds(&j, &o, &error) : run_job(&j, &o, &error))) {
+             !(j.seeds > 1 ? run_seeds(&j, &o, &error) : run_job(&j, &o, &error))) {
     pcs_cli_output_abort(&j.trace);
     pcs_cli_output_abort(&j.ftrace_out);
     rc = pcs_cli_fail(error);

@@ -184,29 +184,31 @@ static char *fio_size_text(uint64_t v) {
 /* Thread T's job section, as fio numbers clones: section by section, in file
  * order.  NULL for a grouped report or when --set changed the thread count
  * (then the first section's name and options stand for all). */
-static const PcsFioSection *thread_section(const PcsParams *p, const PcsFioJsonJob *job, uint32_t t) {
-  if (!job->sections || t == G_MAXUINT32) return NULL;
+static const PcsFioSection *thread_section(const PcsParams *p, uint32_t t) {
+  if (!p->fio_sections || t == G_MAXUINT32) return NULL;
   uint64_t total = 0;
-  for (guint i = 0; i < job->sections->len; i++) total += g_array_index(job->sections, PcsFioSection, i).numjobs;
+  for (uint32_t i = 0; i < p->fio_nsections; i++) total += p->fio_sections[i].numjobs;
   if (total != p->workload_threads) return NULL;
-  for (guint i = 0; i < job->sections->len; i++) {
-    const PcsFioSection *s = &g_array_index(job->sections, PcsFioSection, i);
+  for (uint32_t i = 0; i < p->fio_nsections; i++) {
+    const PcsFioSection *s = &p->fio_sections[i];
     if (t < s->numjobs) return s;
     t -= (uint32_t)s->numjobs;
   }
   return NULL;
 }
 
-static void fio_job(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, uint32_t thread, guint group,
-                    const Dir *rd, const PcsLatHist *lat, uint64_t cpu_ns, uint64_t run_ns, uint64_t ctx) {
+static void fio_job(PcsJson *w, const PcsParams *p, uint32_t thread, guint group, const Dir *rd,
+                    const PcsLatHist *lat, uint64_t cpu_ns, uint64_t run_ns, uint64_t ctx) {
   static const char *const depth_names[] = {"1", "2", "4", "8", "16", "32", ">=64"};
   static const char *const submit_names[] = {"0", "4", "8", "16", "32", "64", ">=64"};
   static const char *const n_names[] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000"};
   static const char *const m_names[] = {"2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000"};
   pcs_json_begin_object(w, NULL, PCS_JSON_LINES);
-  const PcsFioSection *sec = thread_section(p, job, thread);
-  char *const *options = sec ? sec->options : job->job_options;
-  pcs_json_string(w, "jobname", sec ? sec->name : job->jobname ? job->jobname : p->scenario_name);
+  const PcsFioSection *first = p->fio_nsections ? &p->fio_sections[0] : NULL; /* NULL: an INI scenario */
+  const PcsFioSection *sec = thread_section(p, thread);
+  if (!sec) sec = first;
+  char *const *options = sec ? sec->options : NULL;
+  pcs_json_string(w, "jobname", sec ? sec->name : p->scenario_name);
   pcs_json_uint(w, "groupid", group);
   pcs_json_uint(w, "error", 0);
   pcs_json_uint(w, "eta", 0);
@@ -253,8 +255,8 @@ static uint32_t thread_group(const PcsResult *r, uint32_t t) {
  * and switches, and takes its run from the first start to the last end;
  * its jobname and options are its first job's (NAMED: several groups,
  * else the first section's as before). */
-static void fio_group(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, const PcsResult *r, uint32_t g,
-                      guint groupid, gboolean named) {
+static void fio_group(PcsJson *w, const PcsParams *p, const PcsResult *r, uint32_t g, guint groupid,
+                      gboolean named) {
   uint32_t first = 0, end = r->threads;
   PcsLatHist *merged = NULL;
   if (r->njobs) { /* a group's jobs are consecutive: groupid only grows */
@@ -276,11 +278,11 @@ static void fio_group(PcsJson *w, const PcsParams *p, const PcsFioJsonJob *job, 
   const PcsLatHist *lat = merged ? merged : &r->read_lat;
   Dir d = {.bytes = bytes, .ns = done - start, .lat = lat};
   thread_samples(&d, r, p->workload_block_size, first, end - first);
-  fio_job(w, p, job, named ? first : G_MAXUINT32, groupid, &d, lat, cpu_ns, run_ns, ctx);
+  fio_job(w, p, named ? first : G_MAXUINT32, groupid, &d, lat, cpu_ns, run_ns, ctx);
   g_free(merged);
 }
 
-void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, const PcsResult *res, size_t n) {
+void pcs_fio_json(GString *out, const PcsParams *p, const PcsResult *res, size_t n) {
   PcsJson w;
   pcs_json_init(&w, out);
   pcs_json_begin_object(&w, NULL, PCS_JSON_LINES);
@@ -290,8 +292,8 @@ void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, co
   pcs_json_uint(&w, "timestamp", 0);
   pcs_json_uint(&w, "timestamp_ms", 0);
   pcs_json_string(&w, "time", "simulated");
-  if (job->global_options) {
-    if (*job->global_options) options_object(&w, "global options", job->global_options);
+  if (p->fio_global_options) {
+    if (*p->fio_global_options) options_object(&w, "global options", p->fio_global_options);
   } else { /* an INI scenario: what a job file for it would say */
     g_autofree char *bs = fio_size_text(p->workload_block_size), *size = fio_size_text(p->workload_file_size);
     g_autofree char *numjobs = g_strdup_printf("%" G_GUINT64_FORMAT, p->workload_threads);
@@ -304,14 +306,14 @@ void pcs_fio_json(GString *out, const PcsParams *p, const PcsFioJsonJob *job, co
     const PcsResult *r = &res[i];
     uint32_t ngroups = r->njobs ? r->jobs[r->njobs - 1].group + 1 : 1;
     if (grouped || !r->thread_read_lat) {
-      for (uint32_t g = 0; g < ngroups; g++) fio_group(&w, p, job, r, g, (guint)(i * ngroups + g), ngroups > 1);
+      for (uint32_t g = 0; g < ngroups; g++) fio_group(&w, p, r, g, (guint)(i * ngroups + g), ngroups > 1);
       continue;
     }
     for (uint32_t t = 0; t < r->threads; t++) {
       uint64_t run_ns = r->thread_done_ns[t] - r->thread_start_ns[t]; /* from its start (barriers) */
       Dir d = {.bytes = r->thread_bytes[t], .ns = run_ns, .lat = &r->thread_read_lat[t]};
       thread_samples(&d, r, p->workload_block_size, t, 1);
-      fio_job(&w, p, job, t, (guint)(i * ngroups + thread_group(r, t)), &d, &r->thread_read_lat[t],
+      fio_job(&w, p, t, (guint)(i * ngroups + thread_group(r, t)), &d, &r->thread_read_lat[t],
               r->thread_cpu_ns[t], run_ns, r->thread_switches[t]);
     }
   }

@@ -337,6 +337,14 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
     g_autofree char *list = g_strjoinv(" ", p->fio_accepted);
     g_string_append_printf(out, "# fio accepted %s\n", list);
   }
+  if (p->fio_global_options) { /* a fio job's names and options, for --format fio-json: read back by results.c */
+    g_autofree char *global = pcs_params_fio_options_text(p->fio_global_options);
+    g_string_append_printf(out, "# fio global%s%s\n", *global ? " " : "", global);
+  }
+  for (uint32_t i = 0; i < p->fio_nsections; i++) {
+    g_autofree char *section = pcs_params_fio_section_text(&p->fio_sections[i]);
+    g_string_append_printf(out, "# fio section %s\n", section);
+  }
   size_t n;
   const PcsParamInfo *t = pcs_params_table(&n);
   for (size_t i = 0; i < n; i++) {
@@ -442,6 +450,13 @@ static char *scenario_value(const PcsParams *p, const PcsParamInfo *info) {
   return pcs_params_format(p, info);
 }
 
+/* Fio options KV (key, value, ..., NULL) as one object, in file order. */
+static void json_fio_options(PcsJson *w, const char *key, char *const *kv) {
+  pcs_json_begin_object(w, key, PCS_JSON_INLINE);
+  for (; kv && kv[0] && kv[1]; kv += 2) pcs_json_string(w, kv[0], kv[1]);
+  pcs_json_end(w);
+}
+
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   pcs_json_string(w, "pcsim_version", pcs_version());
   pcs_json_uint(w, "seed", p->scenario_seed);
@@ -450,6 +465,20 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   if (p->fio_accepted && *p->fio_accepted) {
     pcs_json_begin_array(w, "fio_accepted", PCS_JSON_INLINE);
     for (char **a = p->fio_accepted; *a; a++) pcs_json_string(w, NULL, *a);
+    pcs_json_end(w);
+  }
+  if (p->fio_global_options) { /* a fio job's names and options, for --format fio-json: read back by results.c */
+    json_fio_options(w, "fio_global_options", p->fio_global_options);
+    pcs_json_begin_array(w, "fio_sections", PCS_JSON_LINES);
+    for (uint32_t i = 0; i < p->fio_nsections; i++) {
+      const PcsFioSection *sec = &p->fio_sections[i];
+      pcs_json_begin_object(w, NULL, PCS_JSON_INLINE);
+      pcs_json_string(w, "name", sec->name);
+      pcs_json_uint(w, "numjobs", sec->numjobs);
+      pcs_json_uint(w, "group", sec->group);
+      json_fio_options(w, "options", sec->options);
+      pcs_json_end(w);
+    }
     pcs_json_end(w);
   }
   pcs_json_begin_object(w, "scenario", PCS_JSON_LINES);

@@ -16,6 +16,12 @@ static void hist_free(gpointer a) {
   if (a) g_array_unref(a);
 }
 
+static void fio_section_clear(gpointer data) {
+  PcsFioSection *s = data;
+  g_free(s->name);
+  g_strfreev(s->options);
+}
+
 static void results_init(PcsResults *r, const char *path) {
   memset(r, 0, sizeof *r);
   r->path = g_strdup(path);
@@ -26,6 +32,8 @@ static void results_init(PcsResults *r, const char *path) {
   r->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   r->hists = g_ptr_array_new_with_free_func(hist_free);
   r->jobs = g_ptr_array_new_with_free_func(g_free);
+  r->fio_sections = g_array_new(FALSE, TRUE, sizeof(PcsFioSection));
+  g_array_set_clear_func(r->fio_sections, fio_section_clear);
 }
 
 void pcs_results_clear(PcsResults *r) {
@@ -39,6 +47,10 @@ void pcs_results_clear(PcsResults *r) {
   g_clear_pointer(&r->rows, g_ptr_array_unref);
   g_clear_pointer(&r->hists, g_ptr_array_unref);
   g_clear_pointer(&r->jobs, g_ptr_array_unref);
+  g_clear_pointer(&r->fio_model, g_free);
+  g_clear_pointer(&r->fio_accepted, g_strfreev);
+  g_clear_pointer(&r->fio_global_options, g_strfreev);
+  g_clear_pointer(&r->fio_sections, g_array_unref);
 }
 
 int pcs_results_column(const PcsResults *r, const char *column) {
@@ -58,9 +70,56 @@ static void split_into(GPtrArray *out, const char *list) {
     if (**s) g_ptr_array_add(out, g_strdup(*s));
 }
 
+/* FIRST and COUNT of a --seeds file's seeds, checked. */
+static gboolean set_seeds(PcsResults *r, uint64_t first, uint64_t last, const char *where, GError **error) {
+  if (last < first || last - first >= G_MAXUINT) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                ": expected FIRST..LAST with FIRST <= LAST", where, first, last);
+    return FALSE;
+  }
+  r->first_seed = first;
+  r->nseeds = (guint)(last - first + 1);
+  return TRUE;
+}
+
 /* ---- CSV ---- */
 
-static void csv_comment(PcsResults *r, const char *c, guint line) {
+/* "# fio ..." lines: a fio job's run (report.c pcs_report_csv_provenance()). */
+static gboolean csv_fio(PcsResults *r, const char *c, guint line, GError **error) {
+  g_autofree char *why = NULL;
+  gboolean ok = TRUE;
+  if (g_str_has_prefix(c, "fio model ")) {
+    g_free(r->fio_model);
+    r->fio_model = g_strdup(c + strlen("fio model "));
+  } else if (g_str_has_prefix(c, "fio accepted ")) { /* written joined by blanks: split there (a blank in a value splits it, and joins back the same) */
+    g_strfreev(r->fio_accepted);
+    r->fio_accepted = g_strsplit(c + strlen("fio accepted "), " ", -1);
+  } else if (!strcmp(c, "fio global") || g_str_has_prefix(c, "fio global ")) {
+    g_auto(GStrv) words = g_strsplit(c + strlen("fio global"), " ", -1);
+    g_strfreev(r->fio_global_options);
+    r->fio_global_options = NULL;
+    ok = pcs_params_fio_options_parse(words, &r->fio_global_options, &why);
+  } else if (g_str_has_prefix(c, "fio section ")) {
+    PcsFioSection sec;
+    ok = pcs_params_fio_section_parse(c + strlen("fio section "), &sec, &why);
+    if (ok) g_array_append_val(r->fio_sections, sec);
+  }
+  if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s", r->path, line, why);
+  return ok;
+}
+
+static gboolean csv_comment(PcsResults *r, const char *c, guint line, GError **error) {
+  if (g_str_has_prefix(c, "fio ")) return csv_fio(r, c, line, error);
+  if (g_str_has_prefix(c, "seeds ")) {
+    uint64_t first, last;
+    g_auto(GStrv) ab = g_strsplit(c + strlen("seeds "), "..", 2);
+    g_autofree char *where = g_strdup_printf("%s:%u", r->path, line);
+    if (!ab[0] || !ab[1] || !pcs_parse_u64(ab[0], &first) || !pcs_parse_u64(ab[1], &last)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: '# %s': expected '# seeds FIRST..LAST'", where, c);
+      return FALSE;
+    }
+    return set_seeds(r, first, last, where, error);
+  }
   if (g_str_has_prefix(c, "pcsim ")) {
     g_free(r->version);
     r->version = g_strdup(c + 6);
@@ -75,6 +134,7 @@ static void csv_comment(PcsResults *r, const char *c, guint line) {
              !memchr(c, ' ', (size_t)(strchr(c, '=') - c))) { /* a value may hold blanks (memory.buddyinfo) */
     add_scenario(r, c, line);
   }
+  return TRUE;
 }
 
 static gboolean load_csv(PcsResults *r, const char *text, GError **error) {
@@ -86,7 +146,7 @@ static gboolean load_csv(PcsResults *r, const char *text, GError **error) {
     if (n && l[n - 1] == '\r') l[n - 1] = 0;
     if (!*l) continue;
     if (l[0] == '#') {
-      csv_comment(r, g_strstrip(l + 1), i + 1);
+      if (!csv_comment(r, g_strstrip(l + 1), i + 1, error)) return FALSE;
       continue;
     }
     if (r->columns->len == 0) {
@@ -112,6 +172,8 @@ static gboolean load_csv(PcsResults *r, const char *text, GError **error) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:1: no CSV header: not a pcsim result file", r->path);
     return FALSE;
   }
+  if (strcmp(g_ptr_array_index(r->columns, 0), "seed") != 0) /* `pcsim compare --seeds` records them too: no run's rows */
+    r->first_seed = 0, r->nseeds = 0;
   return TRUE;
 }
 
@@ -177,6 +239,89 @@ static gboolean load_fio_json(PcsResults *r, JsonObject *fio, JsonObject *top, G
   return TRUE;
 }
 
+/* A JSON integer at least 0 in *OUT. */
+static gboolean json_u64(JsonNode *n, uint64_t *out) {
+  if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64 || json_node_get_int(n) < 0)
+    return FALSE;
+  *out = (uint64_t)json_node_get_int(n);
+  return TRUE;
+}
+
+/* A fio job's options object (report.c json_fio_options()) as key, value,
+ * ..., NULL in member order; NULL when N is not an object of strings. */
+static char **json_fio_options(JsonNode *n) {
+  if (!n || !JSON_NODE_HOLDS_OBJECT(n)) return NULL;
+  JsonObject *o = json_node_get_object(n);
+  g_autoptr(GList) keys = json_object_get_members(o); /* in the file's order */
+  g_autoptr(GPtrArray) kv = g_ptr_array_new_with_free_func(g_free);
+  for (GList *k = keys; k; k = k->next) {
+    const char *v = pcs_json_get_string(o, k->data);
+    if (!v) return NULL;
+    g_ptr_array_add(kv, g_strdup(k->data));
+    g_ptr_array_add(kv, g_strdup(v));
+  }
+  g_ptr_array_add(kv, NULL);
+  g_ptr_array_set_free_func(kv, NULL);
+  return (char **)g_ptr_array_free(g_steal_pointer(&kv), FALSE);
+}
+
+/* A fio job's run in JSON provenance: fio_model, fio_accepted,
+ * fio_global_options and fio_sections (report.c). */
+static gboolean json_fio(PcsResults *r, JsonObject *top, GError **error) {
+  r->fio_model = g_strdup(pcs_json_get_string(top, "fio_model"));
+  JsonNode *acc = json_object_get_member(top, "fio_accepted");
+  if (acc && JSON_NODE_HOLDS_ARRAY(acc)) {
+    JsonArray *a = json_node_get_array(acc);
+    g_autoptr(GPtrArray) list = g_ptr_array_new();
+    for (guint i = 0; i < json_array_get_length(a); i++) {
+      JsonNode *e = json_array_get_element(a, i);
+      if (JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING)
+        g_ptr_array_add(list, (gpointer)json_node_get_string(e));
+    }
+    g_ptr_array_add(list, NULL);
+    r->fio_accepted = g_strdupv((char **)list->pdata);
+  }
+  JsonNode *global = json_object_get_member(top, "fio_global_options");
+  JsonNode *secs = json_object_get_member(top, "fio_sections");
+  if (!global && !secs) return TRUE;
+  r->fio_global_options = json_fio_options(global);
+  gboolean ok = r->fio_global_options && secs && JSON_NODE_HOLDS_ARRAY(secs);
+  for (guint i = 0; ok && i < json_array_get_length(json_node_get_array(secs)); i++) {
+    JsonNode *e = json_array_get_element(json_node_get_array(secs), i);
+    JsonObject *o = JSON_NODE_HOLDS_OBJECT(e) ? json_node_get_object(e) : NULL;
+    uint64_t numjobs = 0, group = 0;
+    ok = o && pcs_json_get_string(o, "name") && json_u64(json_object_get_member(o, "numjobs"), &numjobs) &&
+         json_u64(json_object_get_member(o, "group"), &group) && group < G_MAXUINT32;
+    char **options = ok ? json_fio_options(json_object_get_member(o, "options")) : NULL;
+    ok = ok && options;
+    if (!ok) break;
+    PcsFioSection sec = {g_strdup(pcs_json_get_string(o, "name")), numjobs, options, (uint32_t)group};
+    g_array_append_val(r->fio_sections, sec);
+  }
+  if (!ok)
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: fio_global_options and fio_sections: expected an object of "
+                "strings and an array of {\"name\", \"numjobs\", \"group\", \"options\"} as pcsim writes them", r->path);
+  return ok;
+}
+
+/* A --seeds file's "seeds": consecutive integers. */
+static gboolean json_seeds(PcsResults *r, JsonObject *top, GError **error) {
+  JsonNode *n = json_object_get_member(top, "seeds");
+  if (!n) return TRUE;
+  JsonArray *a = JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+  guint len = a ? json_array_get_length(a) : 0;
+  uint64_t first = 0, seed;
+  gboolean ok = len > 0 && json_u64(json_array_get_element(a, 0), &first);
+  for (guint i = 1; ok && i < len; i++) ok = json_u64(json_array_get_element(a, i), &seed) && seed == first + i;
+  if (!ok) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: \"seeds\": expected consecutive seeds, as --seeds writes them",
+                r->path);
+    return FALSE;
+  }
+  g_autofree char *where = g_strdup_printf("%s: \"seeds\"", r->path);
+  return set_seeds(r, first, first + len - 1, where, error);
+}
+
 static gboolean load_json(PcsResults *r, const char *text, GError **error) {
   r->format = PCS_FORMAT_JSON;
   g_autoptr(JsonParser) parser = pcs_json_parse(r->path, text, -1, error);
@@ -220,6 +365,7 @@ static gboolean load_json(PcsResults *r, const char *text, GError **error) {
     if (JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING)
       g_ptr_array_add(r->jobs, g_strdup(json_node_get_string(e)));
   }
+  if (!json_fio(r, top, error) || !json_seeds(r, top, error)) return FALSE;
   JsonNode *sw = json_object_get_member(top, "sweep");
   JsonNode *varied = sw && JSON_NODE_HOLDS_OBJECT(sw) ? json_object_get_member(json_node_get_object(sw), "varied") : NULL;
   if (varied && JSON_NODE_HOLDS_ARRAY(varied)) {
@@ -294,6 +440,25 @@ static gboolean results_jobs(const PcsResults *r, PcsParams *p, GError **error) 
   return TRUE;
 }
 
+/* A fio job's run recorded: P's fio_* as the job set them (fio.c
+ * pcs_fio_apply()).  Only options were accepted when none are listed: the
+ * list is written when not empty. */
+static void results_fio(const PcsResults *r, PcsParams *p) {
+  gboolean sections = r->fio_global_options || r->fio_sections->len;
+  if (!r->fio_model && !r->fio_accepted && !sections) return;
+  g_free(p->fio_model);
+  p->fio_model = g_strdup(r->fio_model);
+  g_strfreev(p->fio_accepted);
+  p->fio_accepted = r->fio_accepted ? g_strdupv(r->fio_accepted) : g_new0(char *, 1);
+  g_strfreev(p->fio_global_options);
+  pcs_params_fio_sections_free(p->fio_sections, p->fio_nsections);
+  p->fio_global_options = NULL, p->fio_sections = NULL, p->fio_nsections = 0;
+  if (!sections) return; /* a file of a pcsim that did not record them: cmd_run.c refuses fio-json */
+  p->fio_global_options = r->fio_global_options ? g_strdupv(r->fio_global_options) : g_new0(char *, 1);
+  p->fio_nsections = r->fio_sections->len;
+  p->fio_sections = pcs_params_fio_sections_copy((const PcsFioSection *)r->fio_sections->data, r->fio_sections->len);
+}
+
 gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError **error) {
   if (r->scenario->len == 0) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: no recorded scenario (no provenance)", r->path);
@@ -308,6 +473,7 @@ gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError
   g_free(p->source);
   p->source = g_strdup(r->source ? r->source : r->path);
   if (!results_jobs(r, p, error)) return FALSE;
+  results_fio(r, p);
   if (row == G_MAXUINT) return TRUE;
   char **cells = g_ptr_array_index(r->rows, row);
   for (guint i = 0; i < r->varied->len; i++) {

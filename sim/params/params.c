@@ -614,6 +614,9 @@ void pcs_params_clear(PcsParams *p) {
   g_clear_pointer(&p->job_name, g_free);
   g_clear_pointer(&p->fio_accepted, g_strfreev);
   g_clear_pointer(&p->fio_model, g_free);
+  g_clear_pointer(&p->fio_global_options, g_strfreev);
+  pcs_params_fio_sections_free(p->fio_sections, p->fio_nsections);
+  p->fio_sections = NULL, p->fio_nsections = 0;
   pcs_params_jobs_free(p->jobs, p->njobs);
   p->jobs = NULL, p->njobs = 0;
 }
@@ -708,6 +711,87 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
   return ok;
 }
 
+void pcs_params_fio_sections_free(PcsFioSection *sections, uint32_t n) {
+  for (uint32_t i = 0; sections && i < n; i++) {
+    g_free(sections[i].name);
+    g_strfreev(sections[i].options);
+  }
+  g_free(sections);
+}
+
+PcsFioSection *pcs_params_fio_sections_copy(const PcsFioSection *sections, uint32_t n) {
+  if (!sections) return NULL;
+  PcsFioSection *out = g_new(PcsFioSection, n);
+  for (uint32_t i = 0; i < n; i++) {
+    out[i] = sections[i];
+    out[i].name = g_strdup(sections[i].name);
+    out[i].options = g_strdupv(sections[i].options);
+  }
+  return out;
+}
+
+/* A fio name, option or value in a provenance line: no blank, '=' or '%'
+ * raw, a path's separators kept readable. */
+#define FIO_TEXT_KEPT "/:,+@"
+
+char *pcs_params_fio_options_text(char *const *kv) {
+  GString *s = g_string_new(NULL);
+  for (; kv && kv[0] && kv[1]; kv += 2) {
+    g_autofree char *k = g_uri_escape_string(kv[0], FIO_TEXT_KEPT, FALSE);
+    g_autofree char *v = g_uri_escape_string(kv[1], FIO_TEXT_KEPT, FALSE);
+    g_string_append_printf(s, "%s%s=%s", s->len ? " " : "", k, v);
+  }
+  return g_string_free(s, FALSE);
+}
+
+gboolean pcs_params_fio_options_parse(char *const *words, char ***out, char **why) {
+  g_autoptr(GPtrArray) kv = g_ptr_array_new_with_free_func(g_free);
+  for (char *const *w = words; w && *w; w++) {
+    if (!**w) continue;
+    const char *eq = strchr(*w, '=');
+    g_autofree char *k = eq ? g_strndup(*w, (gsize)(eq - *w)) : NULL;
+    char *key = k ? g_uri_unescape_string(k, NULL) : NULL, *value = eq ? g_uri_unescape_string(eq + 1, NULL) : NULL;
+    if (!key || !*key || !value) {
+      g_free(key), g_free(value);
+      *why = g_strdup_printf("'%s': expected a fio option KEY=VALUE (URI-escaped)", *w);
+      return FALSE;
+    }
+    g_ptr_array_add(kv, key);
+    g_ptr_array_add(kv, value);
+  }
+  g_ptr_array_add(kv, NULL);
+  g_ptr_array_set_free_func(kv, NULL);
+  *out = (char **)g_ptr_array_free(g_steal_pointer(&kv), FALSE);
+  return TRUE;
+}
+
+char *pcs_params_fio_section_text(const PcsFioSection *section) {
+  g_autofree char *name = g_uri_escape_string(section->name, FIO_TEXT_KEPT, FALSE);
+  g_autofree char *options = pcs_params_fio_options_text(section->options);
+  return g_strdup_printf("%s numjobs=%" G_GUINT64_FORMAT " group=%u options%s%s", name, section->numjobs,
+                         section->group, *options ? " " : "", options);
+}
+
+gboolean pcs_params_fio_section_parse(const char *text, PcsFioSection *out, char **why) {
+  memset(out, 0, sizeof *out);
+  g_auto(GStrv) w = g_strsplit(text, " ", -1);
+  guint n = g_strv_length(w);
+  if (n < 4 || !g_str_has_prefix(w[1], "numjobs=") || !g_str_has_prefix(w[2], "group=") || strcmp(w[3], "options")) {
+    *why = g_strdup_printf("'%s': expected NAME numjobs=N group=G options KEY=VALUE ...", text);
+    return FALSE;
+  }
+  out->name = g_uri_unescape_string(w[0], NULL);
+  gboolean ok = out->name && *out->name && pcs_parse_u64(w[1] + strlen("numjobs="), &out->numjobs) &&
+                job_u32(w[2] + strlen("group="), &out->group);
+  if (!ok) *why = g_strdup_printf("'%s': expected a URI-escaped name, numjobs=N and group=G", text);
+  if (ok) ok = pcs_params_fio_options_parse(w + 4, &out->options, why);
+  if (!ok) {
+    g_free(out->name), g_strfreev(out->options);
+    memset(out, 0, sizeof *out);
+  }
+  return ok;
+}
+
 gboolean pcs_params_job_view(const PcsParams *p, uint32_t j, PcsParams *out, GError **error) {
   g_assert(j < p->njobs);
   const PcsJobSpec *job = &p->jobs[j];
@@ -746,6 +830,8 @@ void pcs_params_copy(PcsParams *dst, const PcsParams *src) {
   dst->job_name = g_strdup(src->job_name);
   dst->fio_accepted = g_strdupv(src->fio_accepted);
   dst->fio_model = g_strdup(src->fio_model);
+  dst->fio_global_options = g_strdupv(src->fio_global_options);
+  dst->fio_sections = pcs_params_fio_sections_copy(src->fio_sections, src->fio_nsections);
   dst->jobs = pcs_params_jobs_copy(src->jobs, src->njobs);
 }
 
