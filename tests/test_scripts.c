@@ -209,7 +209,7 @@ static void each_subcommand_prints_its_figures_on_a_capture(void **state) {
 }
 
 static const char *const SUBCOMMANDS[] = {
-    "alone-requests", "async-start", "bio-gaps", "call-spans", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu", "first-run", "host-freeze",  "idle-wake",
+    "alone-requests", "async-start", "async-ties", "bio-gaps", "call-spans", "colaunch", "cpu-share", "csum-leaf-reads",   "device-busy", "fio-cpu", "first-run", "host-freeze",  "idle-wake",
     "insert-stalls", "loop-worker",    "lru-batch",      "marker-hits",   "preemptions",       "reader-time-split", "reduce-capture", "sched-compare",
     "sched-race-timing", "sync-ra", "wake-wait-burst", "window-chain", "window-order", "worker-pool",
 };
@@ -227,6 +227,13 @@ static void help_lists_every_subcommand(void **state) {
     if (!strstr(out, line)) fail_msg("pcsim-trace --help: no line for %s:\n%s", SUBCOMMANDS[i], out);
   }
   assert_null(strstr(out, "follower-timing"));
+  /* docs/testing.md's table of the analyses has a row for each */
+  g_autofree char *doc_path = g_build_filename(PCSIM_SOURCE_DIR, "docs", "testing.md", NULL), *doc = NULL;
+  assert_true(g_file_get_contents(doc_path, &doc, NULL, NULL));
+  for (gsize i = 0; i < G_N_ELEMENTS(SUBCOMMANDS); i++) {
+    g_autofree char *row = g_strdup_printf("\n| `%s` | ", SUBCOMMANDS[i]);
+    if (!strstr(doc, row)) fail_msg("docs/testing.md: no row for pcsim-trace %s", SUBCOMMANDS[i]);
+  }
   g_clear_pointer(&out, g_free);
   g_clear_pointer(&err, g_free);
   assert_int_equal(TOOL(&out, &err, "idle-wake", "--help"), 0);
