@@ -43,6 +43,7 @@ def one(path):
     in_work = {}         # kworker pid -> the kind of work it runs now
     running = {}         # CPU -> the task its last sched_switch switched to
     has_wq = False
+    woken = []           # (by an end-io item, onto the kworker's own CPU, and another CPU idle)
     for e in events(path):
         if e.name == 'sched_switch':
             running[e.cpu] = fields(e.rest).get('next_comm', '')
@@ -62,13 +63,14 @@ def one(path):
             f = fields(e.rest)
             if not f.get('comm', '').startswith('fio'):
                 continue
-            if has_wq and in_work.get(e.pid) != 'end-io':
-                continue
             own = int(f.get('target_cpu', -1)) == e.cpu
             idle_other = any(running.get(c, '').startswith('swapper') for c in running if c != e.cpu)
+            woken.append((in_work.get(e.pid) == 'end-io', own, own and idle_other))
+    for by_endio, own, own_idle in woken:  # with workqueue events only an end-io item's count, from the first line
+        if by_endio or not has_wq:
             wakes['all'] += 1
             wakes['own'] += own
-            wakes['own, another idle'] += own and idle_other
+            wakes['own, another idle'] += own_idle
     if not items and not wakes['all']:
         sys.stderr.write(f'pcsim-trace worker-pool: {path}: no workqueue events and no reader woken by a kworker\n')
         return 2

@@ -135,37 +135,54 @@ static void help_if_asked(GOptionContext *ctx, int argc, char **argv) {
 /* The command's options (pcs_cli_context()), for short_values(). */
 static const GOptionEntry *cli_entries;
 
+/* The entry of the option word A names ("-j", "-j1", "--jobs", "--jobs=4"), or NULL. */
+static const GOptionEntry *entry_of(const char *a) {
+  if (a[0] != '-' || !a[1] || !cli_entries) return NULL;
+  gsize n = a[1] == '-' ? strcspn(a + 2, "=") : 0;
+  for (const GOptionEntry *e = cli_entries; e->long_name; e++)
+    if (a[1] == '-' ? strlen(e->long_name) == n && !strncmp(a + 2, e->long_name, n) : e->short_name == a[1]) return e;
+  return NULL;
+}
+
 /* A short option that takes a value, given with it attached ("-j1",
  * "-pwindow", as getopt() takes them): split in two for GLib, which would
  * read "-j1" as the flags -j and -1 and take the next word as -j's value.
- * The words before a "--" only; the new vector (the words borrowed, the
- * split ones copied) stays for the process, as main()'s does. */
+ * Not a word after "--", nor one that is the value of the option before it
+ * ("--out -jfoo", "-o -jfoo").  The new vector borrows the other words; it
+ * and the split halves stay reachable for the process (GLib's parse drops
+ * the words it consumes from the vector), as main()'s argv does. */
 static void short_values(int *argc, char ***argv) {
-  static GPtrArray *words; /* reachable until exit */
-  gboolean split = FALSE;
-  for (int i = 1; i < *argc && strcmp((*argv)[i], "--") != 0 && cli_entries; i++) {
-    const char *a = (*argv)[i];
-    if (a[0] != '-' || !a[1] || a[1] == '-' || !a[2]) continue;
-    for (const GOptionEntry *e = cli_entries; e->long_name; e++)
-      split = split || (e->short_name == a[1] && e->arg != G_OPTION_ARG_NONE);
-  }
-  if (!split) return;
-  words = g_ptr_array_new();
-  gboolean after_dashes = FALSE;
+  static GPtrArray *words, *halves;
+  GPtrArray *out = g_ptr_array_new();
+  gboolean split = FALSE, value_next = FALSE;
   for (int i = 0; i < *argc; i++) {
     char *a = (*argv)[i];
-    after_dashes = after_dashes || !strcmp(a, "--");
-    const GOptionEntry *hit = NULL;
-    for (const GOptionEntry *e = cli_entries; !after_dashes && i && a[0] == '-' && a[1] && a[1] != '-' && a[2] &&
-                                              e->long_name && !hit; e++)
-      if (e->short_name == a[1] && e->arg != G_OPTION_ARG_NONE) hit = e;
-    if (!hit) {
-      g_ptr_array_add(words, a);
+    const GOptionEntry *e = i && !value_next ? entry_of(a) : NULL;
+    gboolean takes = e && e->arg != G_OPTION_ARG_NONE;
+    if (i && !value_next && !strcmp(a, "--")) { /* the rest is operands: as they are */
+      for (; i < *argc; i++) g_ptr_array_add(out, (*argv)[i]);
+      break;
+    }
+    if (takes && a[1] != '-' && a[2]) { /* "-j1" */
+      if (!halves) halves = g_ptr_array_new();
+      char *opt = g_strndup(a, 2), *val = g_strdup(a + 2);
+      g_ptr_array_add(halves, opt);
+      g_ptr_array_add(halves, val);
+      g_ptr_array_add(out, opt);
+      g_ptr_array_add(out, val);
+      split = TRUE;
+      value_next = FALSE;
       continue;
     }
-    g_ptr_array_add(words, g_strndup(a, 2));
-    g_ptr_array_add(words, g_strdup(a + 2));
+    g_ptr_array_add(out, a);
+    value_next = takes && (a[1] == '-' ? !strchr(a, '=') : !a[2]); /* "--out FILE", "-o FILE" */
   }
+  if (!split) {
+    g_ptr_array_free(out, TRUE);
+    return;
+  }
+  if (words) g_ptr_array_free(words, TRUE); /* a second parse in one process: the first vector is done */
+  words = out;
   *argc = (int)words->len;
   g_ptr_array_add(words, NULL);
   *argv = (char **)words->pdata;

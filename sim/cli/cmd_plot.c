@@ -112,14 +112,6 @@ static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOp
   spec->output = tmp_out;
   g_autoptr(GString) script = g_string_new(NULL);
   g_autoptr(GString) drawn = g_string_new(NULL);
-  if (o->script) { /* the saved script draws into OUT itself, not our temporary name */
-    g_autoptr(GString) saved = g_string_new(NULL);
-    spec->output = o->out;
-    if (!plot_script(r, trace, spec, saved, error) || !pcs_cli_write_file(o->script, saved, error)) return FALSE;
-    spec->output = tmp_out;
-  }
-  spec->quiet = o->script != NULL; /* its notes came with the saved script */
-  if (!plot_script(r, trace, spec, script, error)) return FALSE;
   if (tmp_out) { /* gnuplot's own message for an unwritable OUT.tmp is its script's line: say it as run does */
     FILE *f = g_fopen(tmp_out, "wb");
     if (!f) {
@@ -128,10 +120,23 @@ static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOp
     }
     fclose(f);
   }
+  gboolean ok = TRUE;
+  if (o->script) { /* the saved script draws into OUT itself, not our temporary name */
+    g_autoptr(GString) saved = g_string_new(NULL);
+    spec->output = o->out;
+    ok = plot_script(r, trace, spec, saved, error) && pcs_cli_write_file(o->script, saved, error);
+    spec->output = tmp_out;
+  }
+  spec->quiet = o->script != NULL; /* its notes came with the saved script */
   g_autofree char *script_path = NULL;
-  int fd = g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error);
-  if (fd < 0) return FALSE;
-  gboolean ok = write(fd, script->str, script->len) == (ssize_t)script->len;
+  int fd = ok && plot_script(r, trace, spec, script, error) ? g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error)
+                                                            : -1;
+  if (fd < 0) { /* nothing drawn: no OUT.tmp, and no saved script of a figure that was not made */
+    if (tmp_out) g_unlink(tmp_out);
+    if (o->script && ok) g_unlink(o->script);
+    return FALSE;
+  }
+  ok = write(fd, script->str, script->len) == (ssize_t)script->len;
   close(fd);
   if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write the gnuplot script", script_path);
   if (ok) ok = pcs_plot_gnuplot(script_path, drawn, error);
@@ -141,6 +146,7 @@ static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOp
     ok = FALSE;
   }
   if (!ok && tmp_out) g_unlink(tmp_out);
+  if (!ok && o->script) g_unlink(o->script); /* the script of a figure that was not made */
   if (ok && !o->out) ok = pcs_cli_write_file(NULL, drawn, error);
   return ok;
 }

@@ -665,7 +665,7 @@ typedef struct {
 /* TRACE... SCENARIO: the traces (on --jobs threads), then the seeds. */
 static gboolean compare_run(const CompareOpts *o, char **paths, guint nt, PcsKtrace *traces, PcsParams *p,
                             SimRuns *s, GError **error) {
-  if (o->seeds < 0 || o->seeds > PCS_CLI_MAX_SEEDS) {
+  if (o->seeds != G_MININT && (o->seeds < 1 || o->seeds > PCS_CLI_MAX_SEEDS)) { /* G_MININT: not given */
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--seeds %d: expected 1..%d", o->seeds, PCS_CLI_MAX_SEEDS);
     return FALSE;
   }
@@ -695,7 +695,7 @@ static gboolean compare_run(const CompareOpts *o, char **paths, guint nt, PcsKtr
 }
 
 int pcs_cmd_compare(int argc, char **argv) {
-  CompareOpts o = {0};
+  CompareOpts o = {.seeds = G_MININT};
   GOptionEntry entries[] = {
     {"policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy, "Policy to simulate (default: the first of scenario.policies)", "P"},
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one scenario key (repeatable)", "SECTION.KEY=VALUE"},
