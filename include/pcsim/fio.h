@@ -60,10 +60,10 @@ typedef struct {
   guint nrfiles_line;
   GPtrArray *accepted;     /* "option=value" accepted without effect, for provenance */
   /* Options with a value as the job file wrote them ("bs", "32k"), key and
-   * value alternating, NULL-terminated: of the [global] sections before the
-   * first job, and of the first job section (fio's JSON "global options",
-   * "job options"); bare flags are left out, as fio leaves them out. */
-  char **global_options, **job_options;
+   * value alternating, NULL-terminated, of the [global] sections before the
+   * first job (fio's JSON "global options"; each section's own are in
+   * SECTIONS); bare flags are left out, as fio leaves them out. */
+  char **global_options;
   GArray *sections;        /* PcsFioSection (params.h) of every job section, in file order */
   /* Job sections that read with their own bs, rw, ioengine, ... or wait
    * (stonewall, wait_for) or start a group (new_group): one PcsJobSpec

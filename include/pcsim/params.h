@@ -345,7 +345,7 @@ typedef struct {
 /* One fio job section as fio's JSON reports it: fio's jobname (the
  * [section], or its own name= option), its numjobs clones (which share the
  * name in fio's JSON), its options with a value as written (key, value,
- * ..., NULL; see PcsFioJob.job_options) and fio's groupid (one more at each
+ * ..., NULL; see PcsFioJob.global_options) and fio's groupid (one more at each
  * stonewall or new_group after the first job). */
 typedef struct {
   char *name;
@@ -461,6 +461,8 @@ char *pcs_params_job_text(const PcsJobSpec *job);
 /* TEXT as pcs_params_job_text() writes it into OUT (clear it with
  * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
 gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why);
+/* Frees what one fio section holds (not the struct). */
+void pcs_params_fio_section_clear(PcsFioSection *section);
 /* Frees N fio sections (and SECTIONS itself). */
 void pcs_params_fio_sections_free(PcsFioSection *sections, uint32_t n);
 /* A deep copy of N fio sections (NULL for NULL). */
@@ -481,7 +483,7 @@ gboolean pcs_params_fio_options_parse(char *const *words, char ***out, char **wh
  * g_free it. */
 char *pcs_params_fio_section_text(const PcsFioSection *section);
 /* TEXT as pcs_params_fio_section_text() writes it into OUT (free it with
- * pcs_params_fio_sections_free() of one, or take it); FALSE with *WHY. */
+ * pcs_params_fio_section_clear(), or take it); FALSE with *WHY. */
 gboolean pcs_params_fio_section_parse(const char *text, PcsFioSection *out, char **why);
 /* Value formatted back in its kind's unit (for provenance, `pcsim params`). */
 char *pcs_params_format(const PcsParams *p, const PcsParamInfo *info);

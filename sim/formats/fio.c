@@ -1221,7 +1221,6 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
       if (!first) {
         job->name = g_strdup(sec.name);
         job->global_options = options_text(globals);
-        job->job_options = options_text(s->opts);
         job->numjobs_line = e.numjobs_line, job->bs_line = e.bs_line, job->size_line = e.size_line;
         job->fadvise_line = e.fadvise_line;
         job->loops_line = e.loops_line, job->runtime_line = e.runtime_line, job->time_based_line = e.time_based_line;
@@ -1296,7 +1295,6 @@ void pcs_fio_clear(PcsFioJob *job) {
   g_clear_pointer(&job->accepted, g_ptr_array_unref);
   g_clear_pointer(&job->notes, g_ptr_array_unref);
   g_clear_pointer(&job->global_options, g_strfreev);
-  g_clear_pointer(&job->job_options, g_strfreev);
   g_clear_pointer(&job->sections, g_array_unref);
   g_clear_pointer(&job->random_seed, g_free);
   g_clear_pointer(&job->file_service_type, g_free);

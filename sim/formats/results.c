@@ -16,12 +16,6 @@ static void hist_free(gpointer a) {
   if (a) g_array_unref(a);
 }
 
-static void fio_section_clear(gpointer data) {
-  PcsFioSection *s = data;
-  g_free(s->name);
-  g_strfreev(s->options);
-}
-
 static void results_init(PcsResults *r, const char *path) {
   memset(r, 0, sizeof *r);
   r->path = g_strdup(path);
@@ -33,7 +27,7 @@ static void results_init(PcsResults *r, const char *path) {
   r->hists = g_ptr_array_new_with_free_func(hist_free);
   r->jobs = g_ptr_array_new_with_free_func(g_free);
   r->fio_sections = g_array_new(FALSE, TRUE, sizeof(PcsFioSection));
-  g_array_set_clear_func(r->fio_sections, fio_section_clear);
+  g_array_set_clear_func(r->fio_sections, (GDestroyNotify)pcs_params_fio_section_clear);
 }
 
 void pcs_results_clear(PcsResults *r) {

@@ -711,11 +711,13 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
   return ok;
 }
 
+void pcs_params_fio_section_clear(PcsFioSection *section) {
+  g_clear_pointer(&section->name, g_free);
+  g_clear_pointer(&section->options, g_strfreev);
+}
+
 void pcs_params_fio_sections_free(PcsFioSection *sections, uint32_t n) {
-  for (uint32_t i = 0; sections && i < n; i++) {
-    g_free(sections[i].name);
-    g_strfreev(sections[i].options);
-  }
+  for (uint32_t i = 0; sections && i < n; i++) pcs_params_fio_section_clear(&sections[i]);
   g_free(sections);
 }
 
