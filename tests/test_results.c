@@ -146,6 +146,42 @@ static void a_bad_section_line_names_its_line(void **state) {
   if (!strstr(err, "bad.csv:6: ") || !strstr(err, "group=G")) fail_msg("unclear: %s", err);
 }
 
+/* TEXT with FROM replaced by TO (once; FROM must be there). */
+static char *replaced(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  if (!at) fail_msg("'%s' not in:\n%s", from, text);
+  return g_strdup_printf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+/* A JSON result whose fio keys or seeds were damaged, and a --seeds file
+ * whose seeds no longer start at its scenario.seed: each is bad input, exit
+ * 2 and one line naming the file, nothing on stdout. */
+static void a_damaged_json_result_or_seeds_line_is_refused(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *job = g_build_filename(dir, "job.fio", NULL), *bad = g_build_filename(dir, "bad.json", NULL);
+  assert_true(g_file_set_contents(job, one_section, -1, NULL));
+  const char *argv[] = {"run", job, "--format", "json", "--seeds", "3", "--seed", "4", NULL};
+  g_autofree char *json = run_ok(argv);
+  const struct {
+    const char *from, *to, *says;
+  } cases[] = {
+      {"\"fio_sections\": [", "\"fio_sections\": 7, \"x\": [", "fio_sections: expected"},
+      {"\"name\": \"seq\", \"numjobs\": 2", "\"numjobs\": 2", "fio_sections: expected"},
+      {"\"numjobs\": 2,", "\"numjobs\": \"two\",", "fio_sections: expected"},
+      {"\"seeds\": [4, 5, 6]", "\"seeds\": [4, 6, 7]", "\"seeds\": expected consecutive seeds"},
+      {"\"seeds\": [4, 5, 6]", "\"seeds\": [5, 6, 7]", "its seeds start at 5 but its scenario.seed is 4"},
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *text = replaced(json, cases[i].from, cases[i].to);
+    assert_true(g_file_set_contents(bad, text, -1, NULL));
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = test_pcsim(&out, &err, "run", "--scenario-from", bad, "--format", "json", NULL);
+    if (rc != 2 || *out || !strstr(err, "bad.json") || !strstr(err, cases[i].says) || strchr(err, '\n') != strrchr(err, '\n'))
+      fail_msg("case %zu: exit %d, stdout %zu bytes, stderr '%s', expected exit 2 and '%s'", i, rc, strlen(out), err,
+               cases[i].says);
+  }
+}
+
 /* The provenance line of a section reads back to the same section. */
 static void section_lines_read_back(void **state) {
   char *options[] = {"name", "a b", "description", "x=y 100% \"q\" \xc3\xa9", "directory", "/tmp/d:e,f", "empty", "",
@@ -174,6 +210,7 @@ int main(void) {
     cmocka_unit_test(seeds_result_reruns_to_the_byte),
     cmocka_unit_test(a_result_without_sections_is_refused_for_fio_json),
     cmocka_unit_test(a_bad_section_line_names_its_line),
+    cmocka_unit_test(a_damaged_json_result_or_seeds_line_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -437,6 +437,13 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s records %u seeds: --seeds takes at most %d", o->scenario_from,
                   r.nseeds, PCS_CLI_MAX_SEEDS);
     ok = j->seeds && seeds_check(j, o, error);
+    if (ok && r.first_seed != j->p.scenario_seed) { /* --seeds S..: scenario.seed is S (pcs_seeds_run()) */
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
+                  "%s: its seeds start at %" G_GUINT64_FORMAT " but its scenario.seed is %" G_GUINT64_FORMAT
+                  ": a --seeds file's first seed is its scenario.seed (was it edited?)",
+                  o->scenario_from, r.first_seed, (guint64)j->p.scenario_seed);
+      ok = FALSE;
+    }
   }
   if (ok && j->format == PCS_FORMAT_FIO_JSON && j->p.fio_model && !j->p.fio_global_options) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT,
