@@ -182,6 +182,29 @@ static void a_damaged_json_result_or_seeds_line_is_refused(void **state) {
   }
 }
 
+/* An accepted option whose value holds blanks and a '%' (description=)
+ * comes back from a CSV result as one entry: the CSV rerun as JSON lists
+ * fio_accepted as the job's own JSON does. */
+static void accepted_values_with_blanks_survive_csv(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *job = g_build_filename(dir, "job.fio", NULL), *csv = g_build_filename(dir, "r.csv", NULL);
+  assert_true(g_file_set_contents(job, odd_names, -1, NULL));
+  const char *as_json[] = {"run", job, "--format", "json", NULL}, *as_csv[] = {"run", job, "--format", "csv", NULL};
+  g_autofree char *json = run_ok(as_json), *text = run_ok(as_csv);
+  assert_non_null(strstr(text, "\n# fio accepted thread group_reporting "
+                               "description=a%20job,%20with%20\"quotes\"%20=%20and%20100%25%20blanks "));
+  assert_true(g_file_set_contents(csv, text, -1, NULL));
+  const char *again[] = {"run", "--scenario-from", csv, "--format", "json", NULL};
+  g_autofree char *back = run_ok(again);
+  const char *key = "\"fio_accepted\": ";
+  const char *a = strstr(json, key), *b = strstr(back, key);
+  assert_non_null(a);
+  assert_non_null(b);
+  g_autofree char *la = g_strndup(a, strcspn(a, "\n")), *lb = g_strndup(b, strcspn(b, "\n"));
+  assert_string_equal(lb, la);
+  assert_non_null(strstr(la, "\"description=a job, with \\\"quotes\\\" = and 100% blanks\""));
+}
+
 /* The provenance line of a section reads back to the same section. */
 static void section_lines_read_back(void **state) {
   char *options[] = {"name", "a b", "description", "x=y 100% \"q\" \xc3\xa9", "directory", "/tmp/d:e,f", "empty", "",
@@ -211,6 +234,7 @@ int main(void) {
     cmocka_unit_test(a_result_without_sections_is_refused_for_fio_json),
     cmocka_unit_test(a_bad_section_line_names_its_line),
     cmocka_unit_test(a_damaged_json_result_or_seeds_line_is_refused),
+    cmocka_unit_test(accepted_values_with_blanks_survive_csv),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -333,9 +333,16 @@ void pcs_report_csv_provenance(GString *out, const PcsParams *p) {
   g_string_append_printf(out, "# pcsim %s\n", pcs_version());
   g_string_append_printf(out, "# source %s\n", p->source ? p->source : "(defaults)");
   if (p->fio_model) g_string_append_printf(out, "# fio model %s\n", p->fio_model);
-  if (p->fio_accepted && *p->fio_accepted) {
-    g_autofree char *list = g_strjoinv(" ", p->fio_accepted);
-    g_string_append_printf(out, "# fio accepted %s\n", list);
+  if (p->fio_accepted && *p->fio_accepted) { /* one word each: a blank in one is %20, a '%' %25 */
+    g_string_append(out, "# fio accepted");
+    for (char **a = p->fio_accepted; *a; a++) {
+      g_string_append_c(out, ' ');
+      for (const char *c = *a; *c; c++)
+        if (*c == ' ') g_string_append(out, "%20");
+        else if (*c == '%') g_string_append(out, "%25");
+        else g_string_append_c(out, *c);
+    }
+    g_string_append_c(out, '\n');
   }
   if (p->fio_global_options) { /* a fio job's names and options, for --format fio-json: read back by results.c */
     g_autofree char *global = pcs_params_fio_options_text(p->fio_global_options);

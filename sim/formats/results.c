@@ -85,9 +85,13 @@ static gboolean csv_fio(PcsResults *r, const char *c, guint line, GError **error
   if (g_str_has_prefix(c, "fio model ")) {
     g_free(r->fio_model);
     r->fio_model = g_strdup(c + strlen("fio model "));
-  } else if (g_str_has_prefix(c, "fio accepted ")) { /* written joined by blanks: split there (a blank in a value splits it, and joins back the same) */
+  } else if (g_str_has_prefix(c, "fio accepted ")) { /* one word each, %20 a blank and %25 a '%' in one */
     g_strfreev(r->fio_accepted);
     r->fio_accepted = g_strsplit(c + strlen("fio accepted "), " ", -1);
+    for (char **a = r->fio_accepted; *a; a++) {
+      char *plain = strchr(*a, '%') ? g_uri_unescape_string(*a, NULL) : NULL;
+      if (plain) g_free(*a), *a = plain; /* else as written (an older file's raw '%') */
+    }
   } else if (!strcmp(c, "fio global") || g_str_has_prefix(c, "fio global ")) {
     g_auto(GStrv) words = g_strsplit(c + strlen("fio global"), " ", -1);
     g_strfreev(r->fio_global_options);
