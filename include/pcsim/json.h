@@ -48,6 +48,9 @@ void pcs_json_end_document(PcsJson *w);
 void pcs_json_set_colon(PcsJson *w, const char *colon);
 
 void pcs_json_string(PcsJson *w, const char *key, const char *s);
+/* KV (key, value, ..., NULL; NULL: none) as one object of strings in
+ * LAYOUT, in KV's order. */
+void pcs_json_string_pairs(PcsJson *w, const char *key, char *const *kv, PcsJsonLayout layout);
 void pcs_json_uint(PcsJson *w, const char *key, uint64_t v);
 /* V printed with FORMAT (one of printf's e, f or g conversions, such as
  * "%.4f"), locale-independent; null when V is not finite. */

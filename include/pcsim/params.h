@@ -461,6 +461,10 @@ char *pcs_params_job_text(const PcsJobSpec *job);
 /* TEXT as pcs_params_job_text() writes it into OUT (clear it with
  * pcs_params_jobs_free(), or take it); FALSE with *WHY (g_free it) else. */
 gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why);
+/* P records a fio job as fio's JSON names it: copies of GLOBAL (NULL: an
+ * empty list) and the N SECTIONS, in place of what it held (an INI
+ * scenario's fio_global_options and fio_sections stay NULL). */
+void pcs_params_set_fio_job(PcsParams *p, char *const *global, const PcsFioSection *sections, uint32_t n);
 /* Frees what one fio section holds (not the struct). */
 void pcs_params_fio_section_clear(PcsFioSection *section);
 /* Frees N fio sections (and SECTIONS itself). */

@@ -1408,11 +1408,8 @@ gboolean pcs_fio_apply(const PcsFioJob *job, PcsParams *p, GError **error) {
   g_ptr_array_add(job->accepted, NULL);
   p->fio_accepted = g_strdupv((char **)job->accepted->pdata);
   g_ptr_array_remove_index(job->accepted, job->accepted->len - 1);
-  g_strfreev(p->fio_global_options); /* what fio's JSON names: the outputs record it (fiojson.c, report.c) */
-  p->fio_global_options = job->global_options ? g_strdupv(job->global_options) : g_new0(char *, 1);
-  pcs_params_fio_sections_free(p->fio_sections, p->fio_nsections);
-  p->fio_nsections = job->sections->len;
-  p->fio_sections = pcs_params_fio_sections_copy((const PcsFioSection *)job->sections->data, job->sections->len);
+  /* what fio's JSON names: the outputs record it (fiojson.c, report.c) */
+  pcs_params_set_fio_job(p, job->global_options, (const PcsFioSection *)job->sections->data, job->sections->len);
   return TRUE;
 }
 

@@ -167,12 +167,6 @@ static void pct_map(PcsJson *w, const char *key, const char *const *names, const
   pcs_json_end(w);
 }
 
-static void options_object(PcsJson *w, const char *key, char *const *kv) {
-  pcs_json_begin_object(w, key, PCS_JSON_LINES);
-  for (; kv && kv[0] && kv[1]; kv += 2) pcs_json_string(w, kv[0], kv[1]);
-  pcs_json_end(w);
-}
-
 /* A size as a fio job would write it ("32k", "4m", or bytes). */
 static char *fio_size_text(uint64_t v) {
   static const char units[] = "kmgtp";
@@ -213,7 +207,7 @@ static void fio_job(PcsJson *w, const PcsParams *p, uint32_t thread, guint group
   pcs_json_uint(w, "error", 0);
   pcs_json_uint(w, "eta", 0);
   pcs_json_uint(w, "elapsed", (rd->ns + 999999999) / 1000000000); /* whole seconds, rounded up */
-  if (options && *options) options_object(w, "job options", options);
+  if (options && *options) pcs_json_string_pairs(w, "job options", options, PCS_JSON_LINES);
   fio_dir(w, "read", rd);
   Dir none = {0};
   fio_dir(w, "write", &none);
@@ -293,12 +287,12 @@ void pcs_fio_json(GString *out, const PcsParams *p, const PcsResult *res, size_t
   pcs_json_uint(&w, "timestamp_ms", 0);
   pcs_json_string(&w, "time", "simulated");
   if (p->fio_global_options) {
-    if (*p->fio_global_options) options_object(&w, "global options", p->fio_global_options);
+    if (*p->fio_global_options) pcs_json_string_pairs(&w, "global options", p->fio_global_options, PCS_JSON_LINES);
   } else { /* an INI scenario: what a job file for it would say */
     g_autofree char *bs = fio_size_text(p->workload_block_size), *size = fio_size_text(p->workload_file_size);
     g_autofree char *numjobs = g_strdup_printf("%" G_GUINT64_FORMAT, p->workload_threads);
     char *kv[] = {"ioengine", "sync", "rw", "read", "bs", bs, "numjobs", numjobs, "size", size, NULL};
-    options_object(&w, "global options", kv);
+    pcs_json_string_pairs(&w, "global options", kv, PCS_JSON_LINES);
   }
   pcs_json_begin_array(&w, "jobs", PCS_JSON_LINES);
   gboolean grouped = group_reporting(p);

@@ -103,6 +103,12 @@ void pcs_json_string(PcsJson *w, const char *key, const char *s) {
   pcs_json_escape(w->out, s ? s : "");
 }
 
+void pcs_json_string_pairs(PcsJson *w, const char *key, char *const *kv, PcsJsonLayout layout) {
+  pcs_json_begin_object(w, key, layout);
+  for (; kv && kv[0] && kv[1]; kv += 2) pcs_json_string(w, kv[0], kv[1]);
+  pcs_json_end(w);
+}
+
 void pcs_json_uint(PcsJson *w, const char *key, uint64_t v) {
   member(w, key);
   g_string_append_printf(w->out, "%" G_GUINT64_FORMAT, v);

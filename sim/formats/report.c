@@ -457,13 +457,6 @@ static char *scenario_value(const PcsParams *p, const PcsParamInfo *info) {
   return pcs_params_format(p, info);
 }
 
-/* Fio options KV (key, value, ..., NULL) as one object, in file order. */
-static void json_fio_options(PcsJson *w, const char *key, char *const *kv) {
-  pcs_json_begin_object(w, key, PCS_JSON_INLINE);
-  for (; kv && kv[0] && kv[1]; kv += 2) pcs_json_string(w, kv[0], kv[1]);
-  pcs_json_end(w);
-}
-
 void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
   pcs_json_string(w, "pcsim_version", pcs_version());
   pcs_json_uint(w, "seed", p->scenario_seed);
@@ -475,7 +468,7 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
     pcs_json_end(w);
   }
   if (p->fio_global_options) { /* a fio job's names and options, for --format fio-json: read back by results.c */
-    json_fio_options(w, "fio_global_options", p->fio_global_options);
+    pcs_json_string_pairs(w, "fio_global_options", p->fio_global_options, PCS_JSON_INLINE);
     pcs_json_begin_array(w, "fio_sections", PCS_JSON_LINES);
     for (uint32_t i = 0; i < p->fio_nsections; i++) {
       const PcsFioSection *sec = &p->fio_sections[i];
@@ -483,7 +476,7 @@ void pcs_report_json_provenance(PcsJson *w, const PcsParams *p) {
       pcs_json_string(w, "name", sec->name);
       pcs_json_uint(w, "numjobs", sec->numjobs);
       pcs_json_uint(w, "group", sec->group);
-      json_fio_options(w, "options", sec->options);
+      pcs_json_string_pairs(w, "options", sec->options, PCS_JSON_INLINE);
       pcs_json_end(w);
     }
     pcs_json_end(w);

@@ -245,7 +245,7 @@ static gboolean json_u64(JsonNode *n, uint64_t *out) {
   return TRUE;
 }
 
-/* A fio job's options object (report.c json_fio_options()) as key, value,
+/* A fio job's options object (report.c, pcs_json_string_pairs()) as key, value,
  * ..., NULL in member order; NULL when N is not an object of strings. */
 static char **json_fio_options(JsonNode *n) {
   if (!n || !JSON_NODE_HOLDS_OBJECT(n)) return NULL;
@@ -448,13 +448,13 @@ static void results_fio(const PcsResults *r, PcsParams *p) {
   p->fio_model = g_strdup(r->fio_model);
   g_strfreev(p->fio_accepted);
   p->fio_accepted = r->fio_accepted ? g_strdupv(r->fio_accepted) : g_new0(char *, 1);
-  g_strfreev(p->fio_global_options);
-  pcs_params_fio_sections_free(p->fio_sections, p->fio_nsections);
-  p->fio_global_options = NULL, p->fio_sections = NULL, p->fio_nsections = 0;
-  if (!sections) return; /* a file of a pcsim that did not record them: cmd_run.c refuses fio-json */
-  p->fio_global_options = r->fio_global_options ? g_strdupv(r->fio_global_options) : g_new0(char *, 1);
-  p->fio_nsections = r->fio_sections->len;
-  p->fio_sections = pcs_params_fio_sections_copy((const PcsFioSection *)r->fio_sections->data, r->fio_sections->len);
+  if (sections)
+    pcs_params_set_fio_job(p, r->fio_global_options, (const PcsFioSection *)r->fio_sections->data, r->fio_sections->len);
+  else { /* a file of a pcsim that did not record them: cmd_run.c refuses fio-json */
+    g_clear_pointer(&p->fio_global_options, g_strfreev);
+    pcs_params_fio_sections_free(p->fio_sections, p->fio_nsections);
+    p->fio_sections = NULL, p->fio_nsections = 0;
+  }
 }
 
 gboolean pcs_results_params(const PcsResults *r, guint row, PcsParams *p, GError **error) {

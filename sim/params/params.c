@@ -711,6 +711,14 @@ gboolean pcs_params_job_parse(const char *text, PcsJobSpec *out, char **why) {
   return ok;
 }
 
+void pcs_params_set_fio_job(PcsParams *p, char *const *global, const PcsFioSection *sections, uint32_t n) {
+  g_strfreev(p->fio_global_options);
+  pcs_params_fio_sections_free(p->fio_sections, p->fio_nsections);
+  p->fio_global_options = global ? g_strdupv((char **)global) : g_new0(char *, 1);
+  p->fio_sections = pcs_params_fio_sections_copy(sections, n);
+  p->fio_nsections = sections ? n : 0;
+}
+
 void pcs_params_fio_section_clear(PcsFioSection *section) {
   g_clear_pointer(&section->name, g_free);
   g_clear_pointer(&section->options, g_strfreev);
