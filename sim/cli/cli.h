@@ -80,9 +80,9 @@ gboolean pcs_cli_load_scenario_text(const char *name, const char *text, char **s
  * `calibrate` bases a 6.x trace's scenario on it too. */
 char *pcs_cli_default_model(void);
 /* A fio job PATH (a file or shipped name) on MODEL (NULL: the default scenario for fio jobs,
- * named on stderr), as `pcsim run JOB.fio` loads it; JOB keeps the loaded
- * job (pcs_fio_clear() it).  Then pcs_cli_load_scenario(NULL, ...). */
-gboolean pcs_cli_fio_scenario(PcsParams *p, const char *model, const char *path, PcsFioJob *job, GError **error);
+ * named on stderr), as `pcsim run JOB.fio` loads it, into P (which records
+ * what the outputs report of the job).  Then pcs_cli_load_scenario(NULL, ...). */
+gboolean pcs_cli_fio_scenario(PcsParams *p, const char *model, const char *path, GError **error);
 /* --policy values (each may be a comma list), or scenario.policies. */
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
 /* A GOption context for one command: PARAMETERS "SYNOPSIS - summary"

@@ -163,7 +163,6 @@ typedef struct {
   PcsCliOutput ftrace_out; /* --ftrace FILE, streamed under its temporary name */
   PcsFtrace ftrace;
   PcsRunOptions ropt;
-  PcsFioJob fio; /* a fio job as loaded (fio.h); what the outputs report of it is in p (fio_sections, ...) */
   /* The seeds to run: --seeds N, or those a --scenario-from file of
    * --seeds records (seeds_recorded: from its first seed, p's); 1 or
    * RUN_NOT_GIVEN: one run */
@@ -466,13 +465,13 @@ static gboolean scenario_from(RunJob *j, const RunOpts *o, GError **error) {
 
 char *pcs_cli_default_model(void) { return g_strdup(FIO_DEFAULT_MODEL); }
 
-/* JOB (PATH: a file or a shipped job's name, pcs_scenario_read()): the
- * --model scenario (a file or a shipped name; without one the shipped
- * default, named on stderr), then what the job sets; JOB is left loaded
- * (pcs_fio_clear()).  `sweep` loads fio jobs through this too. */
-gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char *path, PcsFioJob *job,
-                              GError **error) {
-  memset(job, 0, sizeof *job);
+/* The job at PATH (a file or a shipped job's name, pcs_scenario_read()):
+ * the --model scenario (a file or a shipped name; without one the shipped
+ * default, named on stderr), then what the job sets, into P (which keeps
+ * what the outputs report of the job: fio_sections, ...).  `sweep` loads
+ * fio jobs through this too. */
+gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char *path, GError **error) {
+  PcsFioJob loaded = {0}, *job = &loaded;
   g_autofree char *model = NULL, *model_text = NULL, *job_name = NULL, *job_text = NULL;
   guint kinds = PCS_SCENARIO_INI | (given_model ? 0 : PCS_SCENARIO_SHIPPED_ONLY);
   if (!pcs_scenario_read(given_model ? given_model : FIO_DEFAULT_MODEL, kinds, &model, &model_text, NULL, error) ||
@@ -497,6 +496,7 @@ gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char 
               "another; `pcsim scenarios` lists them)\n",
               g_get_prgname(), path, FIO_DEFAULT_MODEL);
   }
+  pcs_fio_clear(job);
   return ok;
 }
 
@@ -524,7 +524,7 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
     return FALSE;
   }
   if (o->scenario_from && !scenario_from(j, o, error)) return FALSE;
-  if (fio && !pcs_cli_fio_scenario(&j->p, o->model, path, &j->fio, error)) return FALSE;
+  if (fio && !pcs_cli_fio_scenario(&j->p, o->model, path, error)) return FALSE;
   if (!pcs_cli_load_scenario_text(name, fio ? NULL : text, o->sets, o->seed, &j->p, error)) return FALSE;
   if (!j->policies->len && !pcs_cli_policies(&j->p, o->policies, j->policies, error)) return FALSE;
   for (guint i = 0; i < j->policies->len; i++)
@@ -626,7 +626,6 @@ int pcs_cmd_run(int argc, char **argv) {
   if (j.tl.rows) g_array_free(j.tl.rows, TRUE);
   blktraces_free(j.blktraces);
   pcs_ftrace_clear(&j.ftrace);
-  pcs_fio_clear(&j.fio);
   g_array_free(j.policies, TRUE);
   pcs_params_clear(&j.p);
   run_opts_clear(&o);

@@ -120,12 +120,7 @@ static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const Swee
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
     return FALSE;
   }
-  if (fio) {
-    PcsFioJob job;
-    gboolean ok = pcs_cli_fio_scenario(p, o->model, path, &job, error);
-    pcs_fio_clear(&job);
-    if (!ok) return FALSE;
-  }
+  if (fio && !pcs_cli_fio_scenario(p, o->model, path, error)) return FALSE;
   if (!pcs_cli_load_scenario(fio ? NULL : path, o->sets, o->seed, p, error)) return FALSE;
   for (char **v = o->vary; v && *v; v++)
     if (!pcs_grid_add(g, *v, error)) return FALSE;
