@@ -136,18 +136,21 @@ static void values_read_like_fio(void **state) {
     gint64 v = json_object_get_int_member(pct, keys[i]);
     assert_true(v >= prev);
     assert_int_equal(pcs_lathist_value(pcs_lathist_idx((uint64_t)v)), v); /* a bucket's value, as fio prints */
-    assert_true(v >= min && v <= max);
+    /* within the buckets of min and max: fio prints a bucket's mean (plat_idx_to_val()), so p99.99 may
+     * lie above max when max sits in the lower half of its bucket */
+    assert_true(pcs_lathist_idx((uint64_t)v) >= pcs_lathist_idx((uint64_t)min) &&
+                pcs_lathist_idx((uint64_t)v) <= pcs_lathist_idx((uint64_t)max));
     prev = v;
   }
   /* this run's figures (seed 1): cached reads in 2.7-5.3 us, the misses' waits in the tail */
   assert_int_equal(json_object_get_int_member(pct, "1.000000"), 2736);
   assert_int_equal(json_object_get_int_member(pct, "50.000000"), 3344);
-  assert_int_equal(json_object_get_int_member(pct, "99.000000"), 1646592);
+  assert_int_equal(json_object_get_int_member(pct, "99.000000"), 1384448);
   /* the readers' CPU over the run, the user part fio's own (cost.fio_user) */
-  assert_float_equal(json_object_get_double_member(job, "sys_cpu"), 21.88795, 1e-5);
-  assert_float_equal(json_object_get_double_member(job, "usr_cpu"), 2.44855, 1e-5);
+  assert_float_equal(json_object_get_double_member(job, "sys_cpu"), 24.117002, 1e-5);
+  assert_float_equal(json_object_get_double_member(job, "usr_cpu"), 2.699604, 1e-5);
   JsonObject *disk = json_array_get_object_element(json_object_get_array_member(top, "disk_util"), 0);
-  assert_float_equal(json_object_get_double_member(disk, "util"), 69.412884, 1e-6); /* the device busy 69% of the run */
+  assert_float_equal(json_object_get_double_member(disk, "util"), 66.383762, 1e-6); /* the device busy 66% of the run */
   /* the same run's own JSON: read_lat_us_p50 is fio's p50 in us */
   g_autofree char *own = NULL, *err = NULL;
   assert_int_equal(test_pcsim(&own, &err, "run", "tests/data/fio-json/sync-read.fio", "--format", "json", "--policy",

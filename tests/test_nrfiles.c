@@ -159,20 +159,32 @@ static void files_in_fios_order(void **state) {
 
 /* ---- each file its own readahead ---- */
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* One reader, v6.18, 32k calls, a 4 MiB bdi window:
- * NRFILES files of SIZE read with SERVICE.  Returns bios/MiB; *SYNC and
- * *ASYNC the readahead calls. */
+ * NRFILES files of SIZE read with SERVICE.  Returns bios/MiB, the median
+ * over seeds 1..5 (one seed's bio sizes move with the frames it draws:
+ * 0.367-0.461 for one 128 MiB file); *SYNC and *ASYNC the readahead calls
+ * of seed 1. */
 static double bios_per_mib(const char *nrfiles, const char *size, const char *service, uint64_t *sync, uint64_t *async) {
-  PcsParams p;
-  test_load(&p, "workloads/linux-6.18-btrfs.ini");
-  test_set(&p, "workload.threads=1", "readahead.read_ahead_kb=4096", nrfiles, size, service, NULL);
-  PcsResult r;
-  test_run(&p, "window", &r);
-  double v = (double)r.bios / ((double)r.file_bytes / PCS_MIB);
-  *sync = r.ra_sync, *async = r.ra_async;
-  pcs_result_clear(&r);
-  pcs_params_clear(&p);
-  return v;
+  double v[5];
+  for (int seed = 1; seed <= 5; seed++) {
+    PcsParams p;
+    test_load(&p, "workloads/linux-6.18-btrfs.ini");
+    test_set(&p, "workload.threads=1", "readahead.read_ahead_kb=4096", nrfiles, size, service, NULL);
+    p.scenario_seed = (uint64_t)seed;
+    PcsResult r;
+    test_run(&p, "window", &r);
+    v[seed - 1] = (double)r.bios / ((double)r.file_bytes / PCS_MIB);
+    if (seed == 1) *sync = r.ra_sync, *async = r.ra_async;
+    pcs_result_clear(&r);
+    pcs_params_clear(&p);
+  }
+  qsort(v, 5, sizeof v[0], cmp_double);
+  return v[2];
 }
 
 /* Two files read round robin, a call each in turn: each keeps its own

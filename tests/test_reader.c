@@ -250,8 +250,9 @@ static uint64_t windows_launched_twice(const char *scenario, const char *policy,
 static void a_marker_tested_before_its_clear_launches_a_window_twice(void **state) {
   (void)state;
   assert_int_equal(windows_launched_twice("workloads/linux-6.18-btrfs.ini", "window", "cost.ra_marker=0"), 0);
-  /* seed 1, 256 MiB: 46 of its windows listed twice with a 3 us gap */
-  assert_int_equal(windows_launched_twice("workloads/linux-6.18-btrfs.ini", "window", "cost.ra_marker=3us"), 46);
+  /* seed 1, 256 MiB: 50 of its windows listed twice with a 3 us gap (46 before calibrate's loaded device
+   * rate, 2026-12-07) */
+  assert_int_equal(windows_launched_twice("workloads/linux-6.18-btrfs.ini", "window", "cost.ra_marker=3us"), 50);
   /* v3.5 lists some windows twice without the gap too (ondemand_readahead()'s marker
    * without valid state lists the first hole after it, which another reader may list as
    * well); the gap adds to those */

@@ -116,34 +116,39 @@ typedef struct {
 
 static const KnownMiss KNOWN_MISSES[] = {
   /* Since the shipped scenario is calibrate's output of this host's two
-   * one-thread captures (issue 36, scripts/update-shipped; seeds 1..21):
-   * - one thread at 128 KiB, a row calibrated on, runs at 831 MiB/s against
-   *   487 (+71%): calibrate's device for this host is one rate with no
-   *   latency (the alone fit's 134 us does not fit the overlapping requests:
-   *   the WEAK note in workloads/linux-6.18-btrfs.ini): one reader at 256 KiB
-   *   windows keeps one or two requests in flight, which it serves in 1.47 ms
-   *   a MiB against the kernel's 1.79 (docs/validation.md);
-   * - one thread at 4 MiB: 0.166 bios/MiB against 0.234 (-29%, under the
-   *   real 0.209..0.265): fewer windows cut by scattered memory;
-   * - four threads race harder than the kernel: at 128 KiB 6.36 bios/MiB
-   *   against 4.84 (+31%, requests the same) at 2833 MiB/s against 1799
-   *   (+58%); at 4 MiB 1.905 bios/MiB against 0.483 (+294%, over the real
-   *   0.361..1.159) and 2.52 requests/MiB against 1.19 (+112%).
+   * one-thread captures (issue 36, scripts/update-shipped), and since
+   * 2026-12-07 with the device's rate read off its loaded busy periods
+   * (1284 MiB/s, no latency; before, 1064 MiB/s from the overlapping
+   * requests' parallelism: docs/notebook/2026-12-07-loaded-rate.md, kept
+   * because it holds 342 of 550 predicted rows over 96 sessions against 322,
+   * though on this session it runs faster; validate-6.18's seeds 1..5):
+   * - one thread at 128 KiB, a row calibrated on, runs at 945 MiB/s against
+   *   487 (+94%; +71% before): one reader at 256 KiB windows keeps one or two
+   *   requests in flight, which this host's device served behind a
+   *   per-request cost (2.38x the shared time with two in flight, the
+   *   bandwidth note in workloads/linux-6.18-btrfs.ini) and pcsim's share
+   *   the rate (docs/validation.md);
+   * - one thread at 4 MiB, calibrated on too: 1045 MiB/s against 720 (+45%;
+   *   +16% before), and 0.166 bios/MiB against 0.234 (-29%, under the real
+   *   0.209..0.265): fewer windows cut by scattered memory;
+   * - four threads race harder than the kernel: at 128 KiB 6.74 bios/MiB
+   *   against 4.84 (+39%, requests the same) at 3093 MiB/s against 1799
+   *   (+72%); at 4 MiB 2.32 bios/MiB against 0.483 (+381%, over the real
+   *   0.361..1.159) and 2.90 requests/MiB against 1.19 (+144%).
    * The hand-made host before it (docs/notebook/hosts/linux-6.18-btrfs-handmade.ini,
    * fitted to these one-thread rows by hand and to one wake-up measure of
    * three four-thread runs) missed only the four-thread 4 MiB MiB/s. */
-  {"ra128-j1", "aggregate MiB/s", 0.8},
-  {"ra128-j4", "data bios/MiB", 0.4},
-  {"ra128-j4", "requests/MiB", 0.4},
-  {"ra128-j4", "aggregate MiB/s", 0.7},
+  {"ra128-j1", "aggregate MiB/s", 1.0},
+  {"ra128-j4", "data bios/MiB", 0.45},
+  {"ra128-j4", "requests/MiB", 0.45},
+  {"ra128-j4", "aggregate MiB/s", 0.8},
   {"ra4096-j1", "data bios/MiB", 0.35},
-  {"ra4096-j4", "data bios/MiB", 3.5},
-  {"ra4096-j4", "requests/MiB", 1.3},
-  /* Four threads at 4 MiB (the hand-made host, seeds 1..21): 2702 MiB/s against 2045 (+32%,
-   * over the real 1895..2628: pcsim's device, fitted to one thread's MiB/s,
-   * completes a window's requests one after another and never gets ahead of
-   * the readers, where the host completed windows together and was busy 45%
-   * of the mechanism run, scripts/pcsim-trace window-order and scripts/pcsim-trace window-chain). */
+  {"ra4096-j1", "aggregate MiB/s", 0.55},
+  {"ra4096-j4", "data bios/MiB", 4.2},
+  {"ra4096-j4", "requests/MiB", 1.6},
+  /* Four threads at 4 MiB: 2837 MiB/s against 2045 (+39%, over the real 1895..2628: pcsim's device
+   * never gets ahead of the readers as the host's did, which completed windows together and was busy
+   * 45% of the mechanism run, scripts/pcsim-trace window-order and scripts/pcsim-trace window-chain). */
   {"ra4096-j4", "aggregate MiB/s", 0.5},
 };
 
@@ -198,16 +203,17 @@ static void bios_per_mib_rise_with_threads(void **state) {
  * issue's goal).  KNOWN_RACE_MISSES are the factors the shipped scenario
  * misses by today, each a ratchet: one that grows fails, and one back
  * within a factor of 2 fails too, until it is taken off.  Since the shipped
- * scenario is calibrate's output (issue 36; seeds 1..21): at 128 KiB 997
- * sync readaheads against 487 (2.05x); at 4 MiB 1.82 owner changes/MiB
- * against 0.147 and 116 sync readaheads against 10 (12x: the 4 MiB race,
+ * scenario is calibrate's output (issue 36; with the loaded device rate
+ * of 2026-12-07, seeds 1..5): at 128 KiB 1130 sync readaheads against 487
+ * (2.3x); at 4 MiB 2.25 owner changes/MiB against 0.147 (15x; 1.82 before)
+ * and 132 sync readaheads against 10 (13x: the 4 MiB race,
  * docs/validation.md, "Known misses, and why").  The hand-made host before
  * it was within 2x on all four (0.24 and 19 at 4 MiB). */
 #define RACE_FACTOR 2.0
 
 static const KnownMiss KNOWN_RACE_MISSES[] = { /* bound: the factor */
   {"ra128-j4", "sim_ra_sync", 2.5},
-  {"ra4096-j4", "sim_owner_changes_per_mib", 15},
+  {"ra4096-j4", "sim_owner_changes_per_mib", 18},
   {"ra4096-j4", "sim_ra_sync", 15},
 };
 
