@@ -1185,6 +1185,18 @@ static double median_residual(const GArray *samples, double b) {
   return MAX(0.0, quantile((const double *)(void *)rest->data, rest->len, 0.5));
 }
 
+/* device.latency of one channel: A, the median of the ALONE requests'
+ * service less bytes / bandwidth; MORE says how the rate was read. */
+static void one_channel_latency(PcsCalibration *c, const Fit *f, const GArray *alone, const char *what,
+                                const char *names, double a, const char *more) {
+  set_est(c, PCS_CAL_LATENCY, TRUE, a,
+          g_strdup_printf("latency: %.1f us, with bandwidth below the one channel that serves the %u requests %s in "
+                          "their median time (the median of service - bytes / bandwidth)%s; the alone fit's intercept "
+                          "was %.1f us (%s); from %s",
+                          a / PCS_NS_PER_US, alone->len, what, more, f->a / PCS_NS_PER_US,
+                          c->est[PCS_CAL_LATENCY].comment, names));
+}
+
 /* The ns a byte of the loaded busy periods (c->dev_load) after latency A:
  * their time less A, summed, over their bytes, summed (the rate the
  * device moved them at as a whole, its slow periods included); the
@@ -1234,12 +1246,7 @@ static void device_loaded(PcsCalibration *c, const Fit *f, const GArray *alone, 
     if (settled) break;
   }
   g_autofree char *after = stretch_table(c, a, b);
-  set_est(c, PCS_CAL_LATENCY, TRUE, a,
-          g_strdup_printf("latency: %.1f us, with bandwidth below the one channel that serves the %u requests %s in "
-                          "their median time (the median of service - bytes / bandwidth); the alone fit's intercept "
-                          "was %.1f us (%s); from %s",
-                          a / PCS_NS_PER_US, alone->len, what, f->a / PCS_NS_PER_US, c->est[PCS_CAL_LATENCY].comment,
-                          names));
+  one_channel_latency(c, f, alone, what, names, a, "");
   set_est(c, PCS_CAL_BANDWIDTH, TRUE, PCS_NS_PER_S / b,
           g_strdup_printf("bandwidth: %.0f MiB/s, the one channel's rate under load: the bytes of the %u busy "
                           "periods of %d or more requests all in flight at once over their time less the latency "
@@ -1323,12 +1330,7 @@ static void device_parallel(PcsCalibration *c, const Fit *f, const GArray *alone
     if (settled || again->len < MIN_FIT_SAMPLES) break;
   }
   g_autofree char *after = stretch_table(c, a, b);
-  set_est(c, PCS_CAL_LATENCY, TRUE, a,
-          g_strdup_printf("latency: %.1f us, with bandwidth below the one channel that serves the %u requests %s in "
-                          "their median time (the median of service - bytes / bandwidth) and moves the overlapping "
-                          "ones at the rate they show; the alone fit's intercept was %.1f us (%s); from %s",
-                          a / PCS_NS_PER_US, alone->len, what, f->a / PCS_NS_PER_US, c->est[PCS_CAL_LATENCY].comment,
-                          names));
+  one_channel_latency(c, f, alone, what, names, a, " and moves the overlapping ones at the rate they show");
   set_est(c, PCS_CAL_BANDWIDTH, TRUE, PCS_NS_PER_S / b,
           g_strdup_printf("bandwidth: %.0f MiB/s, the rate the device moves overlapping requests at: the alone fit's "
                           "%.0f MiB/s times their median parallelism %.2f (below 1.5: the device overlaps no transfers, "
