@@ -172,6 +172,65 @@ static void synthetic_costs_come_back_within_10_percent(void **state) {
   pcs_params_clear(&p);
 }
 
+/* A one-channel device whose transfers share its rate, as calibrate finds the loop device: windows
+ * of 4 requests of 256 KiB issued together complete together, SHARED_LATENCY_NS + their bytes /
+ * SHARED_BANDWIDTH after their issue; between them lone requests of 16 and 128 KiB, each alone
+ * on the device.  calibrate reads the rate off the loaded periods (device_loaded()) and gives
+ * back the device it was made with. */
+#define SHARED_LATENCY_NS 80000u
+#define SHARED_BANDWIDTH (1.5 * 1024 * 1024 * 1024) /* bytes/s */
+
+static char *shared_device_trace(guint windows) {
+  g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(Line));
+  uint64_t t = 1000000000u, sector = 1000000u, pfn = 0x100000;
+  for (guint w = 0; w < windows; w++) {
+    emit(lines, t, "fio-101", "page_cache_%s_ra: dev=0:40 ino=65 index=%u req_count=8 order=0 size=32 "
+         "async_size=32 ra_pages=64 mmap_miss=0 prev_pos=0", w ? "async" : "sync", w * 32);
+    for (guint i = 0; i < 32; i++, t += 500)
+      emit(lines, t, "fio-101", "mm_filemap_add_to_page_cache: dev 0:40 ino 65 pfn=0x%" G_GINT64_MODIFIER "x ofs=%u "
+           "order=0", pfn++, (w * 32 + i) * 4096);
+    guint lone = w % 2 ? 32 : 256; /* sectors: 16 or 128 KiB */
+    emit(lines, t, "fio-101", "block_rq_issue: 7,0 RA %u () %" G_GUINT64_FORMAT " + %u be,0,4 [fio]", lone * 512,
+         sector, lone);
+    t += SHARED_LATENCY_NS + (uint64_t)(lone * 512 / SHARED_BANDWIDTH * 1e9 + 0.5);
+    emit(lines, t, "ksoftirqd/1-22", "block_rq_complete: 7,0 RA () %" G_GUINT64_FORMAT " + %u be,0,4 [0]", sector, lone);
+    sector += lone, t += 30000;
+    uint64_t end = t + SHARED_LATENCY_NS + (uint64_t)(4 * 262144 / SHARED_BANDWIDTH * 1e9 + 0.5);
+    for (guint r = 0; r < 4; r++)
+      emit(lines, t, "fio-101", "block_rq_issue: 7,0 RA 262144 () %" G_GUINT64_FORMAT " + 512 be,0,4 [fio]",
+           sector + r * 512);
+    for (guint r = 0; r < 4; r++)
+      emit(lines, end, "ksoftirqd/1-22", "block_rq_complete: 7,0 RA () %" G_GUINT64_FORMAT " + 512 be,0,4 [0]",
+           sector + r * 512);
+    sector += 4 * 512, t = end + 30000;
+  }
+  g_array_sort(lines, line_cmp);
+  GString *s = g_string_new("# tracer: nop\n#\n");
+  for (guint i = 0; i < lines->len; i++) {
+    g_string_append(s, g_array_index(lines, Line, i).line);
+    g_free(g_array_index(lines, Line, i).line);
+  }
+  return g_string_free(s, FALSE);
+}
+
+static void shared_device_rate_comes_from_its_loaded_periods(void **state) {
+  (void)state;
+  g_autofree char *text = shared_device_trace(60);
+  g_autofree char *trace = test_tempfile("shared.ftrace.txt", text);
+  g_autofree char *machine = test_tempfile("machine.txt", "kernel=6.18 cpus=2 device=/dev/vdb dev=254:16 fstype=btrfs "
+                                                          "max_sectors_kb=1280 max_segments=128 max_segment_size=65536 "
+                                                          "page_reporting_order=none scheduler=[none] mq-deadline\n");
+  PcsParams p;
+  g_autofree char *ini = NULL;
+  calibrate_to(&p, &ini, (const char *const[]){trace, "--machine", machine, NULL});
+  assert_int_equal(p.device_sharing, 1);
+  assert_int_equal(p.device_channels, 1);
+  assert_non_null(strstr(ini, "the one channel's rate under load: the bytes of the 60 busy periods"));
+  assert_near((double)p.device_bandwidth, SHARED_BANDWIDTH, 0.01, "device.bandwidth");
+  assert_near((double)p.device_latency, SHARED_LATENCY_NS, 0.02, "device.latency");
+  pcs_params_clear(&p);
+}
+
 /* The loop device's worker (loop.c) is the machine file's: a loop device
  * (loop=, device=/dev/loopN, or dev=7:N) keeps the base's worker, any other
  * device has none.  The device fit is the same either way (the worker's
@@ -788,6 +847,7 @@ static void unidentifiable_costs_keep_the_base_marked(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(synthetic_costs_come_back_within_10_percent),
+    cmocka_unit_test(shared_device_rate_comes_from_its_loaded_periods),
     cmocka_unit_test(loop_workers_come_from_the_machine),
     cmocka_unit_test(a_simulated_trace_calibrates_back_to_its_scenario),
     cmocka_unit_test(capture_estimates_are_plausible),

@@ -457,12 +457,12 @@ static void collect_requests(PcsCalibration *c, const PcsKtrace *t, guint trace,
     }
     g_hash_table_remove(pending, r);
     if (!p_first) p_first = e->time_ns;
-    if (!g_hash_table_size(pending) && p_count >= 3 && p_most == p_count && e->time_ns > p_start)
-      add_sample(c->batches, p_count, (double)(e->time_ns - p_first) / (double)(e->time_ns - p_start), trace);
-    if (!g_hash_table_size(pending) && p_count >= LOAD_MIN && p_most == p_count && e->time_ns > p_start)
-      add_sample(c->dev_load, p_bytes, (double)(e->time_ns - p_start), trace);
-    if (!g_hash_table_size(pending) && p_most == p_count && e->time_ns > p_start)
-      add_sample(c->dev_busy, p_bytes, (double)(e->time_ns - p_start), trace);
+    /* a busy period ends, its requests all in flight at once at some point */
+    if (g_hash_table_size(pending) || p_most != p_count || e->time_ns <= p_start) continue;
+    double span = (double)(e->time_ns - p_start);
+    if (p_count >= 3) add_sample(c->batches, p_count, (double)(e->time_ns - p_first) / span, trace);
+    if (p_count >= LOAD_MIN) add_sample(c->dev_load, p_bytes, span, trace);
+    add_sample(c->dev_busy, p_bytes, span, trace);
   }
 }
 
@@ -1232,10 +1232,12 @@ static double load_rate(const PcsCalibration *c, double a, double *q1, double *q
  * against the alone fit (device_parallel()) read it indirectly, through
  * the alone fit's line, and gave rates up to 1.5x what the loaded periods
  * show: the one-thread 4 MiB runs then ran that much faster than their own
- * capture (docs/notebook/2026-12-07-loaded-rate.md). */
-static void device_loaded(PcsCalibration *c, const Fit *f, const GArray *alone, const char *what, const char *names,
-                          const char *head, const Spread *sp, double *a_out, double *b_out) {
+ * capture (docs/notebook/2026-12-07-loaded-rate.md).  FALSE, nothing set,
+ * when no loaded period outlasts the alone fit's latency. */
+static gboolean device_loaded(PcsCalibration *c, const Fit *f, const GArray *alone, const char *what,
+                              const char *names, const char *head, const Spread *sp, double *a_out, double *b_out) {
   double a = f->a, b = f->b, q1 = 0, q3 = 0;
+  if (load_rate(c, a, &q1, &q3) <= 0) return FALSE; /* no loaded period outlasts the latency */
   guint iter = 0;
   for (; iter < 50; iter++) {
     double nb = load_rate(c, a, &q1, &q3);
@@ -1262,6 +1264,7 @@ static void device_loaded(PcsCalibration *c, const Fit *f, const GArray *alone, 
              g_strdup_printf("wide spread: the loaded busy periods' rates run %.0f..%.0f MiB/s (IQR)",
                              PCS_NS_PER_S / q3 / PCS_MIB, PCS_NS_PER_S / q1 / PCS_MIB));
   *a_out = a, *b_out = b;
+  return TRUE;
 }
 
 /* The device's parallelism and, when it overlaps no transfers, its rate
@@ -1313,10 +1316,8 @@ static void device_parallel(PcsCalibration *c, const Fit *f, const GArray *alone
   /* batches issued together: completed together (shared) or one after another (FIFO) */
   Spread sp = spread_of(c->batches, G_MAXUINT);
   gboolean shared = sp.n >= 10 && sp.median < 0.25;
-  if (shared && c->dev_load->len >= MIN_FIT_SAMPLES) {
-    device_loaded(c, f, alone, what, names, head, &sp, a_out, b_out);
+  if (shared && c->dev_load->len >= MIN_FIT_SAMPLES && device_loaded(c, f, alone, what, names, head, &sp, a_out, b_out))
     return;
-  }
   /* one channel: its rate under load, and the latency that with it gives the alone requests' median time */
   double p = med;
   guint iter = 0;
