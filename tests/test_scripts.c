@@ -39,12 +39,18 @@ static int run_tool(char **out, char **err, const char *const *args) {
 /* Each subcommand on a fixture, and lines of its output (whole lines, '\n' included
  * where the line ends there). */
 static const struct {
-  const char *args[5]; /* NULL-terminated */
+  const char *args[6]; /* NULL-terminated */
   const char *expect[4];
 } CASES[] = {
   {{"alone-requests", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz"},
    {"tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz: 946 requests of 256 KiB alone "
     "throughout: p25 147 us, median 165 us, p75 191 us; ln(p75/p25)/1.349 = 0.19\n"}},
+  /* the one-thread 4 KiB random read: a lone request is slower the longer the device idled before it
+   * (docs/notebook/2026-12-07-dec07t-session.md) */
+  {{"alone-requests", "--kib", "4", "--by-idle", "tests/data/kernel-6.18-fiojobs-dec07s/mechanism/rand4k-ra4096-j1-rep1.ftrace.txt.gz"},
+   {": 65536 requests of 4 KiB alone throughout, by the device's idle time before their issue:\n",
+    "\n  idle under 20 us   24731 requests, median 56 us\n  idle 20-50 us      39522 requests, median 61 us\n",
+    "\n  idle 300-1000 us      46 requests, median 140 us\n"}},
   {{"colaunch", "tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j4-rep1.ftrace.txt.gz"},
    {": 4901 windows, 37 launched twice by page_cache_async_ra (their page_cache_async_ra at most 2 us apart); "
     "5325 small data bios (under 256 pages), 1674 of them by those launchers\n"}},
