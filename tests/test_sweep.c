@@ -137,6 +137,28 @@ static void merge_refuses_missing_duplicate_foreign_and_truncated_shards(void **
     if (!strstr(e, cases[i].needle)) fail_msg("case %zu: '%s' lacks '%s'", i, e, cases[i].needle);
     assert_string_equal(o, "");
   }
+  /* a shard cut inside its last row: a row short of a cell, or a row without its line end */
+  char *full = slurp(s3);
+  g_autofree char *cut = g_build_filename(dir, "cut.csv", NULL);
+  gssize last_comma = (gssize)strlen(full);
+  while (last_comma > 0 && full[last_comma] != ',') last_comma--;
+  struct {
+    gssize len;
+    const char *needle;
+  } cuts[] = {
+      {last_comma, "cells as in the header"}, /* "FILE:LINE: expected N cells as in the header, found N-1" */
+      {(gssize)strlen(full) - 1, "the last line has no line end"},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cuts); i++) {
+    g_file_set_contents(cut, full, cuts[i].len, NULL);
+    g_free(o), g_free(e);
+    assert_int_equal(test_pcsim(&o, &e, "merge", s1, s2, cut, NULL), 2);
+    g_autofree char *where = g_strdup_printf("%s:", cut);
+    if (!strstr(e, where) || !strstr(e, cuts[i].needle))
+      fail_msg("cut %zu: '%s' lacks '%s'", i, e, cuts[i].needle);
+    assert_string_equal(o, "");
+  }
+  g_free(full);
   /* a shard that lost its last row */
   char *text = slurp(s3);
   size_t len = strlen(text) - 1;

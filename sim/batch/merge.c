@@ -19,6 +19,7 @@
 #include "pcsim/params.h"
 #include "pcsim/report.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,7 +42,11 @@ static void shard_clear(Shard *s) {
   if (s->parser) g_object_unref(s->parser);
 }
 
-static gboolean bad(GError **error, const char *path, guint line, const char *what) {
+static G_GNUC_PRINTF(4, 5) gboolean bad(GError **error, const char *path, guint line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  g_autofree char *what = g_strdup_vprintf(fmt, ap);
+  va_end(ap);
   g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s:%u: %s", path, line, what);
   return FALSE;
 }
@@ -65,25 +70,38 @@ static gboolean shard_id(Shard *s, const char *v, guint no, GError **error) {
   return TRUE;
 }
 
+/* The cells of a CSV line: sweep's cells hold no comma (report.c). */
+static guint csv_cells(const char *l) {
+  guint n = 1;
+  for (; *l; l++) n += *l == ',';
+  return n;
+}
+
 static gboolean csv_load(Shard *s, const char *text, GError **error) {
   s->header = g_string_new(NULL);
   s->rows = g_ptr_array_new_with_free_func(g_free);
   g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
   gboolean rows = FALSE;
-  for (guint i = 0; lines[i] && (lines[i][0] || lines[i + 1]); i++) {
+  guint columns = 0, i = 0;
+  for (; lines[i] && (lines[i][0] || lines[i + 1]); i++) {
     const char *l = lines[i];
     if (!rows && g_str_has_prefix(l, "# shard ")) {
       if (!shard_id(s, l + strlen("# shard "), i + 1, error)) return FALSE;
       continue;
     }
-    if (rows) {
+    if (rows) { /* a shard cut short (a sweep killed, a copy interrupted) loses cells or its last line end */
+      if (csv_cells(l) != columns)
+        return bad(error, s->path, i + 1, "expected %u cells as in the header, found %u (a shard cut short?)", columns,
+                   csv_cells(l));
       g_ptr_array_add(s->rows, g_strdup(l));
       continue;
     }
     if (g_str_has_prefix(l, "# grid ")) grid_size(s, l);
     g_string_append_printf(s->header, "%s\n", l);
-    if (l[0] != '#') rows = TRUE;
+    if (l[0] != '#') rows = TRUE, columns = csv_cells(l);
   }
+  if (i > 0 && lines[i] == NULL) /* the text's last line has no line end */
+    return bad(error, s->path, i, "the last line has no line end (a shard cut short?)");
   s->count = s->rows->len;
   if (!s->points || !s->nrows || s->nrows % s->points || !rows)
     return bad(error, s->path, 1, "not the output of pcsim sweep (no grid line)");
