@@ -2,6 +2,9 @@
 #include "support.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void one_line(const char *what, const char *err, const char *prefix);
 
@@ -355,7 +358,7 @@ static void an_output_file_that_cannot_be_written_exits_1(void **state) {
   g_autofree char *out = NULL, *err = NULL;
   /* /proc exists and takes no new files, even for root */
   assert_int_equal(test_pcsim(&out, &err, "run", SCEN, SMALL, "--trace", "/proc/out.tsv", NULL), 1);
-  one_line("--trace in /proc", err, "pcsim run: /proc/out.tsv.tmp: cannot write: ");
+  one_line("--trace in /proc", err, "pcsim run: /proc/out.tsv: cannot write: ");
   assert_string_equal(out, "");
   g_free(out), g_free(err);
   g_autofree char *file = test_tempfile("plain", "x");
@@ -413,6 +416,42 @@ static void every_output_option_needs_an_existing_folder(void **state) {
   assert_int_equal(test_pcsim(&o, &e, "run", SCEN, SMALL, "--policy", "immediate", "--blktrace", bt, NULL), 0);
   g_autofree char *cpu0 = g_build_filename(bt, "immediate.blktrace.0", NULL);
   assert_true(g_file_test(cpu0, G_FILE_TEST_IS_REGULAR));
+}
+
+/* An output path that is not a plain file: a symbolic link stays a link
+ * and the file it names gets the output; a link to a device (here
+ * /dev/null) and /dev/full are written in place, never replaced by a
+ * renamed temporary file; a write that fails names the path given. */
+static void outputs_follow_links_and_write_devices_in_place(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *real = g_build_filename(dir, "real.csv", NULL), *link = g_build_filename(dir, "link.csv", NULL);
+  g_autofree char *null_link = g_build_filename(dir, "null.csv", NULL);
+  assert_true(g_file_set_contents(real, "orig\n", -1, NULL));
+  assert_int_equal(symlink("real.csv", link), 0);
+  assert_int_equal(symlink("/dev/null", null_link), 0);
+  g_autofree char *o = NULL, *e = NULL, *whole = NULL;
+  assert_int_equal(test_pcsim(&whole, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", NULL), 0);
+  const char *outs[] = {link, null_link};
+  for (size_t i = 0; i < G_N_ELEMENTS(outs); i++) {
+    g_free(o), g_free(e);
+    assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--out", outs[i], NULL), 0);
+    assert_true(g_file_test(outs[i], G_FILE_TEST_IS_SYMLINK));
+  }
+  g_autofree char *written = NULL;
+  assert_true(g_file_get_contents(real, &written, NULL, NULL));
+  assert_string_equal(written, whole);
+  GStatBuf st;
+  assert_int_equal(g_stat("/dev/null", &st), 0);
+  assert_true(S_ISCHR(st.st_mode));
+  g_autofree char *tmp = g_build_filename(dir, "real.csv.tmp", NULL);
+  assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+  if (g_file_test("/dev/full", G_FILE_TEST_EXISTS)) {
+    g_free(o), g_free(e);
+    assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--out", "/dev/full", NULL), 1);
+    assert_string_equal(e, "pcsim sweep: /dev/full: cannot write: No space left on device\n");
+    assert_int_equal(g_stat("/dev/full", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+  }
 }
 
 /* ---- every documented option of every command has an effect ---- */
@@ -668,6 +707,7 @@ int main(void) {
     cmocka_unit_test(every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage),
     cmocka_unit_test(no_or_unknown_command_is_a_usage_error),
     cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),
+    cmocka_unit_test(outputs_follow_links_and_write_devices_in_place),
     cmocka_unit_test(every_output_option_needs_an_existing_folder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,12 +13,15 @@
 #include "pcsim/scenario.h"
 #include "pcsim/text.h"
 
+#include <glib/gstdio.h>
+
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 volatile int pcs_cli_signal;
@@ -251,17 +254,40 @@ gboolean pcs_cli_output_check(const char *option, const char *path, gboolean fol
   return TRUE;
 }
 
+char *pcs_cli_output_target(const char *path, gboolean *in_place) {
+  char *p = g_strdup(path);
+  GStatBuf st;
+  *in_place = FALSE;
+  for (int depth = 0; depth < 40 && g_lstat(p, &st) == 0 && S_ISLNK(st.st_mode); depth++) {
+    /* a link into /dev or /proc (/dev/stdout, /dev/fd/N) names an open file, which may be a pipe: written through */
+    if (g_str_has_prefix(p, "/proc/") || g_str_has_prefix(p, "/dev/")) {
+      *in_place = TRUE;
+      break;
+    }
+    g_autofree char *link = g_file_read_link(p, NULL);
+    if (!link) break;
+    g_autofree char *dir = g_path_get_dirname(p);
+    g_free(p);
+    p = g_path_is_absolute(link) ? g_steal_pointer(&link) : g_build_filename(dir, link, NULL);
+  }
+  if (g_stat(p, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) *in_place = TRUE; /* a device, a FIFO */
+  return p;
+}
+
 gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error) {
   memset(o, 0, sizeof *o);
   if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
     return pcs_input_error(error, path, 0, "is a directory, expected an output file name");
   }
+  gboolean in_place;
   o->path = g_strdup(path);
-  o->tmp = g_strdup_printf("%s.tmp", path);
-  o->f = fopen(o->tmp, "wb");
+  o->target = pcs_cli_output_target(path, &in_place);
+  o->tmp = in_place ? NULL : g_strdup_printf("%s.tmp", o->target);
+  o->f = fopen(in_place ? path : o->tmp, "wb");
   if (!o->f) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->tmp, g_strerror(errno));
+    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", path, g_strerror(errno));
     g_clear_pointer(&o->path, g_free);
+    g_clear_pointer(&o->target, g_free);
     g_clear_pointer(&o->tmp, g_free);
     return FALSE;
   }
@@ -272,20 +298,22 @@ gboolean pcs_cli_output_commit(PcsCliOutput *o, GError **error) {
   gboolean ok = !ferror(o->f);
   ok = fclose(o->f) == 0 && ok;
   o->f = NULL;
-  if (!ok || rename(o->tmp, o->path) != 0) {
+  if (!ok || (o->tmp && rename(o->tmp, o->target) != 0)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->path, g_strerror(errno));
     pcs_cli_output_abort(o);
     return FALSE;
   }
   g_clear_pointer(&o->path, g_free);
+  g_clear_pointer(&o->target, g_free);
   g_clear_pointer(&o->tmp, g_free);
   return TRUE;
 }
 
 void pcs_cli_output_abort(PcsCliOutput *o) {
   if (o->f) fclose(o->f);
-  if (o->tmp) unlink(o->tmp);
+  if (o->tmp) unlink(o->tmp); /* written in place (a device, a pipe): nothing to take back */
   g_clear_pointer(&o->path, g_free);
+  g_clear_pointer(&o->target, g_free);
   g_clear_pointer(&o->tmp, g_free);
   o->f = NULL;
 }

@@ -59,10 +59,18 @@ gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error);
  * Commands call it before any work, so a refused run writes nothing.  NULL
  * (standard output) passes. */
 gboolean pcs_cli_output_check(const char *option, const char *path, gboolean folder, GError **error);
+/* Where an output to PATH is written: a regular file (or a new one) under a
+ * temporary name beside it, renamed over it when complete; a symbolic link
+ * is followed to the file it names (the link stays a link); anything else
+ * (a device such as /dev/stdout, a FIFO, a shell's /dev/fd/N) is written in
+ * place (*IN_PLACE).  g_free the name. */
+char *pcs_cli_output_target(const char *path, gboolean *in_place);
 /* An output file that exists only under its temporary name until
- * pcs_cli_output_commit(); pcs_cli_output_abort() removes it. */
+ * pcs_cli_output_commit(); pcs_cli_output_abort() removes it.  Written in
+ * place (pcs_cli_output_target()) it has no temporary name.  Messages name
+ * PATH as the user gave it. */
 typedef struct {
-  char *path, *tmp;
+  char *path, *target, *tmp;
   FILE *f;
 } PcsCliOutput;
 gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error);

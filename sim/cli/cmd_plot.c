@@ -1,7 +1,8 @@
 /* cmd_plot.c - `pcsim plot`: a result file drawn by gnuplot.
  *
  * Builds the gnuplot script (plot.c), runs gnuplot with its output going to
- * FILE.tmp, and renames it to FILE when gnuplot succeeded.  --terminal dumb
+ * FILE.tmp, and renames it to FILE when gnuplot succeeded (FILE a device or
+ * a pipe, such as /dev/stdout: a temporary file, copied to it).  --terminal dumb
  * (the default without --out) draws in the terminal.
  */
 #include "cli.h"
@@ -28,7 +29,16 @@ static void plot_opts_clear(PlotOpts *o) {
 }
 
 static gboolean plot_terminal(const PlotOpts *o, PcsPlotTerminal *t, GError **error) {
-  if (o->terminal) return pcs_plot_terminal_parse(o->terminal, t, error);
+  if (o->terminal) {
+    if (!pcs_plot_terminal_parse(o->terminal, t, error)) return FALSE;
+    const char *named = !o->out ? NULL : g_str_has_suffix(o->out, ".png") ? "png" : g_str_has_suffix(o->out, ".svg") ? "svg" : NULL;
+    if (named && ((*t == PCS_PLOT_PNG) != !strcmp(named, "png") || (*t == PCS_PLOT_SVG) != !strcmp(named, "svg"))) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--terminal %s: --out %s names a .%s file (drop --terminal, or "
+                  "name the file for the terminal)", o->terminal, o->out, named);
+      return FALSE;
+    }
+    return TRUE;
+  }
   if (!o->out) {
     *t = PCS_PLOT_DUMB;
   } else if (g_str_has_suffix(o->out, ".png")) {
@@ -105,17 +115,27 @@ static gboolean plot_input_check(const char *path, const PlotOpts *o, GError **e
                          "(or `pcsim sweep %s --vary KEY=LIST --out r.csv`), then plot r.csv", what, path, path);
 }
 
-/* Script into a temporary file, gnuplot writing OUT.tmp, then rename. */
+/* Script into a temporary file, gnuplot writing OUT.tmp, then rename (OUT
+ * a device or a pipe: gnuplot writes it in place, pcs_cli_output_target()). */
 static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOpts *o, PcsPlotSpec *spec,
                             GError **error) {
-  g_autofree char *tmp_out = o->out ? g_strdup_printf("%s.tmp", o->out) : NULL;
+  gboolean in_place = FALSE;
+  g_autofree char *target = o->out ? pcs_cli_output_target(o->out, &in_place) : NULL;
+  g_autofree char *tmp_out = NULL;
+  if (in_place) { /* gnuplot draws into a temporary file, copied to OUT when drawn (its stdout is ours) */
+    int fd = g_file_open_tmp("pcsim-plot-XXXXXX.out", &tmp_out, error);
+    if (fd < 0) return FALSE;
+    close(fd);
+  } else if (o->out) {
+    tmp_out = g_strdup_printf("%s.tmp", target);
+  }
   spec->output = tmp_out;
   g_autoptr(GString) script = g_string_new(NULL);
   g_autoptr(GString) drawn = g_string_new(NULL);
-  if (tmp_out) { /* gnuplot's own message for an unwritable OUT.tmp is its script's line: say it as run does */
+  if (tmp_out && !in_place) { /* gnuplot's own message for an unwritable OUT.tmp is its script's line: say it as run does */
     FILE *f = g_fopen(tmp_out, "wb");
     if (!f) {
-      g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", tmp_out, g_strerror(errno));
+      g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->out, g_strerror(errno));
       return FALSE;
     }
     fclose(f);
@@ -141,7 +161,14 @@ static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOp
   if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write the gnuplot script", script_path);
   if (ok) ok = pcs_plot_gnuplot(script_path, drawn, error);
   g_unlink(script_path);
-  if (ok && o->out && g_rename(tmp_out, o->out) != 0) {
+  if (ok && in_place) {
+    g_autofree char *bytes = NULL;
+    gsize n = 0;
+    ok = g_file_get_contents(tmp_out, &bytes, &n, error);
+    g_autoptr(GString) drawn_file = ok ? g_string_new_len(bytes, (gssize)n) : NULL;
+    ok = ok && pcs_cli_write_file(o->out, drawn_file, error);
+    g_unlink(tmp_out);
+  } else if (ok && o->out && g_rename(tmp_out, target) != 0) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->out, g_strerror(errno));
     ok = FALSE;
   }

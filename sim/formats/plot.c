@@ -321,7 +321,7 @@ static void series_data(GString *out, const PcsPlotSpec *spec, GPtrArray *names,
     for (guint i = 1; i < pts->len; i++)
       if (g_array_index(pts, Point, i).x == g_array_index(pts, Point, i - 1).x) {
         if (!spec->quiet)
-          g_printerr("pcsim: note: line '%s' has several rows at %s = %g: narrow it with --where or --by\n",
+          g_printerr("%s: note: line '%s' has several rows at %s = %g: narrow it with --where or --by\n", g_get_prgname(),
                      (char *)g_ptr_array_index(names, s), spec->x, g_array_index(pts, Point, i).x);
         break;
       }
@@ -370,7 +370,7 @@ static const char *effective_by(const PcsResults *r, const PcsPlotSpec *spec) {
     if (!first) first = cells[pc];
     else if (strcmp(first, cells[pc])) {
       if (!spec->quiet)
-        g_printerr("pcsim: note: %s holds several policies: one line per policy (--by policy)\n", r->path);
+        g_printerr("%s: note: %s holds several policies: one line per policy (--by policy)\n", g_get_prgname(), r->path);
       return "policy";
     }
   }
