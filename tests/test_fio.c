@@ -752,6 +752,32 @@ static void a_job_given_as_a_scenario_is_recognised(void **state) {
   if (!strstr(err, want)) fail_msg("'%s' lacks '%s'", err, want);
 }
 
+/* A job read from a pipe (`... | pcsim run --fio /dev/stdin`, a shell's
+ * <(...)) runs as the same job from a file: the job is read once. */
+static void a_job_from_a_pipe_runs_as_from_a_file(void **state) {
+  const char *job = "[j]\nrw=read\nsize=8m\n";
+  g_autofree char *path = test_tempfile("job.fio", job);
+  const char *commands[] = {"run", "sweep"};
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+    g_autofree char *from_file = NULL, *err = NULL;
+    if (i == 0)
+      assert_int_equal(test_pcsim(&from_file, &err, "run", path, NULL), 0);
+    else
+      assert_int_equal(test_pcsim(&from_file, &err, "sweep", path, "--vary", "workload.threads=1,2", NULL), 0);
+    g_autofree char *script = g_strdup_printf("printf '%s' | timeout 120 \"$0\" %s --fio /dev/stdin%s", "[j]\\nrw=read\\nsize=8m\\n",
+                                              commands[i], i ? " --vary workload.threads=1,2" : "");
+    const char *argv[] = {"sh", "-c", script, PCSIM_BINARY, NULL};
+    g_autofree char *out = NULL, *perr = NULL;
+    int status = 0;
+    assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &perr, &status, NULL));
+    if (!g_spawn_check_wait_status(status, NULL)) fail_msg("%s from a pipe: %s", commands[i], perr);
+    /* the provenance names the job's path: the rest is the same */
+    g_auto(GStrv) fa = g_strsplit(from_file, path, -1), fb = g_strsplit(out, "/dev/stdin", -1);
+    g_autofree char *a = g_strjoinv("", fa), *b = g_strjoinv("", fb);
+    assert_string_equal(b, a);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(sizes_follow_fio_kb_base),
@@ -773,6 +799,7 @@ int main(void) {
     cmocka_unit_test(the_header_of_a_file_per_thread_job_says_what_is_read),
     cmocka_unit_test(the_scenario_a_job_runs_on_is_named),
     cmocka_unit_test(a_job_given_as_a_scenario_is_recognised),
+    cmocka_unit_test(a_job_from_a_pipe_runs_as_from_a_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,10 +87,13 @@ gboolean pcs_cli_load_scenario_text(const char *name, const char *text, char **s
  * shipped with pcsim): a shipped scenario's name, pcs_scenario_read().  g_free it.
  * `calibrate` bases a 6.x trace's scenario on it too. */
 char *pcs_cli_default_model(void);
-/* A fio job PATH (a file or shipped name) on MODEL (NULL: the default scenario for fio jobs,
- * named on stderr), as `pcsim run JOB.fio` loads it, into P (which records
- * what the outputs report of the job).  Then pcs_cli_load_scenario(NULL, ...). */
-gboolean pcs_cli_fio_scenario(PcsParams *p, const char *model, const char *path, GError **error);
+/* The fio job PATH (a file or shipped name), read already by
+ * pcs_scenario_read() as NAME and TEXT (read once: PATH may be a pipe), on
+ * MODEL (NULL: the default scenario for fio jobs, named on stderr), as
+ * `pcsim run JOB.fio` loads it, into P (which records what the outputs
+ * report of the job).  Then pcs_cli_load_scenario_text(NAME, NULL, ...). */
+gboolean pcs_cli_fio_scenario(PcsParams *p, const char *model, const char *path, const char *name, const char *text,
+                              GError **error);
 /* --policy values (each may be a comma list), or scenario.policies. */
 gboolean pcs_cli_policies(const PcsParams *p, char **given, GArray *out, GError **error);
 /* A GOption context for one command: PARAMETERS "SYNOPSIS - summary"

@@ -470,13 +470,13 @@ char *pcs_cli_default_model(void) { return g_strdup(FIO_DEFAULT_MODEL); }
  * default, named on stderr), then what the job sets, into P (which keeps
  * what the outputs report of the job: fio_sections, ...).  `sweep` loads
  * fio jobs through this too. */
-gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char *path, GError **error) {
+gboolean pcs_cli_fio_scenario(PcsParams *p, const char *given_model, const char *path, const char *job_name,
+                              const char *job_text, GError **error) {
   PcsFioJob loaded = {0}, *job = &loaded;
-  g_autofree char *model = NULL, *model_text = NULL, *job_name = NULL, *job_text = NULL;
+  g_autofree char *model = NULL, *model_text = NULL;
   guint kinds = PCS_SCENARIO_INI | (given_model ? 0 : PCS_SCENARIO_SHIPPED_ONLY);
   if (!pcs_scenario_read(given_model ? given_model : FIO_DEFAULT_MODEL, kinds, &model, &model_text, NULL, error) ||
-      !pcs_params_load_text(p, model, model_text, strlen(model_text), error) ||
-      !pcs_scenario_read(path, PCS_SCENARIO_FIO, &job_name, &job_text, NULL, error))
+      !pcs_params_load_text(p, model, model_text, strlen(model_text), error))
     return FALSE;
   g_autofree char *model_name = g_strdup(p->scenario_name);
   gboolean ok =
@@ -524,7 +524,7 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
     return FALSE;
   }
   if (o->scenario_from && !scenario_from(j, o, error)) return FALSE;
-  if (fio && !pcs_cli_fio_scenario(&j->p, o->model, path, error)) return FALSE;
+  if (fio && !pcs_cli_fio_scenario(&j->p, o->model, path, name, text, error)) return FALSE;
   if (!pcs_cli_load_scenario_text(name, fio ? NULL : text, o->sets, o->seed, &j->p, error)) return FALSE;
   if (!j->policies->len && !pcs_cli_policies(&j->p, o->policies, j->policies, error)) return FALSE;
   for (guint i = 0; i < j->policies->len; i++)

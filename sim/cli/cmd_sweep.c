@@ -10,6 +10,7 @@
 
 #include "pcsim/grid.h"
 #include "pcsim/merge.h"
+#include "pcsim/scenario.h"
 #include "pcsim/sweep.h"
 
 #include <unistd.h>
@@ -115,13 +116,15 @@ static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const Swee
                         error))
     return FALSE;
   if (o->shard && !pcs_shard_parse(o->shard, &sw->shard, error)) return FALSE;
-  gboolean fio = o->fio || pcs_fio_is_job_file(path); /* as `pcsim run` takes it */
+  g_autofree char *name = NULL, *text = NULL; /* read once: PATH may be a pipe */
+  if (path && !pcs_scenario_read(path, PCS_SCENARIO_INI | PCS_SCENARIO_FIO, &name, &text, NULL, error)) return FALSE;
+  gboolean fio = path && (o->fio || pcs_fio_is_job_file(name)); /* as `pcsim run` takes it */
   if (o->model && !fio) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--model goes with a fio job file (JOB.fio or --fio)");
     return FALSE;
   }
-  if (fio && !pcs_cli_fio_scenario(p, o->model, path, error)) return FALSE;
-  if (!pcs_cli_load_scenario(fio ? NULL : path, o->sets, o->seed, p, error)) return FALSE;
+  if (fio && !pcs_cli_fio_scenario(p, o->model, path, name, text, error)) return FALSE;
+  if (!pcs_cli_load_scenario_text(name, fio ? NULL : text, o->sets, o->seed, p, error)) return FALSE;
   for (char **v = o->vary; v && *v; v++)
     if (!pcs_grid_add(g, *v, error)) return FALSE;
   if (!pcs_grid_finish(g, p, o->policies, error)) return FALSE;
