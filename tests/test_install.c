@@ -2,7 +2,7 @@
  * puts bin/pcsim, share/pcsim/ (every file of workloads/),
  * share/man/man1/pcsim.1, bin/pcsim-capture-kernel-trace and
  * bin/pcsim-predict-capture there (the capture and the calibrated
- * prediction, run from / with no build tree); the binary, copied on its own to another
+ * prediction, run from / with no build tree) and bin/pcsim-trace; the binary, copied on its own to another
  * folder and run from /, runs a fio job and a shipped scenario by name
  * (the bug of issue 35: the default model was looked up under the working
  * directory). */
@@ -171,11 +171,33 @@ static void install_carries_the_capture_and_the_prediction(void **state) {
   assert_non_null(strstr(out, "\nra128-j4             "));
 }
 
+/* The trace analyses installed: bin/pcsim-trace, run from / with no source
+ * tree, finds its package in libexec/pcsim/ and runs a subcommand on a
+ * committed trace as scripts/pcsim-trace does. */
+static void install_carries_the_trace_analyses(void **state) {
+  g_autofree char *tmp = test_tempdir();
+  g_autofree char *prefix = install_into(tmp);
+  g_autofree char *tool = g_build_filename(prefix, "bin", "pcsim-trace", NULL);
+  g_autofree char *pkg = g_build_filename(prefix, "libexec", "pcsim", "pcsim_trace", "cli.py", NULL);
+  assert_true(g_file_test(tool, G_FILE_TEST_IS_EXECUTABLE));
+  assert_true(g_file_test(pkg, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *out = NULL, *err = NULL;
+  char *help[] = {tool, "--help", NULL};
+  if (run_bare("/", help, &out, &err) != 0) fail_msg("%s --help: %s", tool, err);
+  assert_non_null(strstr(out, "\n  alone-requests "));
+  g_autofree char *trace = test_path("tests/data/kernel-6.18-btrfs-threads/mechanism/ra128-j1-rep1.ftrace.txt.gz");
+  g_free(out), g_free(err);
+  char *alone[] = {tool, "alone-requests", trace, NULL};
+  if (run_bare("/", alone, &out, &err) != 0) fail_msg("%s alone-requests: %s", tool, err);
+  assert_non_null(strstr(out, ": 946 requests of 256 KiB alone throughout: p25 147 us, median 165 us, p75 191 us"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(install_puts_binary_scenarios_and_man_page_in_the_prefix),
     cmocka_unit_test(a_copied_binary_runs_from_the_root_directory),
     cmocka_unit_test(install_carries_the_capture_and_the_prediction),
+    cmocka_unit_test(install_carries_the_trace_analyses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

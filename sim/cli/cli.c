@@ -370,7 +370,7 @@ void pcs_cli_print_run_stats(double wall, uint64_t events, uint64_t folded, uint
 }
 
 gboolean pcs_cli_jobs_check(gint jobs, GError **error) {
-  if (jobs >= 0 && jobs <= 1024) return TRUE;
+  if (jobs == PCS_CLI_JOBS_DEFAULT || (jobs >= 1 && jobs <= 1024)) return TRUE;
   g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--jobs %d: expected 1..1024", jobs);
   return FALSE;
 }

@@ -105,9 +105,11 @@ char *pcs_cli_help(GOptionContext *ctx);
 
 /* --seeds N: at most this many seeds. */
 #define PCS_CLI_MAX_SEEDS 10000
-/* --jobs N: 1..1024, or 0 (not given). */
+/* --jobs N: 1..1024, or PCS_CLI_JOBS_DEFAULT (not given). */
+/* --jobs not given: the number of cores. */
+#define PCS_CLI_JOBS_DEFAULT G_MININT
 gboolean pcs_cli_jobs_check(gint jobs, GError **error);
-/* Worker threads for --jobs JOBS: JOBS, or the number of cores when 0. */
+/* Worker threads for --jobs JOBS: JOBS, or the number of cores when not given. */
 guint pcs_cli_jobs(gint jobs);
 
 /* --stats: "stats: wall_s=X events=N events_per_s=Y peak_rss_kib=Z" on stderr. */

@@ -225,12 +225,12 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
   g_autofree char *found = given_machine ? NULL : beside_or_up(traces[0], "machine.txt");
   const char *machine = given_machine ? given_machine : found;
   if (found) fprintf(stderr, "calibrate: machine file %s (beside the traces or one folder up; --machine names another)\n", found);
-  else if (!machine)
-    fprintf(stderr, "calibrate: warning: no machine file (no --machine, no machine.txt beside %s or one folder up): "
-                    "queue limits and CPUs are the base's\n", traces[0]);
   for (char **t = traces; ok && *t; t++) {
     PcsKtrace k;
     ok = pcs_ktrace_load_flags(&k, *t, PCS_KTRACE_KEEP_EVENTS, error) && pcs_calibrate_add_trace(c, &k, error);
+    if (ok && t == traces && !machine) /* after the first trace read: a file that is no trace gets its error alone */
+      fprintf(stderr, "calibrate: warning: no machine file (no --machine, no machine.txt beside %s or one folder up): "
+                      "queue limits and CPUs are the base's\n", traces[0]);
     if (ok && t == traces) ra_events = k.mech.ra_pages > 0;
     pcs_ktrace_clear(&k);
     if (ok) { /* the run's job and fio JSON, as the capture script writes them beside the trace */
@@ -293,7 +293,7 @@ int pcs_cmd_calibrate(int argc, char **argv) {
   g_autoptr(GOptionContext) ctx = pcs_cli_context(
     "TRACE... - estimate a scenario's device, costs and memory from real kernel traces",
     "Estimates a complete scenario from real kernel traces (ftrace text with the\n"
-    "mechanism events scripts/capture-kernel-trace records, plain or gzip), each\n"
+    "mechanism events pcsim-capture-kernel-trace records, plain or gzip), each\n"
     "value from the events that show it, without running the simulator.  On the\n"
     "capture script's output it is one command:\n"
     "  pcsim calibrate OUT/ra128-j1-rep1/ra128-j1-rep1.ftrace.txt.gz \\\n"

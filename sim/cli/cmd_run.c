@@ -41,7 +41,7 @@ typedef struct {
   char *blktrace;
   char *ftrace;
   gint seeds; /* RUN_NOT_GIVEN: not given */
-  gint jobs;  /* 0: not given */
+  gint jobs;  /* PCS_CLI_JOBS_DEFAULT: not given */
   gboolean progress;
   gboolean no_fold;
 } RunOpts;
@@ -510,6 +510,12 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
       !pcs_cli_output_check("--ftrace", o->ftrace, FALSE, error) ||
       !pcs_cli_output_check("--blktrace", o->blktrace, TRUE, error))
     return FALSE;
+  const char *streams[][2] = {{"--trace", o->trace}, {"--ftrace", o->ftrace}};
+  for (size_t i = 0; i < G_N_ELEMENTS(streams); i++)
+    if (streams[i][1] && !strcmp(streams[i][1], "-")) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s -: standard output holds the results; name a file", streams[i][0]);
+      return FALSE;
+    }
   if (o->row != RUN_NOT_GIVEN && (!o->scenario_from || o->row < 1)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, o->scenario_from ? "--row %d: expected a row number from 1"
                                                                     : "--row %d goes with --scenario-from RESULTS", o->row);
@@ -553,7 +559,7 @@ static const char run_description[] =
     "--ftrace FILE writes one policy's run as the kernel's ftrace text, which\n"
     "`pcsim trace-stats FILE` reads back with the run's own metrics; it also\n"
     "holds the scheduler's sched_switch, sched_waking and sched_wakeup, which\n"
-    "`scripts/pcsim-trace reader-time-split` reads; a run of several policies\n"
+    "`pcsim-trace reader-time-split` reads; a run of several policies\n"
     "is refused: pick one with --policy.\n"
     "--seeds N runs seeds 1..N (or N seeds from --seed S) under each policy on\n"
     "--jobs threads and prints every seed's row, then each policy's median,\n"
@@ -565,7 +571,7 @@ static const char run_description[] =
     "SIGINT/SIGTERM (nothing written).";
 
 int pcs_cmd_run(int argc, char **argv) {
-  RunOpts o = {.seeds = RUN_NOT_GIVEN, .row = RUN_NOT_GIVEN};
+  RunOpts o = {.seeds = RUN_NOT_GIVEN, .row = RUN_NOT_GIVEN, .jobs = PCS_CLI_JOBS_DEFAULT};
   GOptionEntry entries[] = {
     {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.policies,
      "Readpages policy to run (repeatable, or comma separated): immediate, pool:N, pool-contig:N, window", "P"},

@@ -106,11 +106,8 @@ static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const Swee
                               GError **error) {
   sw->format = PCS_FORMAT_CSV;
   sw->shard = (PcsShard){1, 1};
-  sw->jobs = o->jobs > 0 ? (guint)o->jobs : g_get_num_processors();
-  if (o->jobs < 0 || o->jobs > 1024) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--jobs %d: expected 1..1024", o->jobs);
-    return FALSE;
-  }
+  sw->jobs = pcs_cli_jobs(o->jobs);
+  if (!pcs_cli_jobs_check(o->jobs, error)) return FALSE;
   if (!pcs_cli_output_check("--out", o->out, FALSE, error)) return FALSE;
   if (!pcs_format_parse(o->format, PCS_FORMAT_BIT(PCS_FORMAT_CSV) | PCS_FORMAT_BIT(PCS_FORMAT_JSON), &sw->format,
                         error))
@@ -135,7 +132,7 @@ static gboolean sweep_prepare(PcsSweep *sw, PcsGrid *g, PcsParams *p, const Swee
 }
 
 int pcs_cmd_sweep(int argc, char **argv) {
-  SweepOpts o = {0};
+  SweepOpts o = {.jobs = PCS_CLI_JOBS_DEFAULT};
   GOptionEntry entries[] = {
     {"vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &o.vary, "Vary a key over a list or range (repeatable, see below)", "KEY=LIST"},
     {"policy", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &o.policies,
@@ -145,7 +142,8 @@ int pcs_cmd_sweep(int argc, char **argv) {
     {"seed", 0, 0, G_OPTION_ARG_STRING, &o.seed, "Seed of the random streams (overrides scenario.seed)", "N"},
     {"fio", 0, 0, G_OPTION_ARG_NONE, &o.fio, "SCENARIO is a fio job file (implied by a .fio or .job name)", NULL},
     {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o.model,
-     "With a fio job file: the scenario (INI) for what fio cannot say, as in `pcsim run`", "SCENARIO.ini"},
+     "With a fio job file: the scenario (an INI file or a shipped name, `pcsim scenarios`) for what fio cannot say, "
+     "as in `pcsim run` (default: linux-6.18-btrfs)", "SCENARIO"},
     {"jobs", 'j', 0, G_OPTION_ARG_INT, &o.jobs, "Points run in parallel (default: the number of cores)", "N"},
     {"shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, "Run only the K-th of N deterministic slices of the grid", "K/N"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "Output format: csv (default) or json", "FMT"},

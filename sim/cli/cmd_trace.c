@@ -695,7 +695,7 @@ static gboolean compare_run(const CompareOpts *o, char **paths, guint nt, PcsKtr
 }
 
 int pcs_cmd_compare(int argc, char **argv) {
-  CompareOpts o = {.seeds = G_MININT};
+  CompareOpts o = {.seeds = G_MININT, .jobs = PCS_CLI_JOBS_DEFAULT};
   GOptionEntry entries[] = {
     {"policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy, "Policy to simulate (default: the first of scenario.policies)", "P"},
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one scenario key (repeatable)", "SECTION.KEY=VALUE"},

@@ -1242,7 +1242,9 @@ static gboolean resolve(PcsFioJob *job, GPtrArray *sections, GError **error) {
     for (guint j = 0; j < evals->len; j++) job->per_thread_files &= g_array_index(evals, Eval, j).file == NULL;
   }
   if (ok && report_refusals(refused, error) && !evals->len)
-    ok = pcs_input_error(error, job->path, 0, "no job section (only [global] sections)");
+    ok = sections->len ? pcs_input_error(error, job->path, 0, "no job section (only [global] sections)")
+                       : pcs_input_error(error, job->path, 1, "no section: a fio job file names each job in brackets "
+                                         "([name]) above its options");
   else if (ok) ok = !refused->len;
   if (ok && several) { /* fio's groupid: one more at each stonewall or new_group after the first job */
     job->njobs = evals->len;

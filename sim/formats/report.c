@@ -229,8 +229,9 @@ static void table_header(GString *out, const char *seed) {
 
 /* One line; SEED is "" or the seed column's cell; BASE_AGGR <= 0: no change. */
 static void table_line(GString *out, const char *policy, const char *seed, const TableRow *v, double base_aggr) {
-  g_autofree char *change = base_aggr > 0 ? g_strdup_printf("%+.1f%%", 100.0 * (v->aggr / base_aggr - 1.0))
-                                          : g_strdup("-");
+  double pct = base_aggr > 0 ? 100.0 * (v->aggr / base_aggr - 1.0) : 0.0;
+  if (fabs(pct) < 0.05) pct = 0.0; /* rounds to 0.0: "+0.0%", never "-0.0%" */
+  g_autofree char *change = base_aggr > 0 ? g_strdup_printf("%+.1f%%", pct) : g_strdup("-");
   g_autofree char *bios = pcs_report_number(v->bios, TRUE);
   g_autofree char *requests = pcs_report_number(v->requests, TRUE);
   g_autofree char *eexist = pcs_report_number(v->eexist, TRUE);

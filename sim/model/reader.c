@@ -339,6 +339,7 @@ static void invalidate_file(PcsSim *s, PcsReader *r) {
   for (uint32_t i = 0; i < s->nreaders; i++) {
     const PcsReader *t = &s->readers[i];
     if (t->state == PCS_RD_DONE || !t->job->started) continue; /* a job behind a barrier has not opened it */
+    if (t->state == call_state(s) && t->batch_n == 0) continue;   /* between batches: it holds no folio */
     /* its batch, or pos: the folio it waits on or, in BATCH_LOCKED, holds locked */
     for (uint32_t k = 0; k < MAX(t->batch_n, 1u); k++) s->keep[n++] = t->pos + k;
     /* io_uring's parked reads: their folios stay (differs from the kernel,
