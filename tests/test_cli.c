@@ -454,6 +454,22 @@ static void outputs_follow_links_and_write_devices_in_place(void **state) {
   }
 }
 
+/* The README's `pcsim run workloads/liubo-2011.ini` typed outside the source
+ * tree: the file is missing, and the error names the shipped scenario. */
+static void a_missing_scenario_file_names_the_shipped_one(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *missing = g_build_filename(dir, "workloads", "liubo-2011.ini", NULL);
+  g_autofree char *o = NULL, *e = NULL;
+  assert_int_equal(test_pcsim(&o, &e, "run", missing, NULL), 2);
+  g_autofree char *want = g_strdup_printf("pcsim run: %s: cannot read: ", missing);
+  one_line("missing scenario", e, want);
+  assert_non_null(strstr(e, "(a scenario of that name is shipped with pcsim: `pcsim run liubo-2011`)\n"));
+  g_autofree char *other = g_build_filename(dir, "no-such-scenario.ini", NULL);
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "run", other, NULL), 2);
+  assert_null(strstr(e, "shipped with pcsim"));
+}
+
 /* ---- every documented option of every command has an effect ---- */
 
 /* One option: a command line with it and one without (the baseline).  Its
@@ -708,6 +724,7 @@ int main(void) {
     cmocka_unit_test(no_or_unknown_command_is_a_usage_error),
     cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),
     cmocka_unit_test(outputs_follow_links_and_write_devices_in_place),
+    cmocka_unit_test(a_missing_scenario_file_names_the_shipped_one),
     cmocka_unit_test(every_output_option_needs_an_existing_folder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,8 +127,9 @@
  * index, and a copy is the part of one folio in the call (folio_copy()).
  * btrfs keeps 4 KiB folios: none of this runs for it.
  *
- * Invalidation (invalidate_file()) keeps each reader's pos and, under
- * v6.18, every folio of the batch it holds (a reference each).
+ * Invalidation (invalidate_file()) keeps the folio each reader waits on or
+ * holds: its pos and, under v6.18, every folio of its batch (a reference
+ * each); a reader between two batches (or read() calls) holds none.
  *
  * How long a thread reads is fio's (next_call(), end_of_file()): the file
  * workload.loops times, each pass after the first on a reopened file whose

@@ -119,24 +119,28 @@ static gboolean read_shipped(const char *file, char **text, gsize *len, GError *
   return TRUE;
 }
 
+/* A file ARG that cannot be read: when it does not exist and a scenario of
+ * its name (less folder and extension) is shipped, *ERROR says so
+ * (workloads/liubo-2011.ini typed outside the source tree).  FALSE. */
+static gboolean shipped_hint(const char *arg, guint kinds, GError **error) {
+  g_autofree char *base = g_path_get_basename(arg);
+  char *dot = strrchr(base, '.');
+  if (dot) *dot = '\0';
+  g_autofree char *shipped = g_file_test(arg, G_FILE_TEST_EXISTS) ? NULL : shipped_file(base, kinds);
+  if (shipped && error && *error) {
+    char *msg = g_strdup_printf("%s (a scenario of that name is shipped with pcsim: `%s %s`)", (*error)->message,
+                                g_get_prgname() ? g_get_prgname() : "pcsim", base);
+    g_free((*error)->message);
+    (*error)->message = msg;
+  }
+  return FALSE;
+}
+
 gboolean pcs_scenario_read(const char *arg, guint kinds, char **name, char **text, gsize *len, GError **error) {
   *name = NULL;
   *text = NULL;
   if (!(kinds & PCS_SCENARIO_SHIPPED_ONLY) && (strchr(arg, '/') || g_file_test(arg, G_FILE_TEST_EXISTS))) {
-    if (!pcs_text_read(arg, PCS_TEXT_PLAIN, text, len, error)) {
-      /* workloads/liubo-2011.ini typed outside the source tree: the same scenario is shipped under its name */
-      g_autofree char *base = g_path_get_basename(arg);
-      char *dot = strrchr(base, '.');
-      if (dot) *dot = '\0';
-      g_autofree char *shipped = g_file_test(arg, G_FILE_TEST_EXISTS) ? NULL : shipped_file(base, kinds);
-      if (shipped && error && *error) {
-        char *msg = g_strdup_printf("%s (a scenario of that name is shipped with pcsim: `%s %s`)", (*error)->message,
-                                    g_get_prgname() ? g_get_prgname() : "pcsim", base);
-        g_free((*error)->message);
-        (*error)->message = msg;
-      }
-      return FALSE;
-    }
+    if (!pcs_text_read(arg, PCS_TEXT_PLAIN, text, len, error)) return shipped_hint(arg, kinds, error);
     *name = g_strdup(arg);
     return TRUE;
   }
