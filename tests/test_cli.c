@@ -470,6 +470,24 @@ static void a_missing_scenario_file_names_the_shipped_one(void **state) {
   assert_null(strstr(e, "shipped with pcsim"));
 }
 
+/* calibrate --out naming one of its inputs (a trace, the machine file
+ * beside it) is refused before any work: the capture stays as it was. */
+static void calibrate_never_writes_over_its_input(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *trace = g_build_filename(dir, "run.ftrace.txt", NULL), *machine = g_build_filename(dir, "machine.txt", NULL);
+  assert_true(g_file_set_contents(trace, "# tracer: nop\n", -1, NULL));
+  assert_true(g_file_set_contents(machine, "kernel=6.18.44 cpus=2\n", -1, NULL));
+  const char *outs[][2] = {{trace, "is the trace"}, {machine, "is the machine file"}};
+  for (size_t i = 0; i < G_N_ELEMENTS(outs); i++) {
+    g_autofree char *o = NULL, *e = NULL, *want = g_strdup_printf("pcsim calibrate: --out %s: %s ", outs[i][0], outs[i][1]);
+    assert_int_equal(test_pcsim(&o, &e, "calibrate", trace, "--out", outs[i][0], NULL), 2);
+    one_line("--out an input", e, want);
+  }
+  g_autofree char *text = NULL;
+  assert_true(g_file_get_contents(trace, &text, NULL, NULL));
+  assert_string_equal(text, "# tracer: nop\n");
+}
+
 /* ---- every documented option of every command has an effect ---- */
 
 /* One option: a command line with it and one without (the baseline).  Its
@@ -725,6 +743,7 @@ int main(void) {
     cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),
     cmocka_unit_test(outputs_follow_links_and_write_devices_in_place),
     cmocka_unit_test(a_missing_scenario_file_names_the_shipped_one),
+    cmocka_unit_test(calibrate_never_writes_over_its_input),
     cmocka_unit_test(every_output_option_needs_an_existing_folder),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -272,6 +272,26 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
   return ok;
 }
 
+/* --out OUTFILE is none of the inputs (a TRACE, --machine's file): the
+ * host file would replace the capture it came from.  --model may be
+ * refined in place. */
+static gboolean out_is_no_input(const char *outfile, char **traces, const char *machine, GError **error) {
+  GStatBuf out, in;
+  if (!outfile || g_stat(outfile, &out) != 0) return TRUE;
+  for (char **t = traces; *t; t++)
+    if (g_stat(*t, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: is the trace %s, an input (name a new file)", outfile, *t);
+      return FALSE;
+    }
+  g_autofree char *found = machine ? NULL : beside_or_up(traces[0], "machine.txt"); /* calibrate()'s machine file */
+  const char *m = machine ? machine : found;
+  if (m && g_stat(m, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: is the machine file %s, an input (name a new file)", outfile, m);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 int pcs_cmd_calibrate(int argc, char **argv) {
   char *model = NULL, *machine = NULL, *outfile = NULL, *keys = NULL;
   gboolean no_check = FALSE;
@@ -362,7 +382,7 @@ int pcs_cmd_calibrate(int argc, char **argv) {
     rc = pcs_cli_fail(error);
   } else if (argc < 2) {
     rc = pcs_cli_usage_error("expected one or more TRACE files");
-  } else if (!pcs_cli_output_check("--out", outfile, FALSE, &error) ||
+  } else if (!pcs_cli_output_check("--out", outfile, FALSE, &error) || !out_is_no_input(outfile, argv + 1, machine, &error) ||
              !calibrate(argv + 1, model, machine, keys, outfile, !no_check, out, &error) || !pcs_cli_write_file(outfile, out, &error)) {
     rc = pcs_cli_fail(error);
   }
