@@ -283,6 +283,24 @@ static void bad_input_exits_2_without_a_traceback(void **state) {
   assert_int_equal(TOOL(&out, &err, "idle-wake", cut), 2);
   g_autofree char *prefix = g_strdup_printf("pcsim-trace idle-wake: %s: ", cut);
   if (!g_str_has_prefix(err, prefix) || strstr(err, "Traceback")) fail_msg("a truncated .gz:\n%s", err);
+
+  /* a file that is no ftrace text (fio's JSON, an empty file): said, exit 2, whatever the analysis */
+  g_autofree char *json = test_path("tests/data/kernel-6.18-dec07t/blocks/bs32k-ra128-j1-rep1.json");
+  g_autofree char *empty = g_build_filename(dir, "empty.ftrace.txt", NULL);
+  assert_true(g_file_set_contents(empty, "", 0, NULL));
+  const char *not_traces[] = {json, empty};
+  for (gsize i = 0; i < G_N_ELEMENTS(SUBCOMMANDS); i++) {
+    if (!strcmp(SUBCOMMANDS[i], "fio-cpu") || !strcmp(SUBCOMMANDS[i], "first-run") || !strcmp(SUBCOMMANDS[i], "reduce-capture") ||
+        !strcmp(SUBCOMMANDS[i], "sched-compare"))
+      continue; /* fio's JSON, a capture folder, a file and its reduction, two traces: their own inputs */
+    for (gsize k = 0; k < G_N_ELEMENTS(not_traces); k++) {
+      g_clear_pointer(&out, g_free);
+      g_clear_pointer(&err, g_free);
+      int rc = TOOL(&out, &err, SUBCOMMANDS[i], not_traces[k]);
+      g_autofree char *want = g_strdup_printf("pcsim-trace %s: %s: no ftrace event lines", SUBCOMMANDS[i], not_traces[k]);
+      if (rc != 2 || !g_str_has_prefix(err, want)) fail_msg("pcsim-trace %s %s: exit %d:\n%s", SUBCOMMANDS[i], not_traces[k], rc, err);
+    }
+  }
 }
 
 /* The one quantile rule: the value at index floor(n * f) of the n sorted values (the

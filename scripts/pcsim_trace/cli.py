@@ -4,12 +4,14 @@
 prints NAME's own text (its module's docstring).  Before an analysis runs, every path
 it reads is opened once: one that cannot be is reported as "pcsim-trace NAME: PATH:
 REASON" with exit status 2 and no traceback, as is a trace that stops reading midway
-(a truncated .gz).  Bad usage (an unknown subcommand, a missing argument) exits 2
+(a truncated .gz) and a file with no ftrace event line (an empty file, fio's JSON).  Bad usage (an unknown subcommand, a missing argument) exits 2
 through argparse.
 """
 import argparse
 import signal
 import sys
+
+from .ftrace import NotFtrace
 
 from . import (alone_requests, async_start, async_ties, bio_gaps, call_spans, colaunch, cpu_share, csum_leaf_reads, device_busy, fio_cpu, first_run, host_freeze, idle_wake,
                insert_stalls, loop_worker, lru_batch, marker_hits, preemptions, reader_time_split, reduce_capture, sched_compare, sched_race_timing,
@@ -69,6 +71,6 @@ def main(argv):
             return fail(name, path, e.strerror or e)
     try:
         return args.module.run(args) or 0
-    except (OSError, EOFError, UnicodeDecodeError) as e:
+    except (OSError, EOFError, UnicodeDecodeError, NotFtrace) as e:
         where = getattr(e, 'filename', None) or ', '.join(inputs(args))
         return fail(name, where, getattr(e, 'strerror', None) or e)

@@ -20,19 +20,36 @@ LINE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$')
 BLOCK = re.compile(r'^\d+,\d+ (\S+) (?:\d+ )?(?:\(\) )?(\d+) \+ (\d+)')
 
 
+class NotFtrace(ValueError):
+    """A file with no event line: not ftrace text (an empty file, fio's JSON, blkparse text)."""
+
+    def __init__(self, path):
+        super().__init__('no ftrace event lines ("TASK-PID [CPU] FLAGS TIME: EVENT: FIELDS"): not ftrace text')
+        self.filename = path
+
+
 def open_trace(path):
-    """The trace at PATH as text lines, gzipped (.gz) or plain."""
-    return gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
+    """The trace at PATH as text lines, gzipped (by its first bytes, whatever its name) or plain."""
+    with open(path, 'rb') as f:
+        gzipped = f.read(2) == b'\x1f\x8b'
+    return gzip.open(path, 'rt') if gzipped else open(path)
 
 
 def events(path, names=None):
-    """The events of the trace at PATH in file order; only those NAMES (a set) when given."""
+    """The events of the trace at PATH in file order; only those NAMES (a set) when given.
+    NotFtrace when the file, read to its end, has no event line at all."""
+    seen = False
     with open_trace(path) as f:
         for line in f:
             m = LINE.match(line)
-            if not m or (names is not None and m.group(5) not in names):
+            if not m:
+                continue
+            seen = True
+            if names is not None and m.group(5) not in names:
                 continue
             yield Event(m.group(1), int(m.group(2)), int(m.group(3)), float(m.group(4)), m.group(5), m.group(6))
+    if not seen:
+        raise NotFtrace(path)
 
 
 def each_trace(paths, one):
