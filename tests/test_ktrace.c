@@ -55,6 +55,10 @@ static void bad_traces_are_refused(void **state) {
     {"no events here\n", "no block_bio_queue"},
     {"fio-1 [001] ..... 1.0: block_bio_queue: 7,0 RA 12x + 8 [fio]\n", ":1: bio event without"},
     {"\x1f\x8b\x08garbage", "not a text trace"},
+    /* a trace that lost events: its counts would be low */
+    {"# tracer: nop\n#\n# entries-in-buffer/entries-written: 300/900   #P:2\n", "t.txt:3: the trace lost 600 of 900 events"},
+    {"fio-1 [001] ..... 1.0: block_bio_queue: 7,0 RA 8 + 8 [fio]\nCPU:1 [LOST 5123 EVENTS]\n",
+     "t.txt:2: CPU 1 lost 5123 events here"},
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     PcsKtrace t;

@@ -45,6 +45,7 @@
 #include "pcsim/units.h"
 
 #include <gio/gio.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef enum { EV_NONE, EV_BIO, EV_REQUEST, EV_COMPLETE, EV_RA_SYNC, EV_RA_ASYNC, EV_RA_ORDER, EV_INSERT } EventKind;
@@ -519,7 +520,26 @@ static void finish_device(PcsKtrace *t) {
   d->device_mean_us = pcs_per((double)d->service_ns / PCS_NS_PER_US, (double)d->timed);
 }
 
+/* A trace that lost events: ftrace's "CPU:N [LOST M EVENTS]" line where a
+ * CPU's ring buffer overran, or a header whose entries-written exceed the
+ * entries left in the buffer.  Its counts would be low: bad input. */
+static gboolean lost_events(const PcsKtrace *t, const char *line, guint no, GError **error) {
+  guint64 in_buffer = 0, written = 0, lost = 0;
+  int cpu = 0;
+  if (line[0] == '#' && sscanf(line, "# entries-in-buffer/entries-written: %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                               &in_buffer, &written) == 2 && written > in_buffer)
+    return pcs_input_error(error, t->path, no, "the trace lost %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                           " events (ftrace's ring buffer overran): its counts would be low; capture it again with a "
+                           "larger buffer_size_kb (pcsim-capture-kernel-trace --buffer-kb)", written - in_buffer, written);
+  if (line[0] == 'C' && sscanf(line, "CPU:%d [LOST %" G_GUINT64_FORMAT " EVENTS]", &cpu, &lost) == 2)
+    return pcs_input_error(error, t->path, no, "CPU %d lost %" G_GUINT64_FORMAT " events here (ftrace's ring buffer "
+                           "overran): the trace's counts would be low; capture it again with a larger buffer_size_kb "
+                           "(pcsim-capture-kernel-trace --buffer-kb)", cpu, lost);
+  return TRUE;
+}
+
 static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **error) {
+  if ((line[0] == '#' || line[0] == 'C') && !lost_events(t, line, no, error)) return FALSE;
   g_auto(GStrv) w = split_words(line);
   guint at = 0;
   EventKind k = ftrace_event(w, &at);
