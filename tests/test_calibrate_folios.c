@@ -313,6 +313,21 @@ static void an_xfs_session_gives_an_xfs_host(void **state) {
   calibrate_session("xfs", folios);
 }
 
+/* An ext4 capture's trace without its machine file (so no fstype=): its
+ * order-6 folios say it is no btrfs capture, and calibrate refuses to fit
+ * btrfs's insert path to it (exit 2, naming the trace and what to give). */
+static void large_folios_without_a_file_system_are_refused(void **state) {
+  g_autofree char *dir = test_tempdir();
+  g_autofree char *src = test_path("tests/data/kernel-6.18-ext4zb/blocks/ra128-j1-rep1.ftrace.txt.gz");
+  g_autofree char *trace = g_build_filename(dir, "ra128-j1-rep1.ftrace.txt.gz", NULL);
+  assert_int_equal(symlink(src, trace), 0);
+  g_autofree char *out = NULL, *err = NULL;
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", trace, "--no-check", NULL), 2);
+  const char *want = "pcsim calibrate: ra128-j1-rep1.ftrace.txt.gz: inserts folios of up to order 6 ("; /* the trace as calibrate names it */
+  if (!strstr(err, want) || !strstr(err, "fstype=ext4 or fstype=xfs")) fail_msg("%s", err);
+  assert_string_equal(out, "");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(an_ext4_session_gives_an_ext4_host),
@@ -322,6 +337,7 @@ int main(void) {
     cmocka_unit_test(a_warm_capture_gives_no_first_touch),
     cmocka_unit_test(one_request_size_scales_the_bases_device),
     cmocka_unit_test(a_fresh_boot_gives_btrfs_a_first_touch),
+    cmocka_unit_test(large_folios_without_a_file_system_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -97,6 +97,12 @@ guint pcs_calibrate_n_traces(const PcsCalibration *c);
 /* Queue limits and CPUs from a machine file ("key=value" words, as
  * scripts/capture-kernel-trace writes it). */
 gboolean pcs_calibrate_add_machine(PcsCalibration *c, const char *path, GError **error);
+/* After the traces and the machine file (if any): the traces' folios agree
+ * with the file system the machine file names (none named: btrfs).  Large
+ * folios under btrfs (an ext4 or xfs capture whose machine file lacks
+ * fstype=) are bad input: calibrating them as btrfs would fit btrfs's insert
+ * path to another file system's events. */
+gboolean pcs_calibrate_check_filesystem(const PcsCalibration *c, GError **error);
 /* Every estimate from the samples; BASE supplies the values an estimate
  * needs but cannot see (cost.tree_lock_hold). */
 void pcs_calibrate_finish(PcsCalibration *c, const PcsParams *base);

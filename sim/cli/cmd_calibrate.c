@@ -252,6 +252,7 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
     if (pcs_cli_signal) ok = FALSE, g_set_error(error, PCS_ERROR, PCS_ERROR_CANCELLED, "interrupted");
   }
   if (ok && machine) ok = pcs_calibrate_add_machine(c, machine, error);
+  if (ok) ok = pcs_calibrate_check_filesystem(c, error);
   g_autofree char *name = model ? g_path_get_basename(model) : NULL, *base_text = NULL, *base_path = NULL;
   if (ok && model) /* read once: its text keeps the comments that go with the keys copied from it */
     ok = pcs_scenario_read(model, PCS_SCENARIO_INI, &base_path, &base_text, NULL, error) &&

@@ -1696,6 +1696,17 @@ static uint64_t largest_folio(const PcsCalibration *c, GString *per) {
   return most;
 }
 
+gboolean pcs_calibrate_check_filesystem(const PcsCalibration *c, GError **error) {
+  g_autoptr(GString) per = g_string_new(NULL);
+  uint64_t most = largest_folio(c, per);
+  if (large_folios(c) || most <= 1) return TRUE;
+  const char *first = c->traces->len ? g_array_index(c->traces, TraceTally, 0).name : "the traces";
+  return pcs_input_error(error, first, 0, "inserts folios of up to order %u (%s): large folios, an ext4 or xfs "
+                         "capture, where %s (give --machine a machine file with fstype=ext4 or fstype=xfs, as "
+                         "pcsim-capture-kernel-trace writes it)", g_bit_storage(most) - 1, per->str,
+                         c->fstype ? "the machine file says fstype=btrfs or names none" : "no machine file names its file system");
+}
+
 /* scenario.filesystem, readahead.max_folio_order and bio.csum_leaf_size of an
  * ext4 or xfs capture: the machine file's fstype= and the kernel's facts of
  * that file system, not measured from the events (the trace's largest order
