@@ -537,6 +537,14 @@ static void keys_keep_the_rest_of_the_base(void **state) {
   assert_int_equal(test_pcsim(&out, &err, "calibrate", j1, "--keys", "cost.insert_won,cost.syscall", "--out", never, NULL), 2);
   assert_non_null(strstr(err, "'cost.syscall' is not a key calibrate estimates"));
   assert_false(g_file_test(never, G_FILE_TEST_EXISTS));
+  /* no key at all, and one trace given twice: refused, nothing written */
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", j1, "--keys", "", "--out", never, NULL), 2);
+  assert_non_null(strstr(err, "--keys '': expected the keys to estimate"));
+  g_free(out), g_free(err);
+  assert_int_equal(test_pcsim(&out, &err, "calibrate", j1, j1, "--out", never, NULL), 2);
+  assert_non_null(strstr(err, ": given twice (as "));
+  assert_false(g_file_test(never, G_FILE_TEST_EXISTS));
 }
 
 /* ---- the one command ---- */

@@ -208,19 +208,32 @@ static void print_check(const PcsCalibration *c, char **traces, const char *text
   }
 }
 
+/* A and B name one file (its device and inode). */
+static gboolean same_file(const char *a, const char *b) {
+  GStatBuf sa, sb;
+  return g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static gboolean calibrate(char **traces, const char *model, const char *given_machine, const char *keys,
                           const char *outfile, gboolean check, GString *out, GError **error) {
   PcsParams base;
   pcs_params_init(&base);
   g_autoptr(PcsCalibration) c = pcs_calibrate_new();
   gboolean ok = TRUE, ra_events = FALSE;
-  for (char **t = traces; *t; t++) /* a trace that is not there: that error alone, before any note */
+  for (char **t = traces; *t; t++) { /* a trace that is not there, or given twice: that error alone, before any note */
     if (g_access(*t, R_OK) != 0 || g_file_test(*t, G_FILE_TEST_IS_DIR)) {
       int err = g_file_test(*t, G_FILE_TEST_IS_DIR) ? EISDIR : errno;
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: cannot read: %s", *t, g_strerror(err));
       pcs_params_clear(&base);
       return FALSE;
     }
+    for (char **u = traces; u < t; u++)
+      if (same_file(*t, *u)) {
+        g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: given twice (as %s too): each run counts once", *t, *u);
+        pcs_params_clear(&base);
+        return FALSE;
+      }
+  }
   /* the machine file: --machine, else the capture script's machine.txt */
   g_autofree char *found = given_machine ? NULL : beside_or_up(traces[0], "machine.txt");
   const char *machine = given_machine ? given_machine : found;
@@ -277,16 +290,15 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
  * host file would replace the capture it came from.  --model may be
  * refined in place. */
 static gboolean out_is_no_input(const char *outfile, char **traces, const char *machine, GError **error) {
-  GStatBuf out, in;
-  if (!outfile || g_stat(outfile, &out) != 0) return TRUE;
+  if (!outfile) return TRUE;
   for (char **t = traces; *t; t++)
-    if (g_stat(*t, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+    if (same_file(*t, outfile)) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: is the trace %s, an input (name a new file)", outfile, *t);
       return FALSE;
     }
   g_autofree char *found = machine ? NULL : beside_or_up(traces[0], "machine.txt"); /* calibrate()'s machine file */
   const char *m = machine ? machine : found;
-  if (m && g_stat(m, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+  if (m && same_file(m, outfile)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: is the machine file %s, an input (name a new file)", outfile, m);
     return FALSE;
   }

@@ -1002,6 +1002,10 @@ static int estimate_of(const char *section, const char *key) {
 
 gboolean pcs_calibrate_keep_only(PcsCalibration *c, const char *const *keys, GError **error) {
   gboolean keep[PCS_CAL_N] = {FALSE};
+  if (!keys[0]) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--keys '': expected the keys to estimate (section.key, comma-separated)");
+    return FALSE;
+  }
   for (const char *const *k = keys; *k; k++) {
     g_auto(GStrv) parts = g_strsplit(*k, ".", 2);
     int id = parts[0] && parts[1] ? estimate_of(parts[0], parts[1]) : -1;
