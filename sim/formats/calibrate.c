@@ -844,8 +844,9 @@ static gboolean machine_word(PcsCalibration *c, const char *path, guint no, cons
     uint64_t v;
     if (!pcs_parse_u64(word + n + 1, &v) || v > info->hi / machine_keys[k].scale ||
         v * machine_keys[k].scale < info->lo)
-      return pcs_input_error(error, path, no, "%s: expected an unsigned integer giving %s.%s in %" G_GUINT64_FORMAT
-                             "..%" G_GUINT64_FORMAT, word, info->section, info->key, info->lo, info->hi);
+      return pcs_input_error(error, path, no, "%s: expected an unsigned integer in %" G_GUINT64_FORMAT "..%"
+                             G_GUINT64_FORMAT " (%s.%s)", word, (info->lo + machine_keys[k].scale - 1) / machine_keys[k].scale,
+                             info->hi / machine_keys[k].scale, info->section, info->key); /* the word's own unit */
     c->mach[id] = v * machine_keys[k].scale;
     c->mach_set[id] = TRUE;
   }
