@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -419,39 +420,54 @@ static void every_output_option_needs_an_existing_folder(void **state) {
 }
 
 /* An output path that is not a plain file: a symbolic link stays a link
- * and the file it names gets the output; a link to a device (here
- * /dev/null) and /dev/full are written in place, never replaced by a
- * renamed temporary file; a write that fails names the path given. */
-static void outputs_follow_links_and_write_devices_in_place(void **state) {
+ * and the file it names gets the output; a FIFO (and a link to one) gets it
+ * copied in when complete and stays a FIFO (as /dev/stdout or a shell's
+ * <(...) would: never replaced by a renamed temporary file); a link that
+ * loops is refused before any work. */
+static void outputs_follow_links_and_write_fifos_in_place(void **state) {
   g_autofree char *dir = test_tempdir();
   g_autofree char *real = g_build_filename(dir, "real.csv", NULL), *link = g_build_filename(dir, "link.csv", NULL);
-  g_autofree char *null_link = g_build_filename(dir, "null.csv", NULL);
+  g_autofree char *fifo = g_build_filename(dir, "fifo", NULL), *fifo_link = g_build_filename(dir, "fifo.csv", NULL);
   assert_true(g_file_set_contents(real, "orig\n", -1, NULL));
   assert_int_equal(symlink("real.csv", link), 0);
-  assert_int_equal(symlink("/dev/null", null_link), 0);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  assert_int_equal(symlink("fifo", fifo_link), 0);
   g_autofree char *o = NULL, *e = NULL, *whole = NULL;
   assert_int_equal(test_pcsim(&whole, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", NULL), 0);
-  const char *outs[] = {link, null_link};
+  assert_true(strlen(whole) < 16384); /* fits the pipe's buffer: no reader needs to run meanwhile */
+  const char *outs[] = {link, fifo, fifo_link};
   for (size_t i = 0; i < G_N_ELEMENTS(outs); i++) {
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK); /* there first, so the writer's open does not wait */
+    assert_true(reader >= 0);
     g_free(o), g_free(e);
     assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--out", outs[i], NULL), 0);
-    assert_true(g_file_test(outs[i], G_FILE_TEST_IS_SYMLINK));
+    char buf[16384];
+    ssize_t n = read(reader, buf, sizeof buf - 1);
+    close(reader);
+    if (i > 0) { /* through the FIFO */
+      assert_true(n > 0);
+      buf[n] = '\0';
+      assert_string_equal(buf, whole);
+    }
   }
+  assert_true(g_file_test(link, G_FILE_TEST_IS_SYMLINK) && g_file_test(fifo_link, G_FILE_TEST_IS_SYMLINK));
   g_autofree char *written = NULL;
   assert_true(g_file_get_contents(real, &written, NULL, NULL));
   assert_string_equal(written, whole);
   GStatBuf st;
-  assert_int_equal(g_stat("/dev/null", &st), 0);
-  assert_true(S_ISCHR(st.st_mode));
+  assert_int_equal(g_stat(fifo, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode));
   g_autofree char *tmp = g_build_filename(dir, "real.csv.tmp", NULL);
   assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
-  if (g_file_test("/dev/full", G_FILE_TEST_EXISTS)) {
-    g_free(o), g_free(e);
-    assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--out", "/dev/full", NULL), 1);
-    assert_string_equal(e, "pcsim sweep: /dev/full: cannot write: No space left on device\n");
-    assert_int_equal(g_stat("/dev/full", &st), 0);
-    assert_true(S_ISCHR(st.st_mode));
-  }
+  /* a link that loops: refused before any work, both links kept */
+  g_autofree char *a = g_build_filename(dir, "a", NULL), *b = g_build_filename(dir, "b", NULL);
+  assert_int_equal(symlink("b", a), 0);
+  assert_int_equal(symlink("a", b), 0);
+  g_free(o), g_free(e);
+  assert_int_equal(test_pcsim(&o, &e, "sweep", SCEN, SMALL, "--vary", "workload.threads=1,2", "--out", a, NULL), 2);
+  g_autofree char *want = g_strdup_printf("pcsim sweep: --out %s: Too many levels of symbolic links\n", a);
+  assert_string_equal(e, want);
+  assert_true(g_file_test(a, G_FILE_TEST_IS_SYMLINK));
 }
 
 /* The README's `pcsim run workloads/liubo-2011.ini` typed outside the source
@@ -741,7 +757,7 @@ int main(void) {
     cmocka_unit_test(every_command_exits_1_on_a_failed_write_2_on_bad_input_and_usage),
     cmocka_unit_test(no_or_unknown_command_is_a_usage_error),
     cmocka_unit_test(an_output_file_that_cannot_be_written_exits_1),
-    cmocka_unit_test(outputs_follow_links_and_write_devices_in_place),
+    cmocka_unit_test(outputs_follow_links_and_write_fifos_in_place),
     cmocka_unit_test(a_missing_scenario_file_names_the_shipped_one),
     cmocka_unit_test(calibrate_never_writes_over_its_input),
     cmocka_unit_test(every_output_option_needs_an_existing_folder),

@@ -59,6 +59,9 @@ static void bad_traces_are_refused(void **state) {
     {"# tracer: nop\n#\n# entries-in-buffer/entries-written: 300/900   #P:2\n", "t.txt:3: the trace lost 600 of 900 events"},
     {"fio-1 [001] ..... 1.0: block_bio_queue: 7,0 RA 8 + 8 [fio]\nCPU:1 [LOST 5123 EVENTS]\n",
      "t.txt:2: CPU 1 lost 5123 events here"},
+    {"CPU:0 [LOST EVENTS]\nfio-1 [001] ..... 1.0: block_bio_queue: 7,0 RA 8 + 8 [fio]\n",
+     "t.txt:1: CPU 0 lost an unknown number of events here"},
+    {"CPU:3 [77 EVENTS DROPPED]\n", "t.txt:1: CPU 3 lost 77 events here"},
   };
   for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
     PcsKtrace t;

@@ -9,6 +9,7 @@ scheduler's key=value FIELDS with fields().
 """
 import collections
 import gzip
+import io
 import re
 
 Event = collections.namedtuple('Event', 'task pid cpu time name rest')
@@ -29,10 +30,15 @@ class NotFtrace(ValueError):
 
 
 def open_trace(path):
-    """The trace at PATH as text lines, gzipped (by its first bytes, whatever its name) or plain."""
-    with open(path, 'rb') as f:
-        gzipped = f.read(2) == b'\x1f\x8b'
-    return gzip.open(path, 'rt') if gzipped else open(path)
+    """The trace at PATH as text lines, gzipped (by its first bytes, whatever its name) or plain;
+    opened once, so a pipe (/dev/stdin, a shell's <(...)) reads whole."""
+    f = open(path, 'rb')
+    try:
+        gzipped = f.peek(2)[:2] == b'\x1f\x8b'
+        return io.TextIOWrapper(gzip.GzipFile(fileobj=f) if gzipped else f)
+    except BaseException:
+        f.close()
+        raise
 
 
 def events(path, names=None):

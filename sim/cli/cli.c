@@ -226,6 +226,34 @@ gboolean pcs_cli_write_stdout(const GString *s) {
   return FALSE;
 }
 
+/* PATH names what the process's standard output is (/dev/stdout,
+ * /proc/self/fd/1, a redirected file named again). */
+static gboolean is_stdout(const char *path) {
+  GStatBuf st, out;
+  return g_stat(path, &st) == 0 && fstat(fileno(stdout), &out) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
+PcsCliOutputMode pcs_cli_output_target(const char *path, char **target, GError **error) {
+  *target = NULL;
+  GStatBuf st;
+  if (is_stdout(path)) return PCS_CLI_OUT_STDOUT;
+  if (g_stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return PCS_CLI_OUT_COPY; /* a device, a FIFO */
+  char *p = g_strdup(path);
+  for (int depth = 0; g_lstat(p, &st) == 0 && S_ISLNK(st.st_mode); depth++) {
+    g_autofree char *link = depth < PCS_CLI_MAX_SYMLINKS ? g_file_read_link(p, NULL) : NULL;
+    if (!link) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s: %s", path, g_strerror(depth < PCS_CLI_MAX_SYMLINKS ? EINVAL : ELOOP));
+      g_free(p);
+      return PCS_CLI_OUT_ERROR;
+    }
+    g_autofree char *dir = g_path_get_dirname(p);
+    g_free(p);
+    p = g_path_is_absolute(link) ? g_steal_pointer(&link) : g_build_filename(dir, link, NULL);
+  }
+  *target = p;
+  return PCS_CLI_OUT_RENAME;
+}
+
 gboolean pcs_cli_output_check(const char *option, const char *path, gboolean folder, GError **error) {
   if (!path) return TRUE; /* standard output */
   if (!*path) {
@@ -242,7 +270,16 @@ gboolean pcs_cli_output_check(const char *option, const char *path, gboolean fol
                 option, path);
     return FALSE;
   }
-  g_autofree char *parent = g_path_get_dirname(path);
+  g_autofree char *target = NULL;
+  GError *why = NULL;
+  PcsCliOutputMode mode = folder ? PCS_CLI_OUT_RENAME : pcs_cli_output_target(path, &target, &why);
+  if (mode == PCS_CLI_OUT_ERROR) {
+    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s", option, why->message);
+    g_error_free(why);
+    return FALSE;
+  }
+  if (mode != PCS_CLI_OUT_RENAME) return TRUE; /* standard output, a device, a FIFO: there already */
+  g_autofree char *parent = g_path_get_dirname(target ? target : path); /* a link's: the file it names */
   if (!g_file_test(parent, G_FILE_TEST_EXISTS)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s: folder %s does not exist", option, path, parent);
     return FALSE;
@@ -254,24 +291,10 @@ gboolean pcs_cli_output_check(const char *option, const char *path, gboolean fol
   return TRUE;
 }
 
-char *pcs_cli_output_target(const char *path, gboolean *in_place) {
-  char *p = g_strdup(path);
-  GStatBuf st;
-  *in_place = FALSE;
-  for (int depth = 0; depth < 40 && g_lstat(p, &st) == 0 && S_ISLNK(st.st_mode); depth++) {
-    /* a link into /dev or /proc (/dev/stdout, /dev/fd/N) names an open file, which may be a pipe: written through */
-    if (g_str_has_prefix(p, "/proc/") || g_str_has_prefix(p, "/dev/")) {
-      *in_place = TRUE;
-      break;
-    }
-    g_autofree char *link = g_file_read_link(p, NULL);
-    if (!link) break;
-    g_autofree char *dir = g_path_get_dirname(p);
-    g_free(p);
-    p = g_path_is_absolute(link) ? g_steal_pointer(&link) : g_build_filename(dir, link, NULL);
-  }
-  if (g_stat(p, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) *in_place = TRUE; /* a device, a FIFO */
-  return p;
+static void output_clear(PcsCliOutput *o) {
+  g_clear_pointer(&o->path, g_free);
+  g_clear_pointer(&o->target, g_free);
+  g_clear_pointer(&o->tmp, g_free);
 }
 
 gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error) {
@@ -279,42 +302,57 @@ gboolean pcs_cli_output_open(PcsCliOutput *o, const char *path, GError **error) 
   if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
     return pcs_input_error(error, path, 0, "is a directory, expected an output file name");
   }
-  gboolean in_place;
+  o->mode = pcs_cli_output_target(path, &o->target, error);
+  if (o->mode == PCS_CLI_OUT_ERROR) return FALSE;
   o->path = g_strdup(path);
-  o->target = pcs_cli_output_target(path, &in_place);
-  o->tmp = in_place ? NULL : g_strdup_printf("%s.tmp", o->target);
-  o->f = fopen(in_place ? path : o->tmp, "wb");
+  if (o->mode == PCS_CLI_OUT_RENAME) { /* beside the file it becomes, so the rename is atomic */
+    o->tmp = g_strdup_printf("%s.tmp", o->target);
+    o->f = fopen(o->tmp, "wb");
+  } else { /* a regular file of its own, copied to the path when complete (a pipe cannot seek) */
+    int fd = g_file_open_tmp("pcsim-out-XXXXXX", &o->tmp, NULL);
+    o->f = fd < 0 ? NULL : fdopen(fd, "w+b");
+    if (fd >= 0 && !o->f) close(fd);
+  }
   if (!o->f) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", path, g_strerror(errno));
-    g_clear_pointer(&o->path, g_free);
-    g_clear_pointer(&o->target, g_free);
-    g_clear_pointer(&o->tmp, g_free);
+    if (o->tmp) unlink(o->tmp);
+    output_clear(o);
     return FALSE;
   }
   return TRUE;
 }
 
+/* The temporary file's bytes to PATH written in place, or to standard output. */
+static gboolean output_copy(PcsCliOutput *o) {
+  g_autofree char *bytes = NULL;
+  gsize n = 0;
+  if (!g_file_get_contents(o->tmp, &bytes, &n, NULL)) return FALSE;
+  if (o->mode == PCS_CLI_OUT_STDOUT) return fwrite(bytes, 1, n, stdout) == n && fflush(stdout) == 0;
+  FILE *f = fopen(o->path, "wb");
+  if (!f) return FALSE;
+  gboolean ok = fwrite(bytes, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
 gboolean pcs_cli_output_commit(PcsCliOutput *o, GError **error) {
-  gboolean ok = !ferror(o->f);
-  ok = fclose(o->f) == 0 && ok;
+  gboolean ok = !o->f || !ferror(o->f);
+  if (o->f) ok = fclose(o->f) == 0 && ok;
   o->f = NULL;
-  if (!ok || (o->tmp && rename(o->tmp, o->target) != 0)) {
+  ok = ok && (o->mode == PCS_CLI_OUT_RENAME ? rename(o->tmp, o->target) == 0 : output_copy(o));
+  if (!ok) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->path, g_strerror(errno));
     pcs_cli_output_abort(o);
     return FALSE;
   }
-  g_clear_pointer(&o->path, g_free);
-  g_clear_pointer(&o->target, g_free);
-  g_clear_pointer(&o->tmp, g_free);
+  if (o->mode != PCS_CLI_OUT_RENAME) unlink(o->tmp);
+  output_clear(o);
   return TRUE;
 }
 
 void pcs_cli_output_abort(PcsCliOutput *o) {
   if (o->f) fclose(o->f);
-  if (o->tmp) unlink(o->tmp); /* written in place (a device, a pipe): nothing to take back */
-  g_clear_pointer(&o->path, g_free);
-  g_clear_pointer(&o->target, g_free);
-  g_clear_pointer(&o->tmp, g_free);
+  if (o->tmp) unlink(o->tmp); /* the temporary file only: never the path the user gave */
+  output_clear(o);
   o->f = NULL;
 }
 

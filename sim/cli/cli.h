@@ -59,17 +59,28 @@ gboolean pcs_cli_write_file(const char *path, const GString *s, GError **error);
  * Commands call it before any work, so a refused run writes nothing.  NULL
  * (standard output) passes. */
 gboolean pcs_cli_output_check(const char *option, const char *path, gboolean folder, GError **error);
-/* Where an output to PATH is written: a regular file (or a new one) under a
- * temporary name beside it, renamed over it when complete; a symbolic link
- * is followed to the file it names (the link stays a link); anything else
- * (a device such as /dev/stdout, a FIFO, a shell's /dev/fd/N) is written in
- * place (*IN_PLACE).  g_free the name. */
-char *pcs_cli_output_target(const char *path, gboolean *in_place);
-/* An output file that exists only under its temporary name until
- * pcs_cli_output_commit(); pcs_cli_output_abort() removes it.  Written in
- * place (pcs_cli_output_target()) it has no temporary name.  Messages name
- * PATH as the user gave it. */
+/* How an output to PATH is written (pcs_cli_output_target()). */
+typedef enum {
+  PCS_CLI_OUT_ERROR,  /* a symbolic link that loops or cannot be read */
+  PCS_CLI_OUT_RENAME, /* a regular file, or a new one: a temporary file beside it, renamed over it */
+  PCS_CLI_OUT_COPY,   /* a device or a FIFO: a temporary file, copied to it when complete */
+  PCS_CLI_OUT_STDOUT, /* the process's standard output (/dev/stdout, a redirected file named again) */
+} PcsCliOutputMode;
+/* The kernel's MAXSYMLINKS: links followed at most. */
+#define PCS_CLI_MAX_SYMLINKS 40
+/* Where an output to PATH goes: a regular file (or a new one) is written
+ * under a temporary name beside it and renamed over it when complete, a
+ * symbolic link followed to the file it names (*TARGET; the link stays a
+ * link); a device or FIFO gets the output copied in when complete; the
+ * process's standard output is written through stdout (its position and
+ * append mode kept).  *TARGET (RENAME only): g_free it. */
+PcsCliOutputMode pcs_cli_output_target(const char *path, char **target, GError **error);
+/* An output that exists only under its temporary name until
+ * pcs_cli_output_commit() renames or copies it; pcs_cli_output_abort()
+ * removes the temporary file, never PATH.  F is the temporary file
+ * (seekable, whatever PATH is).  Messages name PATH as the user gave it. */
 typedef struct {
+  PcsCliOutputMode mode;
   char *path, *target, *tmp;
   FILE *f;
 } PcsCliOutput;
@@ -105,9 +116,9 @@ char *pcs_cli_help(GOptionContext *ctx);
 
 /* --seeds N: at most this many seeds. */
 #define PCS_CLI_MAX_SEEDS 10000
-/* --jobs N: 1..1024, or PCS_CLI_JOBS_DEFAULT (not given). */
 /* --jobs not given: the number of cores. */
 #define PCS_CLI_JOBS_DEFAULT G_MININT
+/* --jobs N: 1..1024, or PCS_CLI_JOBS_DEFAULT (not given). */
 gboolean pcs_cli_jobs_check(gint jobs, GError **error);
 /* Worker threads for --jobs JOBS: JOBS, or the number of cores when not given. */
 guint pcs_cli_jobs(gint jobs);

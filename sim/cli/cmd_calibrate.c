@@ -291,11 +291,20 @@ static gboolean calibrate(char **traces, const char *model, const char *given_ma
  * refined in place. */
 static gboolean out_is_no_input(const char *outfile, char **traces, const char *machine, GError **error) {
   if (!outfile) return TRUE;
-  for (char **t = traces; *t; t++)
+  for (char **t = traces; *t; t++) {
+    g_autofree char *job = run_file(*t, ".fio"), *json = run_file(*t, ".json"); /* read beside it */
+    const char *beside[] = {job, json};
+    for (size_t k = 0; k < G_N_ELEMENTS(beside); k++)
+      if (beside[k] && same_file(beside[k], outfile)) {
+        g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: is %s, an input beside the trace %s (name a new file)",
+                    outfile, beside[k], *t);
+        return FALSE;
+      }
     if (same_file(*t, outfile)) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: is the trace %s, an input (name a new file)", outfile, *t);
       return FALSE;
     }
+  }
   g_autofree char *found = machine ? NULL : beside_or_up(traces[0], "machine.txt"); /* calibrate()'s machine file */
   const char *m = machine ? machine : found;
   if (m && same_file(m, outfile)) {

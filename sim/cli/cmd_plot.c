@@ -1,8 +1,8 @@
 /* cmd_plot.c - `pcsim plot`: a result file drawn by gnuplot.
  *
  * Builds the gnuplot script (plot.c), runs gnuplot with its output going to
- * FILE.tmp, and renames it to FILE when gnuplot succeeded (FILE a device or
- * a pipe, such as /dev/stdout: a temporary file, copied to it).  --terminal dumb
+ * a temporary file that becomes FILE when gnuplot succeeded (renamed over
+ * it, or copied to a device or pipe such as /dev/stdout: PcsCliOutput).  --terminal dumb
  * (the default without --out) draws in the terminal.
  */
 #include "cli.h"
@@ -28,28 +28,29 @@ static void plot_opts_clear(PlotOpts *o) {
   g_strfreev(o->where);
 }
 
+/* The terminal an output file's extension names: .png, .svg, else none. */
+static const char *extension_terminal(const char *out) {
+  return !out ? NULL : g_str_has_suffix(out, ".png") ? "png" : g_str_has_suffix(out, ".svg") ? "svg" : NULL;
+}
+
+/* --terminal, else the one --out's extension names, else dumb without --out;
+ * a --terminal that contradicts --out's extension is refused. */
 static gboolean plot_terminal(const PlotOpts *o, PcsPlotTerminal *t, GError **error) {
+  const char *named = extension_terminal(o->out);
   if (o->terminal) {
     if (!pcs_plot_terminal_parse(o->terminal, t, error)) return FALSE;
-    const char *named = !o->out ? NULL : g_str_has_suffix(o->out, ".png") ? "png" : g_str_has_suffix(o->out, ".svg") ? "svg" : NULL;
-    if (named && ((*t == PCS_PLOT_PNG) != !strcmp(named, "png") || (*t == PCS_PLOT_SVG) != !strcmp(named, "svg"))) {
+    PcsPlotTerminal want;
+    if (named && pcs_plot_terminal_parse(named, &want, NULL) && want != *t) {
       g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--terminal %s: --out %s names a .%s file (drop --terminal, or "
                   "name the file for the terminal)", o->terminal, o->out, named);
       return FALSE;
     }
     return TRUE;
   }
-  if (!o->out) {
-    *t = PCS_PLOT_DUMB;
-  } else if (g_str_has_suffix(o->out, ".png")) {
-    *t = PCS_PLOT_PNG;
-  } else if (g_str_has_suffix(o->out, ".svg")) {
-    *t = PCS_PLOT_SVG;
-  } else {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: expected a .png or .svg file (or --terminal)", o->out);
-    return FALSE;
-  }
-  return TRUE;
+  if (!o->out) return *t = PCS_PLOT_DUMB, TRUE;
+  if (named) return pcs_plot_terminal_parse(named, t, error);
+  g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "--out %s: expected a .png or .svg file (or --terminal)", o->out);
+  return FALSE;
 }
 
 /* The script for a result file R, or for the trace file of --timeline. */
@@ -115,65 +116,43 @@ static gboolean plot_input_check(const char *path, const PlotOpts *o, GError **e
                          "(or `pcsim sweep %s --vary KEY=LIST --out r.csv`), then plot r.csv", what, path, path);
 }
 
-/* Script into a temporary file, gnuplot writing OUT.tmp, then rename (OUT
- * a device or a pipe: gnuplot writes it in place, pcs_cli_output_target()). */
-static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOpts *o, PcsPlotSpec *spec,
-                            GError **error) {
-  gboolean in_place = FALSE;
-  g_autofree char *target = o->out ? pcs_cli_output_target(o->out, &in_place) : NULL;
-  g_autofree char *tmp_out = NULL;
-  if (in_place) { /* gnuplot draws into a temporary file, copied to OUT when drawn (its stdout is ours) */
-    int fd = g_file_open_tmp("pcsim-plot-XXXXXX.out", &tmp_out, error);
-    if (fd < 0) return FALSE;
-    close(fd);
-  } else if (o->out) {
-    tmp_out = g_strdup_printf("%s.tmp", target);
-  }
-  spec->output = tmp_out;
-  g_autoptr(GString) script = g_string_new(NULL);
-  g_autoptr(GString) drawn = g_string_new(NULL);
-  if (tmp_out && !in_place) { /* gnuplot's own message for an unwritable OUT.tmp is its script's line: say it as run does */
-    FILE *f = g_fopen(tmp_out, "wb");
-    if (!f) {
-      g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->out, g_strerror(errno));
-      return FALSE;
-    }
-    fclose(f);
-  }
-  gboolean ok = TRUE;
-  if (o->script) { /* the saved script draws into OUT itself, not our temporary name */
-    g_autoptr(GString) saved = g_string_new(NULL);
-    spec->output = o->out;
-    ok = plot_script(r, trace, spec, saved, error) && pcs_cli_write_file(o->script, saved, error);
-    spec->output = tmp_out;
-  }
-  spec->quiet = o->script != NULL; /* its notes came with the saved script */
+/* gnuplot runs SCRIPT from a temporary file; what it prints (the dumb
+ * terminal's drawing) into DRAWN. */
+static gboolean run_gnuplot(const GString *script, GString *drawn, GError **error) {
   g_autofree char *script_path = NULL;
-  int fd = ok && plot_script(r, trace, spec, script, error) ? g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error)
-                                                            : -1;
-  if (fd < 0) { /* nothing drawn: no OUT.tmp, and no saved script of a figure that was not made */
-    if (tmp_out) g_unlink(tmp_out);
-    if (o->script && ok) g_unlink(o->script);
-    return FALSE;
-  }
-  ok = write(fd, script->str, script->len) == (ssize_t)script->len;
+  int fd = g_file_open_tmp("pcsim-plot-XXXXXX.gp", &script_path, error);
+  if (fd < 0) return FALSE;
+  gboolean ok = write(fd, script->str, script->len) == (ssize_t)script->len;
   close(fd);
   if (!ok) g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write the gnuplot script", script_path);
   if (ok) ok = pcs_plot_gnuplot(script_path, drawn, error);
   g_unlink(script_path);
-  if (ok && in_place) {
-    g_autofree char *bytes = NULL;
-    gsize n = 0;
-    ok = g_file_get_contents(tmp_out, &bytes, &n, error);
-    g_autoptr(GString) drawn_file = ok ? g_string_new_len(bytes, (gssize)n) : NULL;
-    ok = ok && pcs_cli_write_file(o->out, drawn_file, error);
-    g_unlink(tmp_out);
-  } else if (ok && o->out && g_rename(tmp_out, target) != 0) {
-    g_set_error(error, PCS_ERROR, PCS_ERROR_IO, "%s: cannot write: %s", o->out, g_strerror(errno));
-    ok = FALSE;
+  return ok;
+}
+
+/* The figure: gnuplot draws into OUT's temporary file, which becomes OUT
+ * when drawn (renamed over it, or copied to a device or pipe:
+ * PcsCliOutput), or in the terminal.  The saved --script draws into OUT
+ * itself and is written only when the figure was made. */
+static gboolean plot_render(const PcsResults *r, const char *trace, const PlotOpts *o, PcsPlotSpec *spec,
+                            GError **error) {
+  PcsCliOutput out = {0};
+  if (o->out && !pcs_cli_output_open(&out, o->out, error)) return FALSE;
+  if (out.f) fclose(out.f), out.f = NULL; /* gnuplot writes the temporary file by its name */
+  g_autoptr(GString) saved = g_string_new(NULL);
+  g_autoptr(GString) script = g_string_new(NULL);
+  g_autoptr(GString) drawn = g_string_new(NULL);
+  gboolean ok = TRUE;
+  if (o->script) {
+    spec->output = o->out;
+    ok = plot_script(r, trace, spec, saved, error);
   }
-  if (!ok && tmp_out) g_unlink(tmp_out);
-  if (!ok && o->script) g_unlink(o->script); /* the script of a figure that was not made */
+  spec->output = out.tmp;
+  spec->quiet = o->script != NULL; /* its notes came with the saved script */
+  ok = ok && plot_script(r, trace, spec, script, error) && run_gnuplot(script, drawn, error);
+  if (o->out && ok) ok = pcs_cli_output_commit(&out, error);
+  else if (o->out) pcs_cli_output_abort(&out);
+  if (ok && o->script) ok = pcs_cli_write_file(o->script, saved, error);
   if (ok && !o->out) ok = pcs_cli_write_file(NULL, drawn, error);
   return ok;
 }

@@ -511,11 +511,15 @@ static gboolean run_prepare(RunJob *j, const RunOpts *o, const char *path, GErro
       !pcs_cli_output_check("--blktrace", o->blktrace, TRUE, error))
     return FALSE;
   const char *streams[][2] = {{"--trace", o->trace}, {"--ftrace", o->ftrace}};
-  for (size_t i = 0; i < G_N_ELEMENTS(streams); i++)
-    if (streams[i][1] && !strcmp(streams[i][1], "-")) {
-      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s -: standard output holds the results; name a file", streams[i][0]);
+  for (size_t i = 0; i < G_N_ELEMENTS(streams); i++) { /* "-", /dev/stdout, the redirected file named again */
+    g_autofree char *target = NULL;
+    if (streams[i][1] && (!strcmp(streams[i][1], "-") ||
+                          pcs_cli_output_target(streams[i][1], &target, NULL) == PCS_CLI_OUT_STDOUT)) {
+      g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, "%s %s: standard output holds the results; name a file",
+                  streams[i][0], streams[i][1]);
       return FALSE;
     }
+  }
   if (o->row != RUN_NOT_GIVEN && (!o->scenario_from || o->row < 1)) {
     g_set_error(error, PCS_ERROR, PCS_ERROR_INPUT, o->scenario_from ? "--row %d: expected a row number from 1"
                                                                     : "--row %d goes with --scenario-from RESULTS", o->row);

@@ -426,8 +426,9 @@ static void compare_notes(GString *out, const PcsKtrace *t, const PcsParams *p, 
   double real = (double)kib / PCS_KIB;
   if (t->large.seen && p->memory_contiguous && !isnan(sim_before) && fabs(real - sim_before) > MAX(1.0, 0.1 * real))
     g_string_append_printf(out, "\nnote: the trace read %.1f MiB before its first bio over 1 MiB, the simulation %.1f "
-                           "MiB: the scenario's free memory (memory.buddyinfo, memory.pcp_freed) is not the trace's "
-                           "machine's; `pcsim calibrate` measures it from a capture's page inserts\n", real, sim_before);
+                           "MiB: the scenario's free memory (%smemory.buddyinfo, memory.pcp_freed) is not the trace's "
+                           "machine's; `pcsim calibrate` measures it from a capture's page inserts\n", real, sim_before,
+                           p->memory_scattered ? "memory.scattered, " : "");
 }
 
 /* The simulated side: one run per seed, with its large-bio watch. */
@@ -624,7 +625,7 @@ static void compare_print(GString *out, const PcsKtrace *t, guint nt, const PcsP
     const CompareRow *row = &g_array_index(rows, CompareRow, i);
     PcsSpread real, sim;
     row_spreads(row, nt, s->n, &real, &sim);
-    if (!strcmp(row->name, "mib_before_large_bio")) sim_before = sim.median;
+    if (!strcmp(row->name, metrics[METRIC_mib_before_large_bio].name)) sim_before = sim.median;
     double ratio = pcs_per(sim.median, real.median);
     g_autofree char *rv = pcs_report_number(real.median, row->count);
     g_autofree char *sv = pcs_report_number(sim.median, row->count);

@@ -521,7 +521,8 @@ static void finish_device(PcsKtrace *t) {
 }
 
 /* A trace that lost events: ftrace's "CPU:N [LOST M EVENTS]" line where a
- * CPU's ring buffer overran, or a header whose entries-written exceed the
+ * CPU's ring buffer overran ("[LOST EVENTS]" when uncounted, trace-cmd's
+ * "[N EVENTS DROPPED]"), or a header whose entries-written exceed the
  * entries left in the buffer.  Its counts would be low: bad input. */
 static gboolean lost_events(const PcsKtrace *t, const char *line, guint no, GError **error) {
   guint64 in_buffer = 0, written = 0, lost = 0;
@@ -531,11 +532,17 @@ static gboolean lost_events(const PcsKtrace *t, const char *line, guint no, GErr
     return pcs_input_error(error, t->path, no, "the trace lost %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                            " events (ftrace's ring buffer overran): its counts would be low; capture it again with a "
                            "larger buffer_size_kb (pcsim-capture-kernel-trace --buffer-kb)", written - in_buffer, written);
-  if (line[0] == 'C' && sscanf(line, "CPU:%d [LOST %" G_GUINT64_FORMAT " EVENTS]", &cpu, &lost) == 2)
-    return pcs_input_error(error, t->path, no, "CPU %d lost %" G_GUINT64_FORMAT " events here (ftrace's ring buffer "
-                           "overran): the trace's counts would be low; capture it again with a larger buffer_size_kb "
-                           "(pcsim-capture-kernel-trace --buffer-kb)", cpu, lost);
-  return TRUE;
+  char tail[16] = "";
+  if (line[0] != 'C' || sscanf(line, "CPU:%d [%15[^]]", &cpu, tail) != 2) return TRUE;
+  /* print_trace_line(): "[LOST N EVENTS]", or "[LOST EVENTS]" when the count is unknown; trace-cmd's
+   * "[N EVENTS DROPPED]" */
+  gboolean counted = sscanf(line, "CPU:%d [LOST %" G_GUINT64_FORMAT " EVENTS]", &cpu, &lost) == 2 ||
+                     sscanf(line, "CPU:%d [%" G_GUINT64_FORMAT " EVENTS DROPPED]", &cpu, &lost) == 2;
+  if (!counted && strcmp(tail, "LOST EVENTS")) return TRUE;
+  g_autofree char *how = counted ? g_strdup_printf("%" G_GUINT64_FORMAT, lost) : g_strdup("an unknown number of");
+  return pcs_input_error(error, t->path, no, "CPU %d lost %s events here (ftrace's ring buffer overran): the trace's "
+                         "counts would be low; capture it again with a larger buffer_size_kb "
+                         "(pcsim-capture-kernel-trace --buffer-kb)", cpu, how);
 }
 
 static gboolean count_line(PcsKtrace *t, const char *line, guint no, GError **error) {
