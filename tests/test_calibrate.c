@@ -64,6 +64,17 @@ static int line_cmp(gconstpointer a, gconstpointer b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* LINES in time order (emit()'s order at one instant) as ftrace text; frees their lines. */
+static char *trace_text(GArray *lines) {
+  g_array_sort(lines, line_cmp);
+  GString *s = g_string_new("# tracer: nop\n#\n");
+  for (guint i = 0; i < lines->len; i++) {
+    g_string_append(s, g_array_index(lines, Line, i).line);
+    g_free(g_array_index(lines, Line, i).line);
+  }
+  return g_string_free(s, FALSE);
+}
+
 static void emit(GArray *lines, uint64_t t, const char *task, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static void emit(GArray *lines, uint64_t t, const char *task, const char *fmt, ...) {
   va_list ap;
@@ -124,13 +135,7 @@ static char *synthetic_trace(guint windows) {
     }
     t = last_done + 20000;
   }
-  g_array_sort(lines, line_cmp);
-  GString *s = g_string_new("# tracer: nop\n#\n");
-  for (guint i = 0; i < lines->len; i++) {
-    g_string_append(s, g_array_index(lines, Line, i).line);
-    g_free(g_array_index(lines, Line, i).line);
-  }
-  return g_string_free(s, FALSE);
+  return trace_text(lines);
 }
 
 static void synthetic_costs_come_back_within_10_percent(void **state) {
@@ -204,13 +209,7 @@ static char *shared_device_trace(guint windows) {
            sector + r * 512);
     sector += 4 * 512, t = end + 30000;
   }
-  g_array_sort(lines, line_cmp);
-  GString *s = g_string_new("# tracer: nop\n#\n");
-  for (guint i = 0; i < lines->len; i++) {
-    g_string_append(s, g_array_index(lines, Line, i).line);
-    g_free(g_array_index(lines, Line, i).line);
-  }
-  return g_string_free(s, FALSE);
+  return trace_text(lines);
 }
 
 static void shared_device_rate_comes_from_its_loaded_periods(void **state) {

@@ -1223,6 +1223,15 @@ static double load_rate(const PcsCalibration *c, double a, double *q1, double *q
   return ns / bytes;
 }
 
+/* A one-channel device of rate B (ns a byte): device.bandwidth with WHY (taken), device.channels 1,
+ * and device.sharing from the batches' spread SP (SHARED). */
+static void one_channel_rate(PcsCalibration *c, double b, const char *head, const char *names, const Spread *sp,
+                             gboolean shared, char *why) {
+  set_est(c, PCS_CAL_BANDWIDTH, TRUE, PCS_NS_PER_S / b, why);
+  set_est(c, PCS_CAL_CHANNELS, TRUE, 1, g_strdup_printf("channels: 1, %s; from %s", head, names));
+  sharing_estimate(c, sp, shared);
+}
+
 /* One channel whose transfers share its rate (device.sharing = 1): the
  * rate is read off the busy periods that load it, c->dev_load (LOAD_MIN or
  * more requests all in flight at once; in the one-thread captures the
@@ -1254,16 +1263,14 @@ static gboolean device_loaded(PcsCalibration *c, const Fit *f, const GArray *alo
   }
   g_autofree char *after = stretch_table(c, a, b);
   one_channel_latency(c, f, alone, what, names, a, "");
-  set_est(c, PCS_CAL_BANDWIDTH, TRUE, PCS_NS_PER_S / b,
-          g_strdup_printf("bandwidth: %.0f MiB/s, the one channel's rate under load: the bytes of the %u busy "
-                          "periods of %d or more requests all in flight at once over their time less the latency "
-                          "above, summed (each period's own rate: IQR %.0f..%.0f MiB/s), both repeated until they "
-                          "settled (%u rounds; the alone fit's rate was %.0f MiB/s).  Service time over latency + "
-                          "bytes / bandwidth, median by requests in flight: %s",
-                          PCS_NS_PER_S / b / PCS_MIB, c->dev_load->len, LOAD_MIN, PCS_NS_PER_S / q3 / PCS_MIB,
-                          PCS_NS_PER_S / q1 / PCS_MIB, iter + 1, PCS_NS_PER_S / f->b / PCS_MIB, after));
-  set_est(c, PCS_CAL_CHANNELS, TRUE, 1, g_strdup_printf("channels: 1, %s; from %s", head, names));
-  sharing_estimate(c, sp, TRUE);
+  one_channel_rate(c, b, head, names, sp, TRUE,
+                   g_strdup_printf("bandwidth: %.0f MiB/s, the one channel's rate under load: the bytes of the %u busy "
+                                   "periods of %d or more requests all in flight at once over their time less the latency "
+                                   "above, summed (each period's own rate: IQR %.0f..%.0f MiB/s), both repeated until they "
+                                   "settled (%u rounds; the alone fit's rate was %.0f MiB/s).  Service time over latency + "
+                                   "bytes / bandwidth, median by requests in flight: %s",
+                                   PCS_NS_PER_S / b / PCS_MIB, c->dev_load->len, LOAD_MIN, PCS_NS_PER_S / q3 / PCS_MIB,
+                                   PCS_NS_PER_S / q1 / PCS_MIB, iter + 1, PCS_NS_PER_S / f->b / PCS_MIB, after));
   if (q3 > 2 * MAX(q1, 1e-6))
     warn_est(c, PCS_CAL_BANDWIDTH,
              g_strdup_printf("wide spread: the loaded busy periods' rates run %.0f..%.0f MiB/s (IQR)",
@@ -1337,14 +1344,12 @@ static void device_parallel(PcsCalibration *c, const Fit *f, const GArray *alone
   }
   g_autofree char *after = stretch_table(c, a, b);
   one_channel_latency(c, f, alone, what, names, a, " and moves the overlapping ones at the rate they show");
-  set_est(c, PCS_CAL_BANDWIDTH, TRUE, PCS_NS_PER_S / b,
-          g_strdup_printf("bandwidth: %.0f MiB/s, the rate the device moves overlapping requests at: the alone fit's "
-                          "%.0f MiB/s times their median parallelism %.2f (below 1.5: the device overlaps no transfers, "
-                          "one channel), repeated with the latency above until both settled (%u rounds; parallelism "
-                          "then %.2f).  Service time over latency + bytes / bandwidth, median by requests in flight: %s",
-                          PCS_NS_PER_S / b / PCS_MIB, PCS_NS_PER_S / f->b / PCS_MIB, med, iter + 1, p, after));
-  set_est(c, PCS_CAL_CHANNELS, TRUE, 1, g_strdup_printf("channels: 1, %s; from %s", head, names));
-  sharing_estimate(c, &sp, shared);
+  one_channel_rate(c, b, head, names, &sp, shared,
+                   g_strdup_printf("bandwidth: %.0f MiB/s, the rate the device moves overlapping requests at: the alone fit's "
+                                   "%.0f MiB/s times their median parallelism %.2f (below 1.5: the device overlaps no transfers, "
+                                   "one channel), repeated with the latency above until both settled (%u rounds; parallelism "
+                                   "then %.2f).  Service time over latency + bytes / bandwidth, median by requests in flight: %s",
+                                   PCS_NS_PER_S / b / PCS_MIB, PCS_NS_PER_S / f->b / PCS_MIB, med, iter + 1, p, after));
   if (q3 > 2 * MAX(q1, 0.01))
     warn_est(c, PCS_CAL_BANDWIDTH,
              g_strdup_printf("wide spread: the overlapping requests' parallelism runs %.2f..%.2f (IQR) against the alone "
