@@ -138,15 +138,19 @@ static char *synthetic_trace(guint windows) {
   return trace_text(lines);
 }
 
+/* The machine file of a btrfs capture on a disk, not a loop device: its requests' times are the
+ * device's own (see loop_workers_come_from_the_machine); fstype=btrfs as the capture script writes it. */
+#define DISK_MACHINE                                                                                  \
+  "kernel=6.18 cpus=2 device=/dev/vdb dev=254:16 fstype=btrfs max_sectors_kb=1280 max_segments=128 " \
+  "max_segment_size=65536 page_reporting_order=none scheduler=[none] mq-deadline\n"
+
 static void synthetic_costs_come_back_within_10_percent(void **state) {
   g_autofree char *text = synthetic_trace(400);
   g_autofree char *trace = test_tempfile("synthetic.ftrace.txt", text);
   /* fstype=btrfs as scripts/capture-kernel-trace writes it now (the machine
    * files of the committed captures, written before the key, have none) */
   /* a disk, not a loop device: its requests' times are the device's own (see loop_workers_come_from_the_machine) */
-  g_autofree char *machine = test_tempfile("machine.txt", "kernel=6.18 cpus=2 device=/dev/vdb dev=254:16 fstype=btrfs "
-                                                          "max_sectors_kb=1280 max_segments=128 max_segment_size=65536 "
-                                                          "page_reporting_order=none scheduler=[none] mq-deadline\n");
+  g_autofree char *machine = test_tempfile("machine.txt", DISK_MACHINE);
   PcsParams p;
   g_autofree char *ini = NULL;
   calibrate_to(&p, &ini, (const char *const[]){trace, "--machine", machine, NULL});
@@ -216,9 +220,7 @@ static void shared_device_rate_comes_from_its_loaded_periods(void **state) {
   (void)state;
   g_autofree char *text = shared_device_trace(60);
   g_autofree char *trace = test_tempfile("shared.ftrace.txt", text);
-  g_autofree char *machine = test_tempfile("machine.txt", "kernel=6.18 cpus=2 device=/dev/vdb dev=254:16 fstype=btrfs "
-                                                          "max_sectors_kb=1280 max_segments=128 max_segment_size=65536 "
-                                                          "page_reporting_order=none scheduler=[none] mq-deadline\n");
+  g_autofree char *machine = test_tempfile("machine.txt", DISK_MACHINE);
   PcsParams p;
   g_autofree char *ini = NULL;
   calibrate_to(&p, &ini, (const char *const[]){trace, "--machine", machine, NULL});
