@@ -144,16 +144,18 @@ static char *synthetic_trace(guint windows) {
   "kernel=6.18 cpus=2 device=/dev/vdb dev=254:16 fstype=btrfs max_sectors_kb=1280 max_segments=128 " \
   "max_segment_size=65536 page_reporting_order=none scheduler=[none] mq-deadline\n"
 
+/* calibrate of the trace TEXT with DISK_MACHINE beside it, into P and INI. */
+static void calibrate_on_disk(const char *text, PcsParams *p, char **ini) {
+  g_autofree char *trace = test_tempfile("synthetic.ftrace.txt", text);
+  g_autofree char *machine = test_tempfile("machine.txt", DISK_MACHINE);
+  calibrate_to(p, ini, (const char *const[]){trace, "--machine", machine, NULL});
+}
+
 static void synthetic_costs_come_back_within_10_percent(void **state) {
   g_autofree char *text = synthetic_trace(400);
-  g_autofree char *trace = test_tempfile("synthetic.ftrace.txt", text);
-  /* fstype=btrfs as scripts/capture-kernel-trace writes it now (the machine
-   * files of the committed captures, written before the key, have none) */
-  /* a disk, not a loop device: its requests' times are the device's own (see loop_workers_come_from_the_machine) */
-  g_autofree char *machine = test_tempfile("machine.txt", DISK_MACHINE);
   PcsParams p;
   g_autofree char *ini = NULL;
-  calibrate_to(&p, &ini, (const char *const[]){trace, "--machine", machine, NULL});
+  calibrate_on_disk(text, &p, &ini);
   assert_int_equal(p.cost_loop_worker, 0); /* no loop device, no loop worker */
   assert_int_equal(p.cost_loop_request, 0);
   assert_near((double)(p.cost_insert_won + p.cost_tree_lock_hold), SYN_INSERT_NS, 0.10, "insert_won + tree_lock_hold");
@@ -219,11 +221,9 @@ static char *shared_device_trace(guint windows) {
 static void shared_device_rate_comes_from_its_loaded_periods(void **state) {
   (void)state;
   g_autofree char *text = shared_device_trace(60);
-  g_autofree char *trace = test_tempfile("shared.ftrace.txt", text);
-  g_autofree char *machine = test_tempfile("machine.txt", DISK_MACHINE);
   PcsParams p;
   g_autofree char *ini = NULL;
-  calibrate_to(&p, &ini, (const char *const[]){trace, "--machine", machine, NULL});
+  calibrate_on_disk(text, &p, &ini);
   assert_int_equal(p.device_sharing, 1);
   assert_int_equal(p.device_channels, 1);
   assert_non_null(strstr(ini, "the one channel's rate under load: the bytes of the 60 busy periods"));
